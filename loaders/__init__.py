@@ -1,0 +1,1 @@
+"""Loaders: documents, knowledge triples and Microsoft GraphRAG index output into a ragprov store."""

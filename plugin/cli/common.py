@@ -1,0 +1,90 @@
+"""What every ``ragprov`` command shares: the ``--store`` option, output helpers, error handling."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Any, Callable
+
+import click
+
+from ..errors import RagprovError
+from ..store import STORE_ENV, open_store
+
+__all__ = ["with_store", "echo_json", "fail", "parse_params"]
+
+
+def with_store(fn: Callable) -> Callable:
+    """Add ``--store`` (``$RAGPROV_STORE``; ``memory:``, a directory, or an endpoint URL) and
+    ``--dialect``; the command receives an opened ``store`` keyword argument, closed afterwards."""
+
+    @click.option(
+        "--store",
+        "store_location",
+        envvar=STORE_ENV,
+        default="memory:",
+        show_default=True,
+        help="memory:, a store directory, or a SPARQL endpoint URL (env RAGPROV_STORE).",
+    )
+    @click.option(
+        "--dialect",
+        type=click.Choice(["rdf12", "rdfstar", "reification"]),
+        default=None,
+        help="How the store spells quoted triples (default: detected).",
+    )
+    @functools.wraps(fn)
+    def wrapper(*args: Any, store_location: str, dialect: str | None, **kwargs: Any):
+        store = open_store(store_location, dialect=dialect)
+        try:
+            return fn(*args, store=store, **kwargs)
+        finally:
+            store.close()
+
+    return wrapper
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def fail(message: str) -> None:
+    raise click.ClickException(message)
+
+
+def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``k=v`` pairs as a dict (values stay strings; templates validate them)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"expected k=v, got {pair!r}", param_hint="--param")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value
+    return out
+
+
+def run(cli: click.Group, argv: list[str] | None = None) -> int:
+    """Run the CLI: ragprov errors become one line on stderr and exit status 1, never a traceback."""
+    try:
+        cli.main(args=argv, prog_name="ragprov", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except RagprovError as e:
+        click.echo(f"error: {e}", err=True)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        return 130
+    return 0
+
+
+def main_entry(cli: click.Group) -> None:
+    sys.exit(run(cli))

@@ -1,0 +1,146 @@
+"""``ragprov traces`` and ``ragprov trace show|delete|incomplete``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+import click
+
+from ..errors import InvalidValueError
+from ..namespaces import TG
+from ..navigate import TRACE_KINDS, Navigator
+from ..navigate.render import trace_dot, trace_mermaid, trace_text
+from . import cli
+from .common import echo_json, with_store
+
+
+def _parse_time(value: str) -> _dt.datetime:
+    try:
+        t = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidValueError(f"not an ISO 8601 date or date-time: {value!r} (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)") from None
+    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+
+
+@cli.command("traces")
+@click.option("--type", "kind", type=click.Choice(sorted(TRACE_KINDS)), default=None, help="Only traces of this kind.")
+@click.option("--since", default=None, help="Only traces started at or after this ISO date-time.")
+@click.option("--limit", type=click.IntRange(1, 100000), default=20, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@with_store
+def traces_command(store, kind, since, limit, fmt):
+    """List top-level traces, newest first."""
+    rows = Navigator(store).list_traces(kind=kind, since=_parse_time(since) if since else None, limit=limit)
+    if fmt == "json":
+        echo_json([r.to_dict() for r in rows])
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for col in ("started", "type", "question", "status", "trace"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(
+            r.started.strftime("%Y-%m-%d %H:%M:%S") if r.started else "?",
+            r.kind,
+            r.query,
+            "complete" if r.complete else "incomplete",
+            r.question.value,
+        )
+    Console(soft_wrap=True).print(table)
+    if not rows:
+        click.echo("no traces (run `ragprov ask …` or `ragprov demo` to record some)", err=True)
+
+
+@cli.group("trace")
+def trace_group():
+    """Show, delete and audit recorded traces."""
+
+
+@trace_group.command("show")
+@click.argument("question")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot"]), default="text", show_default=True)
+@click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
+@click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
+@with_store
+def trace_show(store, question, fmt, show_provenance, facts_graph):
+    """Show one trace: its question and every stage in order."""
+    from pyoxigraph import NamedNode
+
+    nav = Navigator(store)
+    trace = nav.trace(question)
+    if fmt == "json":
+        data = trace.to_dict()
+        if show_provenance:
+            chains = _source_chains(store, trace)
+            for stage in data["stages"]:
+                for sel in stage["selections"]:
+                    sel["sources"] = chains.get(sel["iri"], [])
+        echo_json(data)
+        return
+    facts = NamedNode(facts_graph) if facts_graph else None
+    edges = [sel.edge for st in trace.stages for sel in st.selections if sel.edge is not None]
+    entities = [e for st in trace.stages for e in st.node.values(TG.entity)]
+    labels = nav.labels(edges + entities, facts_graph=facts)
+    if fmt == "mermaid":
+        click.echo(trace_mermaid(trace, labels))
+    elif fmt == "dot":
+        click.echo(trace_dot(trace, labels))
+    else:
+        sources = None
+        if show_provenance:
+            chains = _source_chains(store, trace)
+            by_edge = {}
+            for st in trace.stages:
+                for sel in st.selections:
+                    if sel.edge is not None:
+                        by_edge[str(sel.edge)] = chains.get(sel.iri.value, [])
+            sources = lambda edge: by_edge.get(str(edge), []) or ["(no recorded source)"]  # noqa: E731
+        click.echo(trace_text(trace, labels, sources=sources))
+
+
+def _source_chains(store, trace) -> dict[str, list[str]]:
+    """Selection IRI → printable source chains (edge → statement → chunk → page → document)."""
+    from ..navigate.lineage import Lineage
+
+    lineage = Lineage(store)
+    out: dict[str, list[str]] = {}
+    for st in trace.stages:
+        for sel in st.selections:
+            if sel.edge is not None:
+                out[sel.iri.value] = [str(chain) for chain in lineage.edge_sources(sel.edge)]
+    return out
+
+
+@trace_group.command("delete")
+@click.argument("question", required=False)
+@click.option("--before", default=None, help="Delete every top-level trace started before this ISO date-time.")
+@with_store
+def trace_delete(store, question, before):
+    """Delete one trace (with its sub-traces and content), or all traces older than --before."""
+    nav = Navigator(store)
+    if (question is None) == (before is None):
+        raise click.UsageError("give either a trace's question IRI or --before DATE")
+    if question is not None:
+        nav.delete(question)
+        click.echo(f"deleted {question}")
+    else:
+        when = _parse_time(before)
+        nav.delete_before(when)
+        click.echo(f"deleted every top-level trace started before {when.isoformat()}")
+
+
+@trace_group.command("incomplete")
+@click.option("--before", default=None, help="Only traces started before this ISO date-time.")
+@click.option("--limit", type=click.IntRange(1, 100000), default=100, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@with_store
+def trace_incomplete(store, before, limit, fmt):
+    """Traces that never ended (crashed or abandoned sessions), oldest first."""
+    rows = Navigator(store).incomplete(before=_parse_time(before) if before else None, limit=limit)
+    if fmt == "json":
+        echo_json([{**s.to_dict(), "stages": n} for s, n in rows])
+        return
+    for s, n in rows:
+        click.echo(f"{s.started.isoformat() if s.started else '?'}  {s.kind}  {n} stages  {s.query!r}  {s.question.value}")

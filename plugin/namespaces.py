@@ -1,0 +1,64 @@
+"""IRIs ragprov writes and reads: vocabularies, named graphs and the identifiers of §4.
+
+>>> TG.query
+<NamedNode value=https://trustgraph.ai/ns/query>
+>>> question_iri("1234")
+<NamedNode value=urn:trustgraph:question:1234>
+"""
+
+from __future__ import annotations
+
+from pyoxigraph import NamedNode
+
+__all__ = [
+    "Namespace",
+    "TG",
+    "PROV",
+    "RDF",
+    "RDFS",
+    "XSD",
+    "DC",
+    "DCTERMS",
+    "OWL",
+    "RETRIEVAL_GRAPH",
+    "SOURCE_GRAPH",
+    "LIBRARY_GRAPH",
+    "FACTS_GRAPH",
+    "question_iri",
+]
+
+
+class Namespace(str):
+    """An IRI prefix; attribute or item access gives the :class:`NamedNode` of a local name."""
+
+    def __getattr__(self, name: str) -> NamedNode:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return NamedNode(self + name)
+
+    def __getitem__(self, name: str) -> NamedNode:  # type: ignore[override]
+        return NamedNode(self + name)
+
+
+TG = Namespace("https://trustgraph.ai/ns/")
+PROV = Namespace("http://www.w3.org/ns/prov#")
+RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+RDFS = Namespace("http://www.w3.org/2000/01/rdf-schema#")
+XSD = Namespace("http://www.w3.org/2001/XMLSchema#")
+DC = Namespace("http://purl.org/dc/elements/1.1/")
+DCTERMS = Namespace("http://purl.org/dc/terms/")
+OWL = Namespace("http://www.w3.org/2002/07/owl#")
+
+RETRIEVAL_GRAPH = NamedNode("urn:graph:retrieval")
+"""Query-time traces (§4)."""
+SOURCE_GRAPH = NamedNode("urn:graph:source")
+"""Extraction-time provenance (§4)."""
+LIBRARY_GRAPH = NamedNode("urn:graph:library")
+"""Large content: answer text, thoughts, observations, chunk text (§4)."""
+FACTS_GRAPH = NamedNode("urn:graph:facts")
+"""The facts graph to use on stores whose default graph is the union of all graphs (§4)."""
+
+
+def question_iri(session_id: str) -> NamedNode:
+    """The IRI of a GraphRAG question activity for a session id (§4)."""
+    return NamedNode(f"urn:trustgraph:question:{session_id}")

@@ -1,0 +1,317 @@
+"""Typed views of stored traces, assembled from ``?node ?p ?o`` rows of the navigation queries.
+
+The rows come back in the store's dialect; :func:`describe` folds them into one description per
+node and, in the ``reification`` dialect, turns the deterministic ``rdf:Statement`` nodes back into
+:class:`~pyoxigraph.Triple` terms, so every view holds the same RDF 1.2 model whatever the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from collections import defaultdict
+from typing import Iterable
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from ..namespaces import PROV, RDF, RDFS, TG
+from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_PREFIX
+
+__all__ = ["Node", "Selection", "Stage", "TraceSummary", "Trace", "describe", "local_name"]
+
+_TG = str(TG)
+_STAGE_TYPES = ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
+_QUESTION_TYPES = (
+    "GraphRagQuestion",
+    "DocRagQuestion",
+    "AgentQuestion",
+    "LocalSearchQuestion",
+    "GlobalSearchQuestion",
+    "DriftSearchQuestion",
+)
+
+
+def local_name(iri: NamedNode | str) -> str:
+    """The part of an IRI after its last ``#``, ``/`` or ``:``."""
+    value = iri.value if isinstance(iri, NamedNode) else iri
+    for sep in ("#", "/", ":"):
+        if sep in value:
+            value = value.rsplit(sep, 1)[1]
+    return value
+
+
+@dataclasses.dataclass
+class Node:
+    """Everything the rows said about one node: property IRI → values, in row order."""
+
+    iri: NamedNode
+    props: dict[str, list] = dataclasses.field(default_factory=lambda: defaultdict(list))
+
+    def values(self, prop: NamedNode) -> list:
+        return self.props.get(prop.value, [])
+
+    def first(self, prop: NamedNode):
+        values = self.values(prop)
+        return values[0] if values else None
+
+    def types(self) -> set[str]:
+        return {t.value for t in self.values(RDF.type) if isinstance(t, NamedNode)}
+
+
+def describe(rows: Iterable[dict]) -> dict[str, Node]:
+    """Fold ``?node ?p ?o`` rows into nodes; reified statements become triple terms."""
+    nodes: dict[str, Node] = {}
+    for row in rows:
+        node = row["node"]
+        entry = nodes.get(node.value)
+        if entry is None:
+            entry = nodes[node.value] = Node(node)
+        values = entry.props[row["p"].value]
+        if row["o"] not in values:
+            values.append(row["o"])
+    statements: dict[str, Triple] = {}
+    for key, node in nodes.items():
+        if key.startswith(STATEMENT_PREFIX):
+            s, p, o = node.first(RDF_SUBJECT), node.first(RDF_PREDICATE), node.first(RDF_OBJECT)
+            if s is not None and p is not None and o is not None:
+                statements[key] = Triple(s, p, o)
+    if statements:
+        for node in nodes.values():
+            for prop, values in node.props.items():
+                node.props[prop] = [
+                    statements.get(v.value, v) if isinstance(v, NamedNode) else v for v in values
+                ]
+        for key in statements:
+            del nodes[key]
+    return nodes
+
+
+def _literal_value(term):
+    if term is None:
+        return None
+    if isinstance(term, Literal):
+        dt = term.datatype.value
+        if dt.endswith("#integer"):
+            return int(term.value)
+        if dt.endswith("#double") or dt.endswith("#decimal"):
+            return float(term.value)
+        if dt.endswith("#dateTime"):
+            return _dt.datetime.fromisoformat(term.value.replace("Z", "+00:00"))
+        return term.value
+    return term
+
+
+@dataclasses.dataclass
+class Selection:
+    """One kept edge (EdgeSelection) or chunk (ChunkSelection) of a Focus stage."""
+
+    iri: NamedNode
+    rank: int | None
+    edge: Triple | None = None
+    chunk: NamedNode | None = None
+    reasoning: str | None = None
+    score: float | None = None
+    concept: str | None = None
+
+    @classmethod
+    def from_node(cls, node: Node) -> "Selection":
+        return cls(
+            iri=node.iri,
+            rank=_literal_value(node.first(TG.rank)),
+            edge=node.first(TG.edge),
+            chunk=node.first(TG.chunk),
+            reasoning=_literal_value(node.first(TG.reasoning)),
+            score=_literal_value(node.first(TG.score)),
+            concept=_literal_value(node.first(TG.concept)),
+        )
+
+    def to_dict(self) -> dict:
+        from ..record.events import term_to_wire
+
+        return {
+            "iri": self.iri.value,
+            "rank": self.rank,
+            "edge": term_to_wire(self.edge) if self.edge is not None else None,
+            "chunk": self.chunk.value if self.chunk is not None else None,
+            "reasoning": self.reasoning,
+            "score": self.score,
+            "concept": self.concept,
+        }
+
+
+@dataclasses.dataclass
+class Stage:
+    """One stage entity of a trace, with its selections and its library content."""
+
+    iri: NamedNode
+    kind: str  # Grounding, Exploration, Focus, Synthesis, Analysis, Observation, Conclusion
+    types: list[str]
+    generated: _dt.datetime | None
+    derived_from: list[NamedNode]
+    node: Node
+    selections: list[Selection]
+    content: str | None
+    subtraces: list["TraceSummary"] = dataclasses.field(default_factory=list)
+
+    def value(self, prop: NamedNode):
+        return _literal_value(self.node.first(prop))
+
+    def values(self, prop: NamedNode) -> list:
+        return [_literal_value(v) for v in self.node.values(prop)]
+
+    def to_dict(self) -> dict:
+        from ..record.events import term_to_wire
+
+        props = {
+            local_name(p): [term_to_wire(v) for v in vs]
+            for p, vs in self.node.props.items()
+            if p not in (RDF.type.value, TG.selectedEdge.value, TG.hop.value)
+        }
+        return {
+            "iri": self.iri.value,
+            "kind": self.kind,
+            "types": self.types,
+            "generated": self.generated.isoformat() if self.generated else None,
+            "derived_from": [d.value for d in self.derived_from],
+            "properties": props,
+            "selections": [s.to_dict() for s in self.selections],
+            "content": self.content,
+            "subtraces": [t.to_dict() for t in self.subtraces],
+        }
+
+
+@dataclasses.dataclass
+class TraceSummary:
+    """One row of the trace list: what was asked, of which kind, when, and whether it ended."""
+
+    question: NamedNode
+    kind: str
+    query: str
+    started: _dt.datetime | None
+    ended: _dt.datetime | None = None
+    model: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.ended is not None
+
+    def to_dict(self) -> dict:
+        return {
+            "question": self.question.value,
+            "kind": self.kind,
+            "query": self.query,
+            "started": self.started.isoformat() if self.started else None,
+            "ended": self.ended.isoformat() if self.ended else None,
+            "model": self.model,
+        }
+
+
+@dataclasses.dataclass
+class Trace:
+    """A whole trace: the question and its stages in derivation order."""
+
+    summary: TraceSummary
+    stages: list[Stage]
+
+    @property
+    def question(self) -> NamedNode:
+        return self.summary.question
+
+    def stage(self, kind: str) -> Stage:
+        for s in self.stages:
+            if s.kind == kind:
+                return s
+        raise KeyError(kind)
+
+    @property
+    def answer(self) -> str | None:
+        for s in reversed(self.stages):
+            if s.kind in ("Synthesis", "Conclusion"):
+                return s.content
+        return None
+
+    def to_dict(self) -> dict:
+        return {**self.summary.to_dict(), "stages": [s.to_dict() for s in self.stages]}
+
+
+def question_kind(node: Node) -> str:
+    for t in _QUESTION_TYPES:
+        if _TG + t in node.types():
+            return t
+    return "Question"
+
+
+def summary_of(node: Node) -> TraceSummary:
+    return TraceSummary(
+        question=node.iri,
+        kind=question_kind(node),
+        query=_literal_value(node.first(TG.query)) or "",
+        started=_literal_value(node.first(PROV.startedAtTime)),
+        ended=_literal_value(node.first(PROV.endedAtTime)),
+        model=_literal_value(node.first(TG.llmModel)),
+    )
+
+
+def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
+    types = node.types()
+    kind = next((t for t in _STAGE_TYPES if _TG + t in types), "Entity")
+    links = node.values(TG.selectedEdge) or [
+        v for v in node.values(TG.selectedChunk) if v.value in nodes
+    ]
+    selections = sorted(
+        (Selection.from_node(nodes[v.value]) for v in links if v.value in nodes),
+        key=lambda s: (s.rank is None, s.rank or 0),
+    )
+    content = None
+    for prop in (TG.document, TG.thought, TG.observation):
+        doc = node.first(prop)
+        if doc is not None and doc.value in nodes:
+            content = _literal_value(nodes[doc.value].first(TG.content))
+            break
+    return Stage(
+        iri=node.iri,
+        kind=kind,
+        types=sorted(local_name(t) for t in types),
+        generated=_literal_value(node.first(PROV.generatedAtTime)),
+        derived_from=[d for d in node.values(PROV.wasDerivedFrom) if isinstance(d, NamedNode)],
+        node=node,
+        selections=selections,
+        content=content,
+    )
+
+
+def assemble(question: NamedNode, nodes: dict[str, Node]) -> Trace | None:
+    """The trace rooted at ``question``, stages ordered along their derivations."""
+    qnode = nodes.get(question.value)
+    if qnode is None:
+        return None
+    stage_nodes = {
+        k: n for k, n in nodes.items() if _TG + "Question" not in n.types() and PROV.Entity.value in n.types()
+    }
+    stages = {k: stage_of(n, nodes) for k, n in stage_nodes.items()}
+    # Order: the stage generated by the question first, then each stage after its predecessor.
+    followers: dict[str, list[str]] = defaultdict(list)
+    first = []
+    for key, stage in stages.items():
+        preds = [d.value for d in stage.derived_from if d.value in stages]
+        if not preds:
+            first.append(key)
+        for p in preds:
+            followers[p].append(key)
+    ordered: list[Stage] = []
+    seen: set[str] = set()
+    queue = sorted(first, key=lambda k: (stages[k].generated or _dt.datetime.min.replace(tzinfo=_dt.timezone.utc), k))
+    while queue:
+        key = queue.pop(0)
+        if key in seen:
+            continue
+        seen.add(key)
+        ordered.append(stages[key])
+        queue.extend(sorted(followers[key]))
+    # Sub-traces called by agent analyses.
+    for node in nodes.values():
+        if _TG + "Question" in node.types() and node.iri != question:
+            for used in node.values(PROV.used):
+                if used.value in stages:
+                    stages[used.value].subtraces.append(summary_of(node))
+    return Trace(summary_of(qnode), ordered)

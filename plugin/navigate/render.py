@@ -1,0 +1,158 @@
+"""Showing a trace to a person: plain text, Mermaid and Graphviz DOT.
+
+>>> from pyoxigraph import NamedNode, Triple
+>>> edge_text(Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partner"), NamedNode("urn:e:marley")), {"urn:e:scrooge": "Scrooge"})
+'Scrooge —partner→ marley'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from ..namespaces import TG
+from .model import Stage, Trace, local_name
+
+__all__ = ["trace_text", "trace_mermaid", "trace_dot", "edge_text", "term_text"]
+
+Labels = dict[str, str]
+
+
+def term_text(term, labels: Labels | None = None) -> str:
+    labels = labels or {}
+    if isinstance(term, NamedNode):
+        return labels.get(term.value) or local_name(term)
+    if isinstance(term, Literal):
+        text = term.value
+        return json.dumps(text if len(text) <= 80 else text[:77] + "…", ensure_ascii=False)
+    if isinstance(term, Triple):
+        return edge_text(term, labels)
+    return str(term)
+
+
+def edge_text(edge: Triple, labels: Labels | None = None) -> str:
+    """``subject —predicate→ object`` by label where known (IRIs stay in the trace)."""
+    return f"{term_text(edge.subject, labels)} —{term_text(edge.predicate, labels)}→ {term_text(edge.object, labels)}"
+
+
+def _short(text: str | None, n: int = 160) -> str:
+    if text is None:
+        return ""
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable[[Triple], list[str]] | None = None) -> list[str]:
+    """The lines that describe one stage (used live by ``ask -x`` and by ``trace show``)."""
+    lines = [f"{stage.kind}  <{stage.iri.value}>"]
+    concepts = stage.values(TG.concept)
+    if concepts:
+        lines.append("  concepts: " + ", ".join(concepts))
+    if stage.value(TG.edgeCount) is not None:
+        entities = stage.node.values(TG.entity)
+        shown = ", ".join(term_text(e, labels) for e in entities[:10]) + (" …" if len(entities) > 10 else "")
+        lines.append(f"  explored {stage.value(TG.edgeCount)} edges from {len(entities)} entities: {shown}")
+    if stage.value(TG.chunkCount) is not None:
+        lines.append(f"  retrieved {stage.value(TG.chunkCount)} chunks")
+    for sel in stage.selections:
+        if sel.edge is not None:
+            score = f"  score {sel.score:.3f}" if sel.score is not None else ""
+            concept = f"  concept {sel.concept!r}" if sel.concept else ""
+            lines.append(f"  #{sel.rank} {edge_text(sel.edge, labels)}{score}{concept}")
+            if sel.reasoning:
+                lines.append(f"      why: {_short(sel.reasoning)}")
+            if sources is not None:
+                for src in sources(sel.edge):
+                    lines.append(f"      from: {src}")
+        elif sel.chunk is not None:
+            score = f"  score {sel.score:.3f}" if sel.score is not None else ""
+            lines.append(f"  #{sel.rank} chunk <{sel.chunk.value}>{score}")
+    action = stage.value(TG.action)
+    if action is not None:
+        lines.append(f"  thought: {_short(stage.content)}")
+        lines.append(f"  action: {action} {stage.value(TG.arguments) or ''}")
+    elif stage.content is not None:
+        label = "answer" if stage.kind in ("Synthesis", "Conclusion") else "content"
+        lines.append(f"  {label}: {_short(stage.content, 400)}")
+    error = stage.value(TG.toolError)
+    if error:
+        lines.append(f"  tool error: {_short(error)}")
+    reason = stage.value(TG.terminationReason)
+    if reason:
+        lines.append(f"  terminated: {reason}")
+    tokens = [stage.value(TG.inToken), stage.value(TG.outToken)]
+    if any(t is not None for t in tokens):
+        lines.append(f"  tokens: in {tokens[0] or 0}, out {tokens[1] or 0}")
+    for sub in stage.subtraces:
+        lines.append(f"  sub-trace: {sub.kind} <{sub.question.value}> {sub.query!r}")
+    return lines
+
+
+def trace_text(trace: Trace, labels: Labels | None = None, *, sources: Callable[[Triple], list[str]] | None = None) -> str:
+    s = trace.summary
+    head = [
+        f"{s.kind}  <{s.question.value}>",
+        f"  question: {s.query}",
+        f"  started: {s.started.isoformat() if s.started else '?'}   "
+        f"ended: {s.ended.isoformat() if s.ended else 'not ended (incomplete)'}",
+    ]
+    if s.model:
+        head.append(f"  model: {s.model}")
+    body = []
+    for n, stage in enumerate(trace.stages, start=1):
+        lines = stage_lines(stage, labels, sources=sources)
+        body.append(f"{n}. {lines[0]}")
+        body.extend("   " + line for line in lines[1:])
+    return "\n".join(head + body)
+
+
+def _node_id(n: int) -> str:
+    return f"n{n}"
+
+
+def _graph_parts(trace: Trace, labels: Labels | None) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
+    """(nodes, edges) of the provenance chain: question → stages, focus → selected edges."""
+    nodes: list[tuple[str, str]] = [(_node_id(0), f"{trace.summary.kind}: {_short(trace.summary.query, 60)}")]
+    edges: list[tuple[str, str, str]] = []
+    ids = {trace.question.value: _node_id(0)}
+    for stage in trace.stages:
+        ids[stage.iri.value] = _node_id(len(ids))
+        nodes.append((ids[stage.iri.value], stage.kind))
+    for stage in trace.stages:
+        sid = ids[stage.iri.value]
+        derived = [d for d in stage.derived_from if d.value in ids]
+        if derived:
+            for d in derived:
+                edges.append((ids[d.value], sid, "derived"))
+        else:
+            edges.append((ids[trace.question.value], sid, "generated"))
+        for sel in stage.selections:
+            nid = _node_id(len(ids))
+            ids[sel.iri.value] = nid
+            text = edge_text(sel.edge, labels) if sel.edge is not None else local_name(sel.chunk or sel.iri)
+            nodes.append((nid, f"#{sel.rank} {_short(text, 60)}"))
+            edges.append((sid, nid, "selected"))
+    return nodes, edges
+
+
+def trace_mermaid(trace: Trace, labels: Labels | None = None) -> str:
+    nodes, edges = _graph_parts(trace, labels)
+    out = ["flowchart TD"]
+    for nid, text in nodes:
+        out.append(f'  {nid}["{text.replace(chr(34), "#quot;")}"]')
+    for a, b, label in edges:
+        out.append(f"  {a} -->|{label}| {b}")
+    return "\n".join(out)
+
+
+def trace_dot(trace: Trace, labels: Labels | None = None) -> str:
+    nodes, edges = _graph_parts(trace, labels)
+    out = ["digraph trace {", "  rankdir=TB;", "  node [shape=box, fontname=Helvetica];"]
+    for nid, text in nodes:
+        out.append(f"  {nid} [label={json.dumps(text, ensure_ascii=False)}];")
+    for a, b, label in edges:
+        out.append(f"  {a} -> {b} [label={json.dumps(label)}];")
+    out.append("}")
+    return "\n".join(out)

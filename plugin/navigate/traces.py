@@ -1,0 +1,131 @@
+"""Reading traces back: list, show, one stage, incomplete traces, delete — a fixed number of queries each.
+
+Every view is one template rendered in the store's dialect (``queries/trace/*``); none issues a
+query per stage or per edge, so the cost of a view does not grow with the size of the trace.
+
+>>> from ragprov.store import open_store
+>>> from ragprov.record import Recorder
+>>> store = open_store("memory:")
+>>> t = Recorder(store).graph_rag("Who is Marley?")
+>>> nav = Navigator(store)
+>>> [s.query for s in nav.list_traces()]
+['Who is Marley?']
+>>> nav.trace(t.question).summary.complete
+False
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from pyoxigraph import NamedNode
+
+from ..errors import InvalidValueError, NotFoundError
+from ..namespaces import TG
+from ..sparql.escape import to_named_node
+from ..sparql.templates import Catalog, catalog as default_catalog
+from .model import Node, Stage, Trace, TraceSummary, assemble, describe, stage_of, summary_of, _literal_value
+
+__all__ = ["Navigator", "TRACE_KINDS"]
+
+TRACE_KINDS = {
+    "graph-rag": TG.GraphRagQuestion,
+    "doc-rag": TG.DocRagQuestion,
+    "agent": TG.AgentQuestion,
+    "local": TG.LocalSearchQuestion,
+    "global": TG.GlobalSearchQuestion,
+    "drift": TG.DriftSearchQuestion,
+}
+
+
+def _kind_iri(kind: str | NamedNode | None) -> NamedNode | None:
+    if kind is None or isinstance(kind, NamedNode):
+        return kind
+    try:
+        return TRACE_KINDS[kind]
+    except KeyError:
+        raise InvalidValueError(f"unknown trace type {kind!r}: use one of {', '.join(TRACE_KINDS)}") from None
+
+
+class Navigator:
+    """Trace views over a store."""
+
+    def __init__(self, store, *, catalog: Catalog | None = None):
+        self.store = store
+        self.catalog = catalog or default_catalog()
+
+    def _select(self, name: str, **params):
+        return self.store.select(self.catalog.render(name, self.store.dialect, **params))
+
+    def list_traces(
+        self, *, kind: str | NamedNode | None = None, since: _dt.datetime | None = None, limit: int = 20
+    ) -> list[TraceSummary]:
+        """Top-level traces, newest first (one query)."""
+        rows = self._select("trace/list", kind=_kind_iri(kind), since=since, limit=limit)
+        out = []
+        for row in rows:
+            node = Node(row["question"])
+            for var, prop in (("query", TG.query), ("model", TG.llmModel)):
+                if var in row:
+                    node.props[prop.value].append(row[var])
+            summary = summary_of(node)
+            summary.kind = row["type"].value.rsplit("/", 1)[1]
+            summary.started = _literal_value(row.get("started"))
+            summary.ended = _literal_value(row.get("ended"))
+            out.append(summary)
+        return out
+
+    def trace(self, question: NamedNode | str) -> Trace:
+        """The whole trace of ``question``: stages in order, selections, content (one query)."""
+        q = to_named_node(question)
+        trace = assemble(q, describe(self._select("trace/show", question=q)))
+        if trace is None:
+            raise NotFoundError(f"no trace with question {q.value}; see `ragprov traces`")
+        return trace
+
+    def stage(self, stage: NamedNode | str) -> Stage:
+        """One stage in detail, with its selected edges or chunks (one query)."""
+        iri = to_named_node(stage)
+        nodes = describe(self._select("trace/stage", stage=iri))
+        if iri.value not in nodes:
+            raise NotFoundError(f"no trace stage {iri.value}")
+        return stage_of(nodes[iri.value], nodes)
+
+    def labels(self, terms, *, facts_graph: NamedNode | None = None) -> dict[str, str]:
+        """The ``rdfs:label`` of each IRI among ``terms`` (and inside quoted triples), one query."""
+        from pyoxigraph import Triple
+
+        iris: dict[str, NamedNode] = {}
+        for term in terms:
+            parts = (term.subject, term.predicate, term.object) if isinstance(term, Triple) else (term,)
+            for part in parts:
+                if isinstance(part, NamedNode):
+                    iris[part.value] = part
+        if not iris:
+            return {}
+        rows = self._select("trace/labels", terms=list(iris.values()), facts_graph=facts_graph)
+        return {row["term"].value: row["label"].value for row in rows if "label" in row}
+
+    def incomplete(self, *, before: _dt.datetime | None = None, limit: int = 100) -> list[tuple[TraceSummary, int]]:
+        """Traces that never ended, oldest first, with how many stages they recorded (one query)."""
+        out = []
+        for row in self._select("trace/incomplete", before=before, limit=limit):
+            summary = TraceSummary(
+                question=row["question"],
+                kind=row["type"].value.rsplit("/", 1)[1],
+                query=row["query"].value,
+                started=_literal_value(row["started"]),
+            )
+            out.append((summary, int(row["stages"].value)))
+        return out
+
+    def delete(self, question: NamedNode | str) -> None:
+        """Delete one trace with its sub-traces and library content (one update)."""
+        q = to_named_node(question)
+        if not self.store.ask(self.catalog.render("trace/exists", self.store.dialect, question=q)):
+            raise NotFoundError(f"no trace with question {q.value}; nothing deleted")
+        self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=q, before=None))
+
+    def delete_before(self, before: _dt.datetime) -> None:
+        """Delete every top-level trace started before ``before`` (retention), in one update."""
+        self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=None, before=before))

@@ -1,0 +1,229 @@
+"""The live stream of a retrieval session (§6): explain, chunk and end-of-session events.
+
+An :class:`ExplainEvent` carries the stage IRI, its graph, and the stage's triples inline (so a
+client needs no follow-up query). Its triples are always given in the RDF 1.2 form, whatever the
+store's dialect: a selected edge is a :class:`~pyoxigraph.Triple` term. They are computed only
+when first read, so recording stays as cheap as the update itself.
+
+Every event round-trips through JSON (:func:`event_to_json`, :func:`event_from_json`); terms use a
+small tagged form close to TrustGraph's wire format::
+
+    {"t": "i", "i": "https://…"}                          IRI
+    {"t": "b", "b": "id"}                                 blank node
+    {"t": "l", "v": "text", "dt": "xsd IRI", "ln": "en"}  literal (dt / ln when not xsd:string)
+    {"t": "t", "s": {…}, "p": {…}, "o": {…}}              quoted triple
+
+>>> from pyoxigraph import NamedNode, Literal, Triple
+>>> t = Triple(NamedNode("urn:s"), NamedNode("urn:p"), Literal("5", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")))
+>>> term_from_wire(term_to_wire(t)) == t
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any, Callable, Union
+
+import pyoxigraph as ox
+from pyoxigraph import BlankNode, Literal, NamedNode, Triple
+
+from ..errors import InvalidValueError
+from ..namespaces import RETRIEVAL_GRAPH
+
+__all__ = [
+    "ExplainEvent",
+    "ChunkEvent",
+    "Source",
+    "EndOfSession",
+    "Event",
+    "term_to_wire",
+    "term_from_wire",
+    "event_to_json",
+    "event_from_json",
+    "triples_of_update",
+]
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def triples_of_update(update: str, graph: NamedNode = RETRIEVAL_GRAPH) -> list[Triple]:
+    """The triples an ``INSERT DATA`` (rdf12 dialect) writes into ``graph``, in written order."""
+    start = update.index("INSERT DATA")
+    prologue = update[:start]
+    body = update[update.index("{", start) + 1 : update.rindex("}")]
+    quads = ox.parse(prologue + body, format=ox.RdfFormat.TRIG)
+    return [q.triple for q in quads if q.graph_name == graph]
+
+
+@dataclasses.dataclass(eq=False)
+class ExplainEvent:
+    """A stage was recorded: its IRI, graph, kind, and (computed on first read) its triples."""
+
+    explain_id: NamedNode
+    explain_graph: NamedNode
+    stage: str
+    _triples: list[Triple] | None = dataclasses.field(default=None, repr=False)
+    _source: Callable[[], list[Triple]] | None = dataclasses.field(default=None, repr=False)
+    type: str = dataclasses.field(default="explain", init=False)
+
+    @property
+    def explain_triples(self) -> list[Triple]:
+        if self._triples is None:
+            self._triples = self._source() if self._source is not None else []
+            self._source = None
+        return self._triples
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ExplainEvent)
+            and (self.explain_id, self.explain_graph, self.stage) == (other.explain_id, other.explain_graph, other.stage)
+            and self.explain_triples == other.explain_triples
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkEvent:
+    """A piece of streamed answer text; ``message_id`` names the entity being built (agents)."""
+
+    content: str
+    message_id: NamedNode | None = None
+    type: str = dataclasses.field(default="chunk", init=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """A place the answer rests on: a document, and where known its title, page and chunk."""
+
+    document: NamedNode
+    title: str | None = None
+    page: int | None = None
+    chunk: NamedNode | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class EndOfSession:
+    """The session is over: the trace's question IRI, token totals, and the answer's sources."""
+
+    trace: NamedNode
+    in_token: int = 0
+    out_token: int = 0
+    sources: tuple[Source, ...] = ()
+    type: str = dataclasses.field(default="end_of_session", init=False)
+
+
+Event = Union[ExplainEvent, ChunkEvent, EndOfSession]
+
+
+def term_to_wire(term: Any) -> dict[str, Any]:
+    """A term in the tagged JSON form (see the module docstring)."""
+    if isinstance(term, NamedNode):
+        return {"t": "i", "i": term.value}
+    if isinstance(term, BlankNode):
+        return {"t": "b", "b": term.value}
+    if isinstance(term, Literal):
+        out: dict[str, Any] = {"t": "l", "v": term.value}
+        if term.language:
+            out["ln"] = term.language
+        elif term.datatype.value != _XSD_STRING:
+            out["dt"] = term.datatype.value
+        return out
+    if isinstance(term, Triple):
+        return {"t": "t", "s": term_to_wire(term.subject), "p": term_to_wire(term.predicate), "o": term_to_wire(term.object)}
+    raise InvalidValueError(f"not an RDF term: {term!r}")
+
+
+def term_from_wire(data: dict[str, Any]) -> Any:
+    """The term a tagged JSON object stands for."""
+    try:
+        tag = data["t"]
+        if tag == "i":
+            return NamedNode(data["i"])
+        if tag == "b":
+            return BlankNode(data["b"])
+        if tag == "l":
+            if "ln" in data:
+                return Literal(data["v"], language=data["ln"])
+            if "dt" in data:
+                return Literal(data["v"], datatype=NamedNode(data["dt"]))
+            return Literal(data["v"])
+        if tag == "t":
+            return Triple(term_from_wire(data["s"]), term_from_wire(data["p"]), term_from_wire(data["o"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise InvalidValueError(f"not a wire term: {data!r} ({e})") from None
+    raise InvalidValueError(f"not a wire term: {data!r}")
+
+
+def _opt_iri(value: NamedNode | None) -> str | None:
+    return value.value if value is not None else None
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    if isinstance(event, ExplainEvent):
+        return {
+            "type": "explain",
+            "stage": event.stage,
+            "explain_id": event.explain_id.value,
+            "explain_graph": event.explain_graph.value,
+            "explain_triples": [
+                {"s": term_to_wire(t.subject), "p": term_to_wire(t.predicate), "o": term_to_wire(t.object)}
+                for t in event.explain_triples
+            ],
+        }
+    if isinstance(event, ChunkEvent):
+        return {"type": "chunk", "content": event.content, "message_id": _opt_iri(event.message_id)}
+    if isinstance(event, EndOfSession):
+        return {
+            "type": "end_of_session",
+            "trace": event.trace.value,
+            "in_token": event.in_token,
+            "out_token": event.out_token,
+            "sources": [
+                {"document": s.document.value, "title": s.title, "page": s.page, "chunk": _opt_iri(s.chunk)}
+                for s in event.sources
+            ],
+        }
+    raise InvalidValueError(f"not an event: {event!r}")
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    kind = data.get("type")
+    if kind == "explain":
+        triples = [
+            Triple(term_from_wire(t["s"]), term_from_wire(t["p"]), term_from_wire(t["o"]))
+            for t in data["explain_triples"]
+        ]
+        return ExplainEvent(NamedNode(data["explain_id"]), NamedNode(data["explain_graph"]), data["stage"], _triples=triples)
+    if kind == "chunk":
+        mid = data.get("message_id")
+        return ChunkEvent(data["content"], NamedNode(mid) if mid else None)
+    if kind == "end_of_session":
+        return EndOfSession(
+            NamedNode(data["trace"]),
+            int(data["in_token"]),
+            int(data["out_token"]),
+            tuple(
+                Source(
+                    NamedNode(s["document"]),
+                    s.get("title"),
+                    s.get("page"),
+                    NamedNode(s["chunk"]) if s.get("chunk") else None,
+                )
+                for s in data["sources"]
+            ),
+        )
+    raise InvalidValueError(f"not an event: type {kind!r}")
+
+
+def event_to_json(event: Event) -> str:
+    """One event as a JSON line."""
+    return json.dumps(event_to_dict(event), ensure_ascii=False)
+
+
+def event_from_json(text: str) -> Event:
+    """The event a JSON line (from :func:`event_to_json`) stands for."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidValueError(f"not a JSON event: {e}") from None
+    return event_from_dict(data)

@@ -1,0 +1,363 @@
+"""The Recorder: the Python API a retrieval stage calls to write its provenance (§4–§6).
+
+Each stage is one template rendered into one ``INSERT DATA`` request, so a stage is atomic: it is
+in the store whole or not at all. Each call returns the :class:`ExplainEvent` the live stream
+carries. Pipelines talk to a recorder, never to a store.
+
+>>> from ragprov.store import open_store
+>>> from pyoxigraph import NamedNode, Triple
+>>> recorder = Recorder(open_store("memory:"))
+>>> trace = recorder.graph_rag("Who is Scrooge?", model="offline")
+>>> trace.grounding(["Scrooge"]).stage
+'grounding'
+>>> edge = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partner"), NamedNode("urn:e:marley"))
+>>> _ = trace.exploration([NamedNode("urn:e:scrooge")], edge_count=12)
+>>> _ = trace.focus([EdgeSelection(edge, reasoning="names Scrooge", score=0.9, concept="Scrooge")])
+>>> trace.synthesis("Scrooge is Marley's partner.").explain_id.value.startswith("urn:trustgraph:prov:synthesis:")
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import uuid
+from typing import Any, Callable, Sequence
+
+from pyoxigraph import NamedNode, Triple
+
+from .. import __version__
+from ..errors import RecordingError
+from ..namespaces import RETRIEVAL_GRAPH, TG
+from ..sparql.dialect import Dialect
+from ..sparql.templates import Catalog, catalog as default_catalog
+from .events import ExplainEvent, triples_of_update
+
+__all__ = [
+    "Recorder",
+    "EdgeSelection",
+    "ChunkSelection",
+    "HopStats",
+    "GraphRagTrace",
+    "DocRagTrace",
+    "AgentTrace",
+    "SOFTWARE_AGENT",
+    "utcnow",
+]
+
+SOFTWARE_AGENT = NamedNode(f"urn:ragprov:software:ragprov:{__version__}")
+SOFTWARE_LABEL = f"ragprov {__version__}"
+
+
+def utcnow() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+@dataclasses.dataclass(frozen=True)
+class EdgeSelection:
+    """One kept edge: the triple with its original terms, why it was kept, and how strongly."""
+
+    edge: Triple
+    reasoning: str | None = None
+    score: float | None = None
+    concept: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkSelection:
+    """One kept chunk after reranking, with its score."""
+
+    chunk: NamedNode
+    score: float | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class HopStats:
+    """How many candidate edges one expansion hop found, and how many it kept."""
+
+    hop: int
+    candidates: int
+    kept: int
+
+
+class Recorder:
+    """Writes traces into a store, one update per stage.
+
+    ``clock`` gives the timestamps (tests pass a fixed clock); ``new_id`` the session ids.
+    """
+
+    def __init__(
+        self,
+        store,
+        *,
+        catalog: Catalog | None = None,
+        clock: Callable[[], _dt.datetime] = utcnow,
+        new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+    ):
+        self.store = store
+        self.catalog = catalog or default_catalog()
+        self.clock = clock
+        self.new_id = new_id
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.store.dialect
+
+    def write(self, template: str, stage: str, explain_id: NamedNode, **params: Any) -> ExplainEvent:
+        """Render ``template`` in the store's dialect, run it as one update, return the event."""
+        dialect = self.dialect
+        text = self.catalog.render(template, dialect, **params)
+        self.store.update(text)
+        if dialect is Dialect.RDF12:
+            source = lambda: triples_of_update(text)  # noqa: E731
+        else:
+            source = lambda: triples_of_update(self.catalog.render(template, Dialect.RDF12, **params))  # noqa: E731
+        return ExplainEvent(explain_id, RETRIEVAL_GRAPH, stage, _source=source)
+
+    # -- sessions ------------------------------------------------------------------------------
+    def graph_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "GraphRagTrace":
+        """Start a GraphRAG trace: records the Question now (see :attr:`Trace.started_event`)."""
+        return GraphRagTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
+
+    def doc_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "DocRagTrace":
+        """Start a DocRAG trace: records the Question now."""
+        return DocRagTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
+
+    def agent(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "AgentTrace":
+        """Start a ReAct agent trace: records the Question now."""
+        return AgentTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
+
+
+class Trace:
+    """One session's trace, written stage by stage. Subclasses fix the IRIs and the stage order."""
+
+    question_type: NamedNode
+    label: str
+
+    def __init__(self, recorder: Recorder, query: str, *, model: str | None, used: NamedNode | None, session_id: str):
+        self.recorder = recorder
+        self.id = session_id
+        self.query = query
+        self.model = model
+        self.question = self.question_iri()
+        self.last: NamedNode | None = None  # the latest stage entity
+        self.ended = False
+        self.events: list[ExplainEvent] = []
+        self.started_event = self._write(
+            "record/question",
+            "question",
+            self.question,
+            question=self.question,
+            question_type=self.question_type,
+            label=self.label,
+            query=query,
+            started=recorder.clock(),
+            software=SOFTWARE_AGENT,
+            software_label=SOFTWARE_LABEL,
+            model=model,
+            used=used,
+        )
+
+    def question_iri(self) -> NamedNode:
+        raise NotImplementedError
+
+    def _write(self, template: str, stage: str, iri: NamedNode, **params: Any) -> ExplainEvent:
+        if self.ended:
+            raise RecordingError(f"trace {self.question.value} has ended: no stage can follow")
+        event = self.recorder.write(template, stage, iri, **params)
+        self.events.append(event)
+        return event
+
+    def _expect(self, stage: str, allowed: Sequence[str | None]) -> None:
+        current = self.events[-1].stage if len(self.events) > 1 else None
+        if current not in allowed:
+            after = f"after {current}" if current else "first"
+            raise RecordingError(f"{stage} cannot be recorded {after} in a {self.label} trace")
+
+
+class _RetrievalTrace(Trace):
+    """GraphRAG and DocRAG: Question → Grounding → Exploration → [Focus] → Synthesis."""
+
+    prefix: str
+
+    def stage_iri(self, stage: str) -> NamedNode:
+        raise NotImplementedError
+
+    def grounding(self, concepts: Sequence[str], *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
+        """The concepts the question was grounded in (first stage: generated by the question)."""
+        self._expect("grounding", [None])
+        iri = self.stage_iri("grounding")
+        event = self._write(
+            "record/grounding", "grounding", iri,
+            grounding=iri, question=self.question, generated=self.recorder.clock(), concepts=list(concepts),
+            in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+    def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
+        """The answer, its text in the library graph; ends the question activity."""
+        self._expect("synthesis", ["exploration", "focus"])
+        iri = self.stage_iri("synthesis")
+        event = self._write(
+            "record/synthesis", "synthesis", iri,
+            synthesis=iri, derived_from=self.last, question=self.question, generated=self.recorder.clock(),
+            document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
+            in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        self.ended = True
+        return event
+
+
+class GraphRagTrace(_RetrievalTrace):
+    """A GraphRAG session (IRIs of §4: ``urn:trustgraph:question:{id}``, ``urn:trustgraph:prov:…``)."""
+
+    question_type = TG.GraphRagQuestion
+    label = "GraphRAG question"
+
+    def question_iri(self) -> NamedNode:
+        return NamedNode(f"urn:trustgraph:question:{self.id}")
+
+    def stage_iri(self, stage: str) -> NamedNode:
+        return NamedNode(f"urn:trustgraph:prov:{stage}:{self.id}")
+
+    def exploration(self, entities: Sequence[NamedNode], edge_count: int, *, hops: Sequence[HopStats] = ()) -> ExplainEvent:
+        """The seed entities and the size of the explored subgraph (with per-hop counts)."""
+        self._expect("exploration", ["grounding"])
+        iri = self.stage_iri("exploration")
+        event = self._write(
+            "record/exploration", "exploration", iri,
+            exploration=iri, derived_from=self.last, generated=self.recorder.clock(), edge_count=edge_count,
+            entities=list(entities),
+            hops=[
+                {"iri": NamedNode(f"urn:trustgraph:prov:hop:{self.id}:{h.hop}"), "hop": h.hop, "candidates": h.candidates, "kept": h.kept}
+                for h in hops
+            ],
+        )
+        self.last = iri
+        return event
+
+    def focus(self, selections: Sequence[EdgeSelection], *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
+        """The kept edges, best first, each an EdgeSelection ``urn:trustgraph:prov:edge:{id}:{n}``."""
+        self._expect("focus", ["exploration"])
+        iri = self.stage_iri("focus")
+        rows = [
+            {
+                "iri": NamedNode(f"urn:trustgraph:prov:edge:{self.id}:{n}"),
+                "edge": s.edge,
+                "rank": n,
+                "reasoning": s.reasoning,
+                "score": s.score,
+                "concept": s.concept,
+            }
+            for n, s in enumerate(selections, start=1)
+        ]
+        event = self._write(
+            "record/focus", "focus", iri,
+            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+
+class DocRagTrace(_RetrievalTrace):
+    """A DocRAG session (``urn:trustgraph:docrag:{id}`` and ``…/{stage}``)."""
+
+    question_type = TG.DocRagQuestion
+    label = "DocRAG question"
+
+    def question_iri(self) -> NamedNode:
+        return NamedNode(f"urn:trustgraph:docrag:{self.id}")
+
+    def stage_iri(self, stage: str) -> NamedNode:
+        return NamedNode(f"urn:trustgraph:docrag:{self.id}/{stage}")
+
+    def exploration(self, chunks: Sequence[NamedNode], *, chunk_count: int | None = None) -> ExplainEvent:
+        """The retrieved chunks (``chunk_count`` defaults to how many are given)."""
+        self._expect("exploration", ["grounding"])
+        iri = self.stage_iri("exploration")
+        event = self._write(
+            "record/chunk-exploration", "exploration", iri,
+            exploration=iri, derived_from=self.last, generated=self.recorder.clock(),
+            chunk_count=len(chunks) if chunk_count is None else chunk_count, chunks=list(chunks),
+        )
+        self.last = iri
+        return event
+
+    def focus(self, selections: Sequence[ChunkSelection], *, prompt: str | None = None) -> ExplainEvent:
+        """The chunks kept after reranking, best first."""
+        self._expect("focus", ["exploration"])
+        iri = self.stage_iri("focus")
+        rows = [
+            {"iri": NamedNode(f"urn:trustgraph:docrag:{self.id}/chunk/{n}"), "chunk": s.chunk, "rank": n, "score": s.score}
+            for n, s in enumerate(selections, start=1)
+        ]
+        event = self._write(
+            "record/chunk-focus", "focus", iri,
+            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+
+class AgentTrace(Trace):
+    """A ReAct agent session: Analysis → Observation → … → Conclusion (``urn:trustgraph:agent:{id}``)."""
+
+    question_type = TG.AgentQuestion
+    label = "agent question"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.step = 0
+        self.pending_analysis: NamedNode | None = None
+
+    def question_iri(self) -> NamedNode:
+        return NamedNode(f"urn:trustgraph:agent:{self.id}")
+
+    def analysis(self, thought: str, action: str, arguments: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
+        """A thought and the tool call it chose — recorded *before* the tool runs."""
+        if self.pending_analysis is not None:
+            raise RecordingError("an analysis is waiting for its observation: record that first")
+        self.step += 1
+        iri = NamedNode(f"{self.question.value}/i{self.step}")
+        first = self.last is None
+        event = self._write(
+            "record/analysis", "analysis", iri,
+            analysis=iri, question=self.question if first else None, derived_from=None if first else self.last,
+            generated=self.recorder.clock(), step=self.step, document=NamedNode(f"{iri.value}/thought"),
+            thought=thought, action=action, arguments=arguments, in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        self.pending_analysis = iri
+        return event
+
+    def observation(self, content: str, *, duration: float, tool_error: str | None = None, sub_trace_last: NamedNode | None = None) -> ExplainEvent:
+        """What the tool returned (or its error), derived from the analysis and any sub-trace."""
+        if self.pending_analysis is None:
+            raise RecordingError("an observation needs the analysis that called the tool: record that first")
+        iri = NamedNode(f"{self.pending_analysis.value}/observation")
+        sources = [self.pending_analysis] + ([sub_trace_last] if sub_trace_last is not None else [])
+        event = self._write(
+            "record/observation", "observation", iri,
+            observation=iri, derived_from=sources, generated=self.recorder.clock(), step=self.step,
+            document=NamedNode(f"{iri.value}/content"), content=content, duration=duration, tool_error=tool_error,
+        )
+        self.last = iri
+        self.pending_analysis = None
+        return event
+
+    def conclusion(self, answer: str, *, termination_reason: str = "final-answer", in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:
+        """The final answer and why the loop stopped; ends the question activity."""
+        iri = NamedNode(f"{self.question.value}/final")
+        event = self._write(
+            "record/conclusion", "conclusion", iri,
+            conclusion=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(),
+            document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
+            termination_reason=termination_reason, in_token=in_token, out_token=out_token,
+        )
+        self.last = iri
+        self.pending_analysis = None
+        self.ended = True
+        return event

@@ -1,0 +1,368 @@
+"""The template catalog: one Jinja2 SPARQL template per file under ``queries/``, each with a header.
+
+A template file starts with a header in SPARQL comments, which is YAML once the leading ``#`` is
+stripped, then the query or update::
+
+    # summary: Record the Question activity that opens a trace.
+    # kind: update                       (update | select | ask)
+    # params:
+    #   question: {type: iri, doc: the question activity}
+    #   parent:   {type: iri, optional: true}
+    # returns: nothing
+    INSERT DATA { GRAPH <urn:graph:retrieval> { {{ question | iri }} a tg:Question . } }
+
+Values reach the text only through the escaping filters (``iri``, ``string``, ``literal``,
+``integer``, ``double``, ``datetime``, ``boolean``, ``term``, ``number``; ``var`` spells a
+variable name the template itself chose) and the dialect helpers
+(``quoted``, ``reifications``, ``triple_parts``, ``is_quoted``, ``dialect_is``). Every ``{{ … }}`` is checked when it is printed:
+anything that did not come out of one of those is refused, so a forgotten filter is an error and
+never an injection. Undefined names are errors too (``StrictUndefined``).
+
+>>> from ragprov.sparql import Dialect
+>>> text = render("trace/list", Dialect.RDF12, kind=None, limit=5, since=None)
+>>> "LIMIT 5" in text
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+import jinja2
+import jinja2.meta
+import yaml
+from markupsafe import Markup
+from pyoxigraph import Triple
+
+from ..errors import InvalidValueError, NotFoundError, ParameterError, TemplateError
+from ..resources import queries_dir
+from .dialect import Dialect
+from .escape import (
+    sparql_boolean,
+    sparql_datetime,
+    sparql_double,
+    sparql_integer,
+    sparql_iri,
+    sparql_literal,
+    sparql_string,
+    sparql_term,
+)
+
+__all__ = ["Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES"]
+
+PARAM_TYPES = frozenset(
+    {"iri", "string", "integer", "double", "datetime", "boolean", "term", "triple", "list", "object"}
+)
+_KINDS = frozenset({"update", "select", "ask"})
+_VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Sparql(Markup):
+    """Text that an escaping filter or dialect helper produced: the only thing a template may print.
+
+    It is a :class:`markupsafe.Markup` so that the output of a template's own macros (rendered
+    under the same rules) passes as well; templates never use ``|safe``, and a test checks that.
+    """
+
+    __slots__ = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One declared template parameter."""
+
+    name: str
+    type: str
+    optional: bool = False
+    doc: str = ""
+    items: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class TemplateInfo:
+    """A template's header: what it does, what it takes, what it gives back."""
+
+    name: str
+    path: Path
+    summary: str
+    kind: str
+    params: dict[str, Param]
+    returns: Any
+
+    def describe(self) -> str:
+        lines = [f"{self.name} ({self.kind}): {self.summary}"]
+        for p in self.params.values():
+            opt = ", optional" if p.optional else ""
+            items = f" of {p.items}" if p.items else ""
+            lines.append(f"  {p.name}: {p.type}{items}{opt}" + (f"  {p.doc}" if p.doc else ""))
+        lines.append(f"  returns: {self.returns}")
+        return "\n".join(lines)
+
+
+def _finalize(value: object) -> object:
+    if isinstance(value, Markup):
+        return value
+    if value is None or value == "":
+        # `{{ x if cond }}` yields '' / None: nothing printed, nothing to escape.
+        return ""
+    raise TemplateError(
+        f"a template printed {type(value).__name__} {str(value)[:40]!r} without an escaping filter "
+        "(use iri, string, literal, integer, double, datetime, boolean or term)"
+    )
+
+
+def _wrap(fn):
+    @functools.wraps(fn)
+    def filt(value, *args, **kwargs):
+        return Sparql(fn(value, *args, **kwargs))
+
+    return filt
+
+
+def _var(name: object) -> str:
+    """``?name`` for a variable name written in a template (never for a parameter value)."""
+    if not isinstance(name, str) or not _VAR.match(name.lstrip("?")):
+        raise TemplateError(f"not a SPARQL variable name: {name!r}")
+    return "?" + name.lstrip("?")
+
+
+def _number(value: object) -> str:
+    """A bare non-negative integer, for LIMIT and OFFSET."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidValueError(f"not a non-negative integer: {value!r}")
+    return str(value)
+
+
+@jinja2.pass_context
+def _term(ctx, value: object) -> Sparql:
+    if isinstance(value, Triple):
+        return _quoted(ctx, value)
+    return Sparql(sparql_term(value))
+
+
+@jinja2.pass_context
+def _quoted(ctx, triple: Triple) -> Sparql:
+    dialect: Dialect = ctx["_dialect"]
+    if dialect is Dialect.REIFICATION:
+        ctx["_pending"].append(triple)
+    return Sparql(dialect.quote(triple))
+
+
+@jinja2.pass_context
+def _reifications(ctx) -> Sparql:
+    """The rdf:Statement triples of the triples quoted since the last call (reification only)."""
+    dialect: Dialect = ctx["_dialect"]
+    pending: list[Triple] = ctx["_pending"]
+    out = []
+    seen = set()
+    for triple in pending:
+        for t in dialect.reification_triples(triple):
+            key = str(t)
+            if key not in seen:
+                seen.add(key)
+                out.append(f"{sparql_term(t.subject)} {sparql_term(t.predicate)} {sparql_term(t.object)} .")
+    pending.clear()
+    return Sparql("\n".join(out))
+
+
+@jinja2.pass_context
+def _triple_parts(ctx, var: str, s: str, p: str, o: str) -> Sparql:
+    """Bind ``?s ?p ?o`` to the parts of the quoted triple held by ``?var``, in the store's dialect."""
+    for name in (var, s, p, o):
+        if not isinstance(name, str) or not _VAR.match(name):
+            raise TemplateError(f"triple_parts takes variable names, got {name!r}")
+    dialect: Dialect = ctx["_dialect"]
+    if dialect is Dialect.REIFICATION:
+        rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+        return Sparql(f"?{var} <{rdf}subject> ?{s} ; <{rdf}predicate> ?{p} ; <{rdf}object> ?{o} .")
+    return Sparql(f"BIND(SUBJECT(?{var}) AS ?{s}) BIND(PREDICATE(?{var}) AS ?{p}) BIND(OBJECT(?{var}) AS ?{o})")
+
+
+@jinja2.pass_context
+def _is_quoted(ctx, var: str) -> Sparql:
+    """A boolean expression: does ``?var`` hold a quoted triple (in the store's dialect)?"""
+    if not isinstance(var, str) or not _VAR.match(var):
+        raise TemplateError(f"is_quoted takes a variable name, got {var!r}")
+    if ctx["_dialect"] is Dialect.REIFICATION:
+        return Sparql(f"STRSTARTS(STR(?{var}), \"urn:ragprov:stmt:\")")
+    return Sparql(f"isTRIPLE(?{var})")
+
+
+@jinja2.pass_context
+def _dialect_is(ctx, name: str) -> bool:
+    """For ``{% if dialect_is("reification") %}``: is the template being rendered for this dialect?"""
+    return ctx["_dialect"] is Dialect.parse(name)
+
+
+class _BodyLoader(jinja2.FileSystemLoader):
+    """Loads a template without its header: the header documents the file, it is never sent."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        lines = source.split("\n")
+        n = 0
+        while n < len(lines) and lines[n].startswith("#"):
+            n += 1
+        # Blank lines keep the line numbers of error messages right.
+        return "\n" * n + "\n".join(lines[n:]), filename, uptodate
+
+
+def _environment(root: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=_BodyLoader(str(root)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,  # plain strings never print: _finalize refuses them first
+        finalize=_finalize,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+        cache_size=-1,
+    )
+    env.filters.update(
+        iri=_wrap(sparql_iri),
+        string=_wrap(sparql_string),
+        literal=_wrap(sparql_literal),
+        integer=_wrap(sparql_integer),
+        double=_wrap(sparql_double),
+        datetime=_wrap(sparql_datetime),
+        boolean=_wrap(sparql_boolean),
+        number=_wrap(_number),
+        var=_wrap(_var),
+        term=_term,
+    )
+    env.globals.update(
+        quoted=_quoted,
+        reifications=_reifications,
+        triple_parts=_triple_parts,
+        is_quoted=_is_quoted,
+        dialect_is=_dialect_is,
+    )
+    return env
+
+
+def _parse_header(name: str, path: Path, source: str) -> TemplateInfo:
+    lines = []
+    for line in source.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[2:] if line.startswith("# ") else line[1:])
+    try:
+        header = yaml.safe_load("\n".join(lines)) or {}
+    except yaml.YAMLError as e:
+        raise TemplateError(f"{path}: the header is not YAML: {e}") from None
+    if not isinstance(header, dict):
+        raise TemplateError(f"{path}: the header must be a YAML mapping")
+    for key in ("summary", "kind", "params", "returns"):
+        if key not in header:
+            raise TemplateError(f"{path}: the header has no '{key}'")
+    kind = header["kind"]
+    if kind not in _KINDS:
+        raise TemplateError(f"{path}: kind {kind!r} is not one of {sorted(_KINDS)}")
+    params: dict[str, Param] = {}
+    for pname, spec in (header["params"] or {}).items():
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        if not isinstance(spec, dict) or spec.get("type") not in PARAM_TYPES:
+            raise TemplateError(f"{path}: param {pname!r} needs a type, one of {sorted(PARAM_TYPES)}")
+        params[pname] = Param(
+            name=pname,
+            type=spec["type"],
+            optional=bool(spec.get("optional", False)),
+            doc=str(spec.get("doc", "")),
+            items=spec.get("items"),
+        )
+    return TemplateInfo(
+        name=name, path=path, summary=str(header["summary"]), kind=kind, params=params, returns=header["returns"]
+    )
+
+
+class Catalog:
+    """Every template under a folder (by default the package's ``queries/``), by name.
+
+    A template's name is its path without the ``.rq.j2`` / ``.ru.j2`` ending, e.g. ``trace/show``.
+    """
+
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root is not None else queries_dir()
+        self._env = _environment(self.root)
+        self._infos: dict[str, TemplateInfo] = {}
+        self._templates: dict[str, jinja2.Template] = {}
+        for path in sorted(self.root.rglob("*.j2")):
+            rel = path.relative_to(self.root).as_posix()
+            if path.name.startswith("_"):
+                continue  # an included fragment, not a template of its own
+            name = re.sub(r"\.(rq|ru)\.j2$", "", rel)
+            self._infos[name] = _parse_header(name, path, path.read_text(encoding="utf-8"))
+            self._templates[name] = None  # type: ignore[assignment]
+
+    def names(self) -> list[str]:
+        return list(self._infos)
+
+    def info(self, name: str) -> TemplateInfo:
+        try:
+            return self._infos[name]
+        except KeyError:
+            raise NotFoundError(f"no query template named {name!r}; see `ragprov query list`") from None
+
+    def variables(self, name: str) -> set[str]:
+        """The names the template's text reads (what its header must declare)."""
+        info = self.info(name)
+        ast = self._env.parse(info.path.read_text(encoding="utf-8"))
+        return set(jinja2.meta.find_undeclared_variables(ast)) - set(self._env.globals)
+
+    def template(self, name: str) -> jinja2.Template:
+        tpl = self._templates.get(name)
+        if tpl is None:
+            info = self.info(name)
+            tpl = self._env.get_template(info.path.relative_to(self.root).as_posix())
+            self._templates[name] = tpl
+        return tpl
+
+    def render(self, name: str, dialect: Dialect | str, /, **params: Any) -> str:
+        """The SPARQL text of template ``name`` for ``dialect``, with ``params`` escaped into it."""
+        info = self.info(name)
+        tpl = self.template(name)
+        declared = info.params
+        unknown = set(params) - set(declared)
+        if unknown:
+            raise ParameterError(
+                f"template {name!r} takes no parameter {', '.join(sorted(unknown))}; it takes "
+                f"{', '.join(declared) or 'none'}"
+            )
+        values = {}
+        for pname, p in declared.items():
+            if pname in params and params[pname] is not None:
+                values[pname] = params[pname]
+            elif p.optional:
+                values[pname] = None
+            else:
+                raise ParameterError(f"template {name!r} needs parameter {pname!r} ({p.type})")
+        pending: list[Triple] = []
+        dialect = Dialect.parse(dialect)
+        try:
+            text = tpl.render(values, _dialect=dialect, _pending=pending)
+        except jinja2.UndefinedError as e:
+            raise TemplateError(f"template {name!r}: {e}") from None
+        if pending and info.kind == "update":
+            raise TemplateError(f"template {name!r} quotes triples but never writes their reifications()")
+        return text
+
+    def render_all(self, items: Iterable[tuple[str, dict[str, Any]]], dialect: Dialect | str) -> str:
+        """Several update templates rendered into one request (one transaction)."""
+        return " ;\n".join(self.render(name, dialect, **params) for name, params in items)
+
+
+@functools.lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    """The package's own template catalog (loaded once)."""
+    return Catalog()
+
+
+def render(name: str, dialect: Dialect | str, /, **params: Any) -> str:
+    """Render a template of the package catalog; see :meth:`Catalog.render`."""
+    return catalog().render(name, dialect, **params)

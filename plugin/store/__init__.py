@@ -1,0 +1,75 @@
+"""Stores: the protocol, the embedded pyoxigraph store, SPARQL endpoints, and ``open_store``.
+
+>>> store = open_store("memory:")
+>>> store
+EmbeddedStore(memory:)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import ConfigurationError
+from ..sparql.dialect import Dialect
+from .base import Row, Rows, Store, Term
+from .detect import detect_dialect
+from .embedded import EmbeddedStore
+from .endpoint import EndpointConfig, EndpointStore, redact
+
+__all__ = [
+    "Store",
+    "Rows",
+    "Row",
+    "Term",
+    "EmbeddedStore",
+    "EndpointStore",
+    "EndpointConfig",
+    "open_store",
+    "detect_dialect",
+    "redact",
+    "STORE_ENV",
+]
+
+STORE_ENV = "RAGPROV_STORE"
+
+
+def open_store(location: str | Path | None = None, *, dialect: str | Dialect | None = None, **options) -> Store:
+    """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
+
+    With no location, ``$RAGPROV_STORE`` is used, else ``memory:``. Endpoint options
+    (``update_url``, ``user``, ``password``, ``token``, ``timeout``, ``retries``) may also come
+    from ``$RAGPROV_UPDATE_URL``, ``$RAGPROV_STORE_USER``, ``$RAGPROV_STORE_PASSWORD``,
+    ``$RAGPROV_STORE_TOKEN``; the dialect from ``$RAGPROV_DIALECT`` or by probing the store.
+    """
+    if location is None:
+        location = os.environ.get(STORE_ENV) or "memory:"
+    location = str(location)
+    if dialect is None and os.environ.get("RAGPROV_DIALECT"):
+        dialect = os.environ["RAGPROV_DIALECT"]
+    if location in ("memory:", ":memory:", "memory"):
+        store: Store = EmbeddedStore()
+    elif location.startswith(("http://", "https://")):
+        env = {
+            "update_url": os.environ.get("RAGPROV_UPDATE_URL"),
+            "user": os.environ.get("RAGPROV_STORE_USER"),
+            "password": os.environ.get("RAGPROV_STORE_PASSWORD"),
+            "token": os.environ.get("RAGPROV_STORE_TOKEN"),
+        }
+        for key, value in env.items():
+            if value and key not in options:
+                options[key] = value
+        config = EndpointConfig.from_url(location, dialect=Dialect.parse(dialect) if dialect else None, **options)
+        return EndpointStore(config)
+    elif "://" in location:
+        raise ConfigurationError(
+            f"unknown store location {redact(location)!r}: use memory:, a directory, or an http(s) URL"
+        )
+    else:
+        path = Path(location).expanduser()
+        if path.exists() and not path.is_dir():
+            raise ConfigurationError(f"store path {path} is a file: give a directory for an on-disk store")
+        store = EmbeddedStore(path)
+    if dialect is not None and Dialect.parse(dialect) is not Dialect.RDF12:
+        raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
+    return store
