@@ -169,6 +169,8 @@ class Trace:
         return event
 
     def _expect(self, stage: str, allowed: Sequence[str | None]) -> None:
+        if self.ended:
+            raise RecordingError(f"trace {self.question.value} has ended: no stage can follow")
         current = self.events[-1].stage if len(self.events) > 1 else None
         if current not in allowed:
             after = f"after {current}" if current else "first"

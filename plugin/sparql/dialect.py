@@ -23,7 +23,7 @@ same edge join on it.
 >>> Dialect.RDFSTAR.quote(t)
 '<< <urn:x:s> <urn:x:p> "o" >>'
 >>> Dialect.REIFICATION.quote(t)
-'<urn:ragprov:stmt:9c1e52d2c9d8cfbb4b4b7e1e6a3fa86b>'
+'<urn:ragprov:stmt:073ba2dc338ae1b791f5243f400658cb>'
 """
 
 from __future__ import annotations

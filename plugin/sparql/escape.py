@@ -13,7 +13,7 @@ the term, whatever the value holds.
 >>> sparql_iri("https://example.org/a> } ; DROP ALL ; {")
 Traceback (most recent call last):
 ...
-ragprov.errors.InvalidValueError: not an absolute IRI: 'https://example.org/a> } ; DROP ALL ; {' (Invalid IRI code point ' ')
+ragprov.errors.InvalidValueError: not an absolute IRI: 'https://example.org/a> } ; DROP ALL ; {' (Invalid IRI code point '>')
 """
 
 from __future__ import annotations

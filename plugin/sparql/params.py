@@ -29,7 +29,7 @@ def parse_triple(text: str) -> ox.Triple:
         raise InvalidValueError(f"not a triple in N-Triples syntax: {text!r} ({e})") from None
     if len(triples) != 1:
         raise InvalidValueError(f"expected exactly one triple, got {len(triples)}: {text!r}")
-    return triples[0]
+    return triples[0].triple
 
 
 def parse_term(text: str):

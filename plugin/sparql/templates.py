@@ -115,10 +115,16 @@ def _finalize(value: object) -> object:
     )
 
 
+def _defined(value: object) -> object:
+    if isinstance(value, jinja2.Undefined):
+        raise TemplateError(f"the template reads an undefined name: {value._undefined_name!r}")
+    return value
+
+
 def _wrap(fn):
     @functools.wraps(fn)
     def filt(value, *args, **kwargs):
-        return Sparql(fn(value, *args, **kwargs))
+        return Sparql(fn(_defined(value), *args, **kwargs))
 
     return filt
 
@@ -139,6 +145,7 @@ def _number(value: object) -> str:
 
 @jinja2.pass_context
 def _term(ctx, value: object) -> Sparql:
+    _defined(value)
     if isinstance(value, Triple):
         return _quoted(ctx, value)
     return Sparql(sparql_term(value))
@@ -146,6 +153,7 @@ def _term(ctx, value: object) -> Sparql:
 
 @jinja2.pass_context
 def _quoted(ctx, triple: Triple) -> Sparql:
+    _defined(triple)
     dialect: Dialect = ctx["_dialect"]
     if dialect is Dialect.REIFICATION:
         ctx["_pending"].append(triple)

@@ -1,0 +1,143 @@
+"""Every template: a well-formed header, declared params == used variables, renders and runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from ragprov.errors import InvalidValueError, ParameterError, TemplateError
+from ragprov.sparql import Catalog, Dialect, catalog
+from ragprov.namespaces import RETRIEVAL_GRAPH
+
+from .samples import samples
+
+TESTS = Path(__file__).resolve().parents[1]
+ALL = catalog().names()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_header_is_complete(name):
+    info = catalog().info(name)
+    assert info.summary.strip() and info.returns
+    assert info.kind in ("update", "select", "ask")
+    expected_ending = ".ru.j2" if info.kind == "update" else ".rq.j2"
+    assert info.path.name.endswith(expected_ending), f"{name}: a {info.kind} template must end in {expected_ending}"
+    for p in info.params.values():
+        assert p.doc, f"{name}: parameter {p.name} has no doc"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_declared_params_equal_template_variables(name):
+    cat = catalog()
+    assert set(cat.info(name).params) == cat.variables(name)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_template_text_uses_only_portable_safe_constructs(name):
+    text = catalog().info(name).path.read_text(encoding="utf-8")
+    assert "|safe" not in text.replace(" ", ""), "templates never bypass the escaping guard"
+    assert "{|" not in text and "|}" not in text, "annotation syntax does not move between engines"
+    assert not re.search(r"~\s*[<?_]", text), "named reifiers do not move between engines"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_template_is_exercised_by_a_test(name):
+    """Some test file names the template (the core ones are all run by test_core_templates_run)."""
+    mentioned = any(name in p.read_text(encoding="utf-8") for p in TESTS.rglob("*.py"))
+    assert mentioned, f"no test mentions template {name!r}"
+
+
+@pytest.mark.parametrize("dialect", list(Dialect))
+def test_core_templates_render_in_every_dialect(dialect):
+    for name, params in samples().items():
+        text = catalog().render(name, dialect, **params)
+        if dialect is not Dialect.RDF12:
+            assert "<<(" not in text
+        if dialect is Dialect.REIFICATION:
+            assert "<<" not in text
+
+
+def test_core_templates_run(store):
+    """Each core template runs on the store (every engine); updates write only named graphs."""
+    for name, params in samples().items():
+        text = catalog().render(name, store.dialect, **params)
+        if catalog().info(name).kind == "update":
+            store.update(text)
+        else:
+            store.query(text)
+    # trace/delete ran last: the GraphRAG sample trace is gone, its stages and its edges with it.
+    remaining = {r["s"].value for r in store.select("SELECT DISTINCT ?s WHERE { GRAPH <urn:graph:retrieval> { ?s ?p ?o } }")}
+    assert not any(":sample" in s and ("prov:" in s or "question:" in s) for s in remaining), remaining
+    assert "urn:trustgraph:agent:sample/i1" in remaining  # another trace: untouched
+
+
+def test_record_updates_write_only_named_graphs():
+    for name, params in samples().items():
+        if not name.startswith("record/"):
+            continue
+        text = catalog().render(name, Dialect.RDF12, **params)
+        body = text[text.index("{", text.index("INSERT DATA")) + 1 : text.rindex("}")]
+        quads = list(ox.parse(text[: text.index("INSERT DATA")] + body, format=ox.RdfFormat.TRIG))
+        assert quads, name
+        assert all(isinstance(q.graph_name, ox.NamedNode) for q in quads), f"{name} writes into the default graph"
+
+
+def test_reification_dialect_writes_statement_triples():
+    text = catalog().render("record/focus", Dialect.REIFICATION, **samples()["record/focus"])
+    assert "rdf-syntax-ns#Statement" in text and text.count("rdf-syntax-ns#subject") == 2
+
+
+def test_rdfstar_spelling():
+    text = catalog().render("record/focus", Dialect.RDFSTAR, **samples()["record/focus"])
+    assert "<< <urn:e:scrooge> <urn:r:partnerOf> <urn:e:marley> >>" in text
+
+
+def test_unknown_and_missing_params_are_errors():
+    params = dict(samples()["trace/show"])
+    with pytest.raises(ParameterError, match="takes no parameter bogus"):
+        catalog().render("trace/show", Dialect.RDF12, bogus=1, **params)
+    with pytest.raises(ParameterError, match="needs parameter 'question'"):
+        catalog().render("trace/show", Dialect.RDF12)
+
+
+def test_invalid_iri_rejected_before_rendering():
+    with pytest.raises(InvalidValueError):
+        catalog().render("trace/show", Dialect.RDF12, question="urn:x> } INSERT DATA { <a> <b> <c> } #")
+
+
+def _catalog_with(tmp_path, name: str, body: str) -> Catalog:
+    path = tmp_path / f"{name}.rq.j2"
+    path.write_text("# summary: 'x'\n# kind: select\n# params:\n#   v: {type: string, doc: a value}\n# returns: 'x'\n" + body)
+    return Catalog(tmp_path)
+
+
+def test_a_value_printed_without_a_filter_is_refused(tmp_path):
+    cat = _catalog_with(tmp_path, "raw", "SELECT * WHERE { ?s ?p {{ v }} }")
+    with pytest.raises(TemplateError, match="without an escaping filter"):
+        cat.render("raw", Dialect.RDF12, v='"x" } ; DROP ALL ; {')
+
+
+def test_undefined_names_are_errors(tmp_path):
+    cat = _catalog_with(tmp_path, "undef", "SELECT * WHERE { ?s ?p {{ v|string }} {{ w|string }} }")
+    with pytest.raises(TemplateError):
+        cat.render("undef", Dialect.RDF12, v="x")
+
+
+def test_quoted_without_reifications_is_an_error(tmp_path):
+    (tmp_path / "bad.ru.j2").write_text(
+        "# summary: 'x'\n# kind: update\n# params:\n#   e: {type: triple, doc: an edge}\n# returns: 'x'\n"
+        "INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> {{ quoted(e) }} } }"
+    )
+    from .samples import EDGE
+
+    with pytest.raises(TemplateError, match="reifications"):
+        Catalog(tmp_path).render("bad", Dialect.REIFICATION, e=EDGE)
+
+
+def test_header_errors_are_clear(tmp_path):
+    (tmp_path / "nohead.rq.j2").write_text("SELECT * WHERE { ?s ?p ?o }")
+    with pytest.raises(TemplateError, match="no 'summary'"):
+        Catalog(tmp_path)
