@@ -12,7 +12,7 @@ import click
 from ..errors import RagprovError
 from ..store import STORE_ENV, open_store
 
-__all__ = ["with_store", "echo_json", "fail", "parse_params"]
+__all__ = ["with_store", "echo_json", "print_table", "fail", "parse_params"]
 
 
 def with_store(fn: Callable) -> Callable:
@@ -46,6 +46,24 @@ def with_store(fn: Callable) -> Callable:
 
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def print_table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    """A table: drawn with rich on a terminal, tab-separated (one row per line) when piped."""
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(box=None, header_style="bold")
+        for col in header:
+            table.add_column(col, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    click.echo("\t".join(header))
+    for row in rows:
+        click.echo("\t".join(cell.replace("\t", " ").replace("\n", " ") for cell in row))
 
 
 def fail(message: str) -> None:

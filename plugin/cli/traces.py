@@ -11,7 +11,7 @@ from ..namespaces import TG
 from ..navigate import TRACE_KINDS, Navigator
 from ..navigate.render import trace_dot, trace_mermaid, trace_text
 from . import cli
-from .common import echo_json, with_store
+from .common import echo_json, print_table, with_store
 
 
 def _parse_time(value: str) -> _dt.datetime:
@@ -34,21 +34,17 @@ def traces_command(store, kind, since, limit, fmt):
     if fmt == "json":
         echo_json([r.to_dict() for r in rows])
         return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(box=None, header_style="bold")
-    for col in ("started", "type", "question", "status", "trace"):
-        table.add_column(col, overflow="fold")
-    for r in rows:
-        table.add_row(
+    table = [
+        (
             r.started.strftime("%Y-%m-%d %H:%M:%S") if r.started else "?",
             r.kind,
-            r.query,
             "complete" if r.complete else "incomplete",
             r.question.value,
+            r.query,
         )
-    Console(soft_wrap=True).print(table)
+        for r in rows
+    ]
+    print_table(("started", "type", "status", "trace", "question"), table)
     if not rows:
         click.echo("no traces (run `ragprov ask …` or `ragprov demo` to record some)", err=True)
 
@@ -121,7 +117,7 @@ def trace_delete(store, question, before):
     """Delete one trace (with its sub-traces and content), or all traces older than --before."""
     nav = Navigator(store)
     if (question is None) == (before is None):
-        raise click.UsageError("give either a trace's question IRI or --before DATE")
+        raise InvalidValueError("give either a trace's question IRI or --before DATE, not both or neither")
     if question is not None:
         nav.delete(question)
         click.echo(f"deleted {question}")

@@ -66,6 +66,11 @@ class EmbeddedStore(StoreMixin):
                 self.path.mkdir(parents=True, exist_ok=True)
                 self._store = ox.Store(str(self.path))
         except OSError as e:
+            if "lock" in str(e).lower():
+                raise StoreError(
+                    f"the store at {self.path} is open in another process (an on-disk store has one "
+                    "user at a time): close that process, or serve the store with `oxigraph serve`"
+                ) from None
             raise StoreError(f"cannot open the store at {self.path}: {e}") from None
 
     def __repr__(self) -> str:
@@ -74,11 +79,13 @@ class EmbeddedStore(StoreMixin):
     @property
     def raw(self) -> ox.Store:
         """The underlying pyoxigraph store (for benchmarks and bulk loaders)."""
+        if self._store is None:
+            raise StoreError(f"{self!r} is closed")
         return self._store
 
     def query(self, sparql: str) -> Rows | bool:
         try:
-            result = self._store.query(sparql)
+            result = self.raw.query(sparql)
         except SyntaxError as e:
             raise QueryError(f"the query was rejected: {e}") from None
         except OSError as e:
@@ -91,7 +98,7 @@ class EmbeddedStore(StoreMixin):
 
     def update(self, sparql: str) -> None:
         try:
-            self._store.update(sparql)
+            self.raw.update(sparql)
         except SyntaxError as e:
             raise QueryError(f"the update was rejected: {e}") from None
         except OSError as e:
@@ -99,33 +106,35 @@ class EmbeddedStore(StoreMixin):
 
     def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None:
         try:
-            self._store.load(data, format=rdf_format(format), to_graph=graph)
+            self.raw.load(data, format=rdf_format(format), to_graph=graph)
         except SyntaxError as e:
             raise QueryError(f"the data could not be parsed as {format}: {e}") from None
         except OSError as e:
             raise StoreError(f"the store failed a load: {e}") from None
 
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
-        return self._store.dump(format=rdf_format(format))
+        return self.raw.dump(format=rdf_format(format))
 
     def extend(self, quads: Iterable[Quad]) -> None:
-        self._store.extend(quads)
+        self.raw.extend(quads)
 
     def bulk_extend(self, quads: Iterable[Quad]) -> None:
-        self._store.bulk_extend(quads)
+        self.raw.bulk_extend(quads)
 
     def count(self, graph: NamedNode | None = None) -> int:
         if graph is None:
-            return len(self._store)
-        return sum(1 for _ in self._store.quads_for_pattern(None, None, None, graph))
+            return len(self.raw)
+        return sum(1 for _ in self.raw.quads_for_pattern(None, None, None, graph))
 
     def flush(self) -> None:
         if self.path is not None:
-            self._store.flush()
+            self.raw.flush()
 
     def close(self) -> None:
-        if getattr(self, "_store", None) is not None and self.path is not None:
+        """Flush and release the store (an on-disk store's lock goes with the last reference)."""
+        store, self._store = getattr(self, "_store", None), None
+        if store is not None and self.path is not None:
             try:
-                self._store.flush()
+                store.flush()
             except OSError:
                 pass

@@ -1,0 +1,5 @@
+"""``python -m ragprov.cli`` runs the ``ragprov`` command."""
+
+from . import main
+
+main()

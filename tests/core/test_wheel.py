@@ -1,0 +1,56 @@
+"""The installed wheel carries its data: the ontology and templates are found outside the checkout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
+        check=True, capture_output=True, text=True, timeout=600,
+    )
+    wheel = next(out.glob("ragprov-*.whl"))
+    venv = out / "venv"
+    # Dependencies come from the running interpreter's site-packages; ragprov itself only from the wheel.
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "--force-reinstall", str(wheel)],
+                   check=True, capture_output=True, text=True, timeout=600)
+    return wheel, venv
+
+
+def test_wheel_ships_data_files(wheel_venv):
+    import zipfile
+
+    wheel, _ = wheel_venv
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in ("ragprov/ontology/ragprov.ttl", "ragprov/ontology/catalog-v001.xml", "ragprov/queries/trace/show.rq.j2",
+                     "ragprov/queries/record/focus.ru.j2", "ragprov/queries/trace/_stages.j2", "ragprov/loaders/__init__.py"):
+        assert required in names, required
+    assert not any(n.startswith(("tests/", "plugin/", "bench/")) for n in names)
+
+
+def test_installed_wheel_works_from_another_directory(wheel_venv, tmp_path):
+    _, venv = wheel_venv
+    code = (
+        "import ragprov, ragprov.resources as r, pathlib;"
+        "assert 'site-packages' in ragprov.__file__, ragprov.__file__;"
+        "assert (r.ontology_dir() / 'ragprov.ttl').is_file();"
+        "store = ragprov.open_store('memory:');"
+        "t = ragprov.Recorder(store).graph_rag('q'); t.grounding(['c']);"
+        "print(len(ragprov.Navigator(store).trace(t.question).stages))"
+    )
+    out = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"
+    cli = subprocess.run([str(venv / "bin" / "ragprov"), "query", "list"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0 and "trace/show" in cli.stdout
