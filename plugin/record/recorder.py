@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import uuid
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
@@ -69,6 +69,29 @@ class ChunkSelection:
 
     chunk: NamedNode
     score: float | None = None
+
+
+class _EdgeRow(NamedTuple):
+    iri: NamedNode
+    edge: Triple
+    rank: int
+    reasoning: str | None
+    score: float | None
+    concept: str | None
+
+
+class _ChunkRow(NamedTuple):
+    iri: NamedNode
+    chunk: NamedNode
+    rank: int
+    score: float | None
+
+
+class _HopRow(NamedTuple):
+    iri: NamedNode
+    hop: int
+    candidates: int
+    kept: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -232,10 +255,7 @@ class GraphRagTrace(_RetrievalTrace):
             "record/exploration", "exploration", iri,
             exploration=iri, derived_from=self.last, generated=self.recorder.clock(), edge_count=edge_count,
             entities=list(entities),
-            hops=[
-                {"iri": NamedNode(f"urn:trustgraph:prov:hop:{self.id}:{h.hop}"), "hop": h.hop, "candidates": h.candidates, "kept": h.kept}
-                for h in hops
-            ],
+            hops=[_HopRow(NamedNode(f"urn:trustgraph:prov:hop:{self.id}:{h.hop}"), h.hop, h.candidates, h.kept) for h in hops],
         )
         self.last = iri
         return event
@@ -244,15 +264,9 @@ class GraphRagTrace(_RetrievalTrace):
         """The kept edges, best first, each an EdgeSelection ``urn:trustgraph:prov:edge:{id}:{n}``."""
         self._expect("focus", ["exploration"])
         iri = self.stage_iri("focus")
+        prefix = f"urn:trustgraph:prov:edge:{self.id}:"
         rows = [
-            {
-                "iri": NamedNode(f"urn:trustgraph:prov:edge:{self.id}:{n}"),
-                "edge": s.edge,
-                "rank": n,
-                "reasoning": s.reasoning,
-                "score": s.score,
-                "concept": s.concept,
-            }
+            _EdgeRow(NamedNode(f"{prefix}{n}"), s.edge, n, s.reasoning, s.score, s.concept)
             for n, s in enumerate(selections, start=1)
         ]
         event = self._write(
@@ -293,7 +307,7 @@ class DocRagTrace(_RetrievalTrace):
         self._expect("focus", ["exploration"])
         iri = self.stage_iri("focus")
         rows = [
-            {"iri": NamedNode(f"urn:trustgraph:docrag:{self.id}/chunk/{n}"), "chunk": s.chunk, "rank": n, "score": s.score}
+            _ChunkRow(NamedNode(f"urn:trustgraph:docrag:{self.id}/chunk/{n}"), s.chunk, n, s.score)
             for n, s in enumerate(selections, start=1)
         ]
         event = self._write(

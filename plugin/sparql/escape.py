@@ -83,6 +83,8 @@ def sparql_string(value: str) -> str:
     """A plain (``xsd:string``) literal holding exactly ``value``."""
     if not isinstance(value, str):
         raise InvalidValueError(f"expected a string, got {type(value).__name__}: {value!r}")
+    if _NEEDS_ESCAPE.search(value) is None:
+        return '"' + value + '"'
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
 
 

@@ -36,7 +36,7 @@ import jinja2
 import jinja2.meta
 import yaml
 from markupsafe import Markup
-from pyoxigraph import Triple
+from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError, ParameterError, TemplateError
 from ..resources import queries_dir
@@ -61,14 +61,18 @@ _KINDS = frozenset({"update", "select", "ask"})
 _VAR = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class Sparql(Markup):
+class Sparql(str):
     """Text that an escaping filter or dialect helper produced: the only thing a template may print.
 
-    It is a :class:`markupsafe.Markup` so that the output of a template's own macros (rendered
-    under the same rules) passes as well; templates never use ``|safe``, and a test checks that.
+    ``__html__`` makes it pass unchanged where autoescaping is on (templates that use macros: the
+    output of a template's own macros, rendered under the same rules, is accepted as markup there).
+    Templates never use ``|safe``; a test checks that.
     """
 
     __slots__ = ()
+
+    def __html__(self) -> str:
+        return self
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,7 +108,7 @@ class TemplateInfo:
 
 
 def _finalize(value: object) -> object:
-    if isinstance(value, Markup):
+    if type(value) is Sparql or isinstance(value, Markup):
         return value
     if value is None or value == "":
         # `{{ x if cond }}` yields '' / None: nothing printed, nothing to escape.
@@ -127,6 +131,32 @@ def _wrap(fn):
         return Sparql(fn(_defined(value), *args, **kwargs))
 
     return filt
+
+
+def _iri_filter(value: object) -> Sparql:
+    # Fast path: a NamedNode was validated by pyoxigraph when it was made.
+    if type(value) is NamedNode:
+        return Sparql("<" + value.value + ">")
+    return Sparql(sparql_iri(_defined(value)))
+
+
+def _string_filter(value: object) -> Sparql:
+    return Sparql(sparql_string(_defined(value)))
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def _integer_filter(value: object) -> Sparql:
+    if type(value) is int:
+        return Sparql(f'"{value}"^^<{_XSD}integer>')
+    return Sparql(sparql_integer(_defined(value)))
+
+
+def _double_filter(value: object) -> Sparql:
+    if type(value) is float and value - value == 0.0:  # finite
+        return Sparql(f'"{value!r}"^^<{_XSD}double>')
+    return Sparql(sparql_double(_defined(value)))
 
 
 def _var(name: object) -> str:
@@ -219,11 +249,17 @@ class _BodyLoader(jinja2.FileSystemLoader):
         return "\n" * n + "\n".join(lines[n:]), filename, uptodate
 
 
+def _autoescape(name: str | None) -> bool:
+    return not (name or "").startswith("record/")
+
+
 def _environment(root: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=_BodyLoader(str(root)),
         undefined=jinja2.StrictUndefined,
-        autoescape=True,  # plain strings never print: _finalize refuses them first
+        # Plain strings never print: _finalize refuses them first. Autoescape only makes macro
+        # output markup (accepted); the hot record/ templates use no macros and skip it.
+        autoescape=_autoescape,
         finalize=_finalize,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -232,11 +268,11 @@ def _environment(root: Path) -> jinja2.Environment:
         cache_size=-1,
     )
     env.filters.update(
-        iri=_wrap(sparql_iri),
-        string=_wrap(sparql_string),
+        iri=_iri_filter,
+        string=_string_filter,
         literal=_wrap(sparql_literal),
-        integer=_wrap(sparql_integer),
-        double=_wrap(sparql_double),
+        integer=_integer_filter,
+        double=_double_filter,
         datetime=_wrap(sparql_datetime),
         boolean=_wrap(sparql_boolean),
         number=_wrap(_number),

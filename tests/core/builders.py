@@ -8,23 +8,37 @@ from ragprov.namespaces import XSD
 from ragprov.record import ChunkSelection, EdgeSelection, HopStats, Recorder
 
 
-def graph_rag_trace(recorder: Recorder, n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None, used=None):
-    """A GraphRAG trace of realistic size: 5 concepts, 50 seed entities, 25 selected edges."""
-    t = recorder.graph_rag(query or f"Question {n}: who knew Scrooge?", model="test-model/1", used=used)
-    t.grounding([f"concept {n}-{i}" for i in range(concepts)], in_token=120, out_token=30, prompt="extract-concepts@1")
-    t.exploration(
-        [NamedNode(f"urn:e:{n % 97}:{i}") for i in range(seeds)],
-        edge_count=seeds * 6,
-        hops=[HopStats(1, 350, 120), HopStats(2, 350, 180)],
-    )
+def graph_rag_inputs(n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None) -> dict:
+    """What a GraphRAG pipeline hands the recorder for one realistic trace (built, not recorded)."""
     selections = []
     for i in range(edges):
         obj = Literal(str(i), datatype=XSD.integer) if i % 5 == 4 else NamedNode(f"urn:e:{n % 97}:{i + 1}")
         edge = Triple(NamedNode(f"urn:e:{n % 97}:{i}"), NamedNode(f"urn:r:rel{i % 7}"), obj)
         selections.append(EdgeSelection(edge, reasoning=f"edge {i} mentions concept {i % concepts}", score=1.0 - i / 100, concept=f"concept {n}-{i % concepts}"))
-    t.focus(selections, in_token=800, out_token=200, prompt="select-edges@1")
-    t.synthesis(f"Answer {n}: Scrooge knew Marley.", in_token=600, out_token=80, prompt="synthesize@1")
+    return {
+        "query": query or f"Question {n}: who knew Scrooge?",
+        "concepts": [f"concept {n}-{i}" for i in range(concepts)],
+        "entities": [NamedNode(f"urn:e:{n % 97}:{i}") for i in range(seeds)],
+        "edge_count": seeds * 6,
+        "hops": [HopStats(1, 350, 120), HopStats(2, 350, 180)],
+        "selections": selections,
+        "answer": f"Answer {n}: Scrooge knew Marley.",
+    }
+
+
+def record_graph_rag(recorder: Recorder, inputs: dict, *, used=None):
+    """Record one GraphRAG trace from :func:`graph_rag_inputs`: the five stage calls a pipeline makes."""
+    t = recorder.graph_rag(inputs["query"], model="test-model/1", used=used)
+    t.grounding(inputs["concepts"], in_token=120, out_token=30, prompt="extract-concepts@1")
+    t.exploration(inputs["entities"], edge_count=inputs["edge_count"], hops=inputs["hops"])
+    t.focus(inputs["selections"], in_token=800, out_token=200, prompt="select-edges@1")
+    t.synthesis(inputs["answer"], in_token=600, out_token=80, prompt="synthesize@1")
     return t
+
+
+def graph_rag_trace(recorder: Recorder, n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None, used=None):
+    """A GraphRAG trace of realistic size: 5 concepts, 50 seed entities, 25 selected edges."""
+    return record_graph_rag(recorder, graph_rag_inputs(n, concepts=concepts, seeds=seeds, edges=edges, query=query), used=used)
 
 
 def doc_rag_trace(recorder: Recorder, n: int = 0):
