@@ -69,7 +69,7 @@ class Navigator:
                 if var in row:
                     node.props[prop.value].append(row[var])
             summary = summary_of(node)
-            summary.kind = row["type"].value.rsplit("/", 1)[1]
+            summary.kind = row["type"].value.rsplit("/", 1)[1] if "type" in row else "Question"
             summary.started = _literal_value(row.get("started"))
             summary.ended = _literal_value(row.get("ended"))
             out.append(summary)
