@@ -16,6 +16,8 @@ GRAPHS = ("urn:graph:retrieval", "urn:graph:library")
 # Control characters are spelled as \\uXXXX escapes: engines may refuse to store U+0000 at all
 # (Virtuoso does), which is a storage limit, not an injection; the in-process tests cover it.
 VALUES = [v for v in NASTY if "\u0000" not in v] + ['"""\\"}\n INSERT DATA { <urn:a> <urn:b> "c" } #', "é中文🙂 \\u0022 \\\\ }>"]
+# Over HTTP every value costs three requests: the server engines get the values that break quoting.
+SERVER_VALUES = ['"', '"""', "\\", '\\"', "\n", "} ;", ">", "<<(", "\\u0022", '" . <urn:a> <urn:b> "c', "é中文🙂", ""] + VALUES[-2:]
 
 
 def _graph_state(store):
@@ -44,7 +46,9 @@ def test_nasty_text_round_trips_on_the_engine(store, slot):
     store.update(catalog().render(name, store.dialect, **benign))
     expected_count, _ = _graph_state(store)
     _clear(store)
-    for value in VALUES:
+    from ragprov.store import EmbeddedStore
+
+    for value in VALUES if isinstance(store, EmbeddedStore) else SERVER_VALUES:
         hostile = copy.deepcopy(base)
         setter(hostile, value)
         store.update(catalog().render(name, store.dialect, **hostile))
