@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from tests.engines import ENGINES, engine_store
+from tests.engines import ENGINES, engine_store, stop_servers
 
 
 @pytest.fixture(params=[e.name for e in ENGINES])
@@ -19,6 +19,13 @@ def store(request, tmp_path_factory):
     """A fresh, empty store of each engine in turn."""
     with engine_store(request.param, tmp_path_factory) as s:
         yield s
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _engine_servers():
+    """Server engines start on first use; this stops them when the session ends (also on failure)."""
+    yield
+    stop_servers()
 
 
 @pytest.fixture

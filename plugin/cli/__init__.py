@@ -21,6 +21,12 @@ def cli() -> None:
 from . import traces as _traces  # noqa: E402,F401
 from . import query as _query  # noqa: E402,F401
 from . import ontology as _ontology  # noqa: E402,F401
+from . import spool as _spool  # noqa: E402,F401
+from . import transfer as _transfer  # noqa: E402,F401
+from . import ask as _ask  # noqa: E402,F401
+from . import demo as _demo  # noqa: E402,F401
+from . import load as _load  # noqa: E402,F401
+from . import lineage as _lineage  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> None:

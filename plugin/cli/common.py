@@ -84,7 +84,9 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 def run(cli: click.Group, argv: list[str] | None = None) -> int:
     """Run the CLI: ragprov errors become one line on stderr and exit status 1, never a traceback."""
     try:
-        cli.main(args=argv, prog_name="ragprov", standalone_mode=False)
+        rv = cli.main(args=argv, prog_name="ragprov", standalone_mode=False)
+    except SystemExit as e:  # a command that exits with a status of its own
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
@@ -101,7 +103,8 @@ def run(cli: click.Group, argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130
-    return 0
+    # Without standalone mode, click hands back ctx.exit(code) as the return value.
+    return rv if isinstance(rv, int) else 0
 
 
 def main_entry(cli: click.Group) -> None:

@@ -103,7 +103,8 @@ def _literal_value(term):
 
 @dataclasses.dataclass
 class Selection:
-    """One kept edge (EdgeSelection) or chunk (ChunkSelection) of a Focus stage."""
+    """One kept thing of a stage: an edge (EdgeSelection), a chunk (ChunkSelection), a Microsoft
+    GraphRAG index item (ItemSelection: entity, relationship, report, text unit, claim) or a map point."""
 
     iri: NamedNode
     rank: int | None
@@ -112,6 +113,10 @@ class Selection:
     reasoning: str | None = None
     score: float | None = None
     concept: str | None = None
+    item: NamedNode | None = None
+    item_kind: str | None = None
+    tokens: int | None = None
+    content: str | None = None
 
     @classmethod
     def from_node(cls, node: Node) -> "Selection":
@@ -123,6 +128,10 @@ class Selection:
             reasoning=_literal_value(node.first(TG.reasoning)),
             score=_literal_value(node.first(TG.score)),
             concept=_literal_value(node.first(TG.concept)),
+            item=node.first(TG.item),
+            item_kind=_literal_value(node.first(TG.itemKind)),
+            tokens=_literal_value(node.first(TG.tokenCount)),
+            content=_literal_value(node.first(TG.content)),
         )
 
     def to_dict(self) -> dict:
@@ -136,6 +145,10 @@ class Selection:
             "reasoning": self.reasoning,
             "score": self.score,
             "concept": self.concept,
+            "item": self.item.value if self.item is not None else None,
+            "item_kind": self.item_kind,
+            "tokens": self.tokens,
+            "content": self.content,
         }
 
 
@@ -165,7 +178,7 @@ class Stage:
         props = {
             local_name(p): [term_to_wire(v) for v in vs]
             for p, vs in self.node.props.items()
-            if p not in (RDF.type.value, TG.selectedEdge.value, TG.hop.value)
+            if p not in (RDF.type.value, TG.selectedEdge.value, TG.selectedItem.value, TG.hop.value)
         }
         return {
             "iri": self.iri.value,
@@ -255,8 +268,11 @@ def summary_of(node: Node) -> TraceSummary:
 def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
     types = node.types()
     kind = next((t for t in _STAGE_TYPES if _TG + t in types), "Entity")
-    links = node.values(TG.selectedEdge) or [
-        v for v in node.values(TG.selectedChunk) if v.value in nodes
+    links = [
+        v
+        for prop in (TG.selectedEdge, TG.selectedItem, TG.selectedChunk, TG.point)
+        for v in node.values(prop)
+        if v.value in nodes  # an Exploration's selectedChunk names extraction chunks, not selections
     ]
     selections = sorted(
         (Selection.from_node(nodes[v.value]) for v in links if v.value in nodes),

@@ -69,6 +69,13 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         elif sel.chunk is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             lines.append(f"  #{sel.rank} chunk <{sel.chunk.value}>{score}")
+        elif sel.item is not None:
+            score = f"  score {sel.score:.3f}" if sel.score is not None else ""
+            tokens = f"  {sel.tokens} tokens" if sel.tokens is not None else ""
+            lines.append(f"  #{sel.rank} {sel.item_kind or 'item'} {term_text(sel.item, labels)}{score}{tokens}")
+        elif sel.content is not None:
+            score = f"  score {sel.score:g}" if sel.score is not None else ""
+            lines.append(f"  point{score}: {_short(sel.content)}")
     action = stage.value(TG.action)
     if action is not None:
         lines.append(f"  thought: {_short(stage.content)}")
@@ -131,7 +138,12 @@ def _graph_parts(trace: Trace, labels: Labels | None) -> tuple[list[tuple[str, s
         for sel in stage.selections:
             nid = _node_id(len(ids))
             ids[sel.iri.value] = nid
-            text = edge_text(sel.edge, labels) if sel.edge is not None else local_name(sel.chunk or sel.iri)
+            if sel.edge is not None:
+                text = edge_text(sel.edge, labels)
+            elif sel.item is not None:
+                text = f"{sel.item_kind or 'item'} {term_text(sel.item, labels)}"
+            else:
+                text = local_name(sel.chunk or sel.iri)
             nodes.append((nid, f"#{sel.rank} {_short(text, 60)}"))
             edges.append((sid, nid, "selected"))
     return nodes, edges

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime as _dt
 import uuid
@@ -121,6 +122,19 @@ class Recorder:
         self.catalog = catalog or default_catalog()
         self.clock = clock
         self.new_id = new_id
+        self._owners: collections.OrderedDict[str, NamedNode] = collections.OrderedDict()
+
+    _OWNERS_KEPT = 100_000
+
+    def note_stage(self, stage: NamedNode, question: NamedNode) -> None:
+        """Remember which question a stage belongs to (so a sub-trace run for it can name its caller)."""
+        self._owners[stage.value] = question
+        if len(self._owners) > self._OWNERS_KEPT:
+            self._owners.popitem(last=False)
+
+    def caller_of(self, used: NamedNode | None) -> NamedNode | None:
+        """The question whose trace holds stage ``used``, if this recorder wrote it."""
+        return self._owners.get(used.value) if used is not None else None
 
     @property
     def dialect(self) -> Dialect:
@@ -179,6 +193,7 @@ class Trace:
             software_label=SOFTWARE_LABEL,
             model=model,
             used=used,
+            informed_by=recorder.caller_of(used),
         )
 
     def question_iri(self) -> NamedNode:
@@ -189,6 +204,8 @@ class Trace:
             raise RecordingError(f"trace {self.question.value} has ended: no stage can follow")
         event = self.recorder.write(template, stage, iri, **params)
         self.events.append(event)
+        if iri != self.question:
+            self.recorder.note_stage(iri, self.question)
         return event
 
     def _expect(self, stage: str, allowed: Sequence[str | None]) -> None:
@@ -302,8 +319,8 @@ class DocRagTrace(_RetrievalTrace):
         self.last = iri
         return event
 
-    def focus(self, selections: Sequence[ChunkSelection], *, prompt: str | None = None) -> ExplainEvent:
-        """The chunks kept after reranking, best first."""
+    def focus(self, selections: Sequence[ChunkSelection], *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
+        """The chunks kept after reranking, best first (tokens when an LLM reranked them)."""
         self._expect("focus", ["exploration"])
         iri = self.stage_iri("focus")
         rows = [
@@ -312,7 +329,8 @@ class DocRagTrace(_RetrievalTrace):
         ]
         event = self._write(
             "record/chunk-focus", "focus", iri,
-            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows, prompt=prompt,
+            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
         return event

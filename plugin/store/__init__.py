@@ -34,13 +34,23 @@ __all__ = [
 STORE_ENV = "RAGPROV_STORE"
 
 
-def open_store(location: str | Path | None = None, *, dialect: str | Dialect | None = None, **options) -> Store:
+def open_store(
+    location: str | Path | None = None,
+    *,
+    dialect: str | Dialect | None = None,
+    spool: str | Path | None = None,
+    **options,
+) -> Store:
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
 
     With no location, ``$RAGPROV_STORE`` is used, else ``memory:``. Endpoint options
     (``update_url``, ``user``, ``password``, ``token``, ``timeout``, ``retries``) may also come
     from ``$RAGPROV_UPDATE_URL``, ``$RAGPROV_STORE_USER``, ``$RAGPROV_STORE_PASSWORD``,
     ``$RAGPROV_STORE_TOKEN``; the dialect from ``$RAGPROV_DIALECT`` or by probing the store.
+
+    ``spool`` (or ``$RAGPROV_SPOOL``): a directory where an endpoint store's updates go when the
+    store cannot be reached, to be replayed in order later (``ragprov spool replay``): a trace is
+    never lost. Embedded stores write locally and need none.
     """
     if location is None:
         location = os.environ.get(STORE_ENV) or "memory:"
@@ -60,7 +70,13 @@ def open_store(location: str | Path | None = None, *, dialect: str | Dialect | N
             if value and key not in options:
                 options[key] = value
         config = EndpointConfig.from_url(location, dialect=Dialect.parse(dialect) if dialect else None, **options)
-        return EndpointStore(config)
+        endpoint = EndpointStore(config)
+        spool = spool or os.environ.get("RAGPROV_SPOOL") or None
+        if spool:
+            from .spool import SpoolingStore
+
+            return SpoolingStore(endpoint, spool)
+        return endpoint
     elif "://" in location:
         raise ConfigurationError(
             f"unknown store location {redact(location)!r}: use memory:, a directory, or an http(s) URL"

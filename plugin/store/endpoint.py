@@ -3,28 +3,70 @@
 Queries are POSTed as ``application/x-www-form-urlencoded`` and answered as SPARQL JSON results,
 which pyoxigraph parses into the same term model as the embedded store — triple terms included
 (rdflib and SPARQLWrapper's JSON decoding cannot represent them, which is why this adapter uses
-``requests`` directly). Safe operations (queries) are retried with exponential backoff on
-connection errors, 429 and 5xx; an update is retried only when it certainly never reached the
-server (connection refused), because a general update is not idempotent.
+``requests`` directly).
+
+Retries: safe operations (queries, and updates that are one plain ``INSERT DATA`` without blank
+nodes, which may be applied twice with the same result) are retried with exponential backoff on
+connection errors, timeouts, 429 and 502–504. Any other update is retried only when it certainly
+never reached the server (connection refused), because a general update is not idempotent. What
+still fails raises :class:`~ragprov.errors.StoreUnavailableError` (see :mod:`ragprov.store.spool`
+for a durable spool that keeps such writes).
+
+Engine quirks are found out once, from the ``Server`` header of the first answer (or set with
+``EndpointConfig(engine=...)``) — see :class:`EngineQuirks`:
+
+* **Virtuoso** has no default graph of its own: a query's default graph is the union of every
+  graph (system graphs included), and ``INSERT DATA`` outside ``GRAPH`` is an error. An ``INSERT
+  DATA`` is sent with ``default-graph-uri`` naming a stand-in graph (``urn:ragprov:graph:default``),
+  which ``dump``/``count``/``clear``/``load`` treat as the default graph (queries keep Virtuoso's union
+  default graph: read facts from a named facts graph there, §4); Virtuoso's own system graphs are
+  left out of ``dump``/``count``/``clear``; its ``xsd:boolean`` answers (``1``/``0``) are put back in
+  canonical form; results are paged (its ``ResultSetMaxRows``).
+* **Every engine** keeps doubles as values, not lexical forms, and answers in its own spelling
+  (``"1.0"^^xsd:double`` comes back as ``1`` from Oxigraph, ``1.0e0`` from Jena TDB2, ``1.0`` from
+  Virtuoso): answers from Jena and Virtuoso are put in Oxigraph's canonical spelling, so that every
+  engine reads back the same term.
+* **Oxigraph server** has a Graph Store Protocol endpoint (``/store``): ``dump``/``load`` use it.
+
+>>> is_idempotent_insert('PREFIX tg: <https://trustgraph.ai/ns/> INSERT DATA { GRAPH <urn:g> { <urn:a> tg:p "DELETE {" } }')
+True
+>>> is_idempotent_insert('INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:p> [] } }')
+False
+>>> is_idempotent_insert('INSERT DATA { <urn:a> <urn:p> 1 } ; DELETE WHERE { ?s ?p ?o }')
+False
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
+import re
+import threading
 import time
 import urllib.parse
 from typing import Iterable
 
 import pyoxigraph as ox
 import requests
-from pyoxigraph import NamedNode, Quad
+from pyoxigraph import Literal, NamedNode, Quad, Triple
 
 from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
 from ..sparql.dialect import Dialect
+from ..sparql.escape import sparql_iri, sparql_string
 from .base import QuadFormat, Rows, StoreMixin
 from .embedded import rdf_format, rows_from
 
-__all__ = ["EndpointConfig", "EndpointStore", "redact"]
+__all__ = [
+    "EndpointConfig",
+    "EndpointStore",
+    "EngineQuirks",
+    "QUIRKS",
+    "VIRTUOSO_DEFAULT_GRAPH",
+    "redact",
+    "is_idempotent_insert",
+    "is_insert_data",
+]
 
 _MEDIA = {
     "nquads": "application/n-quads",
@@ -32,6 +74,9 @@ _MEDIA = {
     "ntriples": "application/n-triples",
     "turtle": "text/turtle",
 }
+_XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
+_XSD_DOUBLE = NamedNode("http://www.w3.org/2001/XMLSchema#double")
+VIRTUOSO_DEFAULT_GRAPH = "urn:ragprov:graph:default"
 
 
 def redact(url: str) -> str:
@@ -45,9 +90,103 @@ def redact(url: str) -> str:
     return urllib.parse.urlunsplit(parts)
 
 
+# -- idempotent updates -----------------------------------------------------------------------------
+_OPAQUE = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r'|<[^<>"{}|^`\\\x00-\x20]*>'
+    r"|\#[^\n]*",
+    re.S,
+)
+_KEYWORDS = re.compile(r"(?i)(?<![\w:])(insert|delete|load|clear|drop|create|add|move|copy|with|using|where|data)(?![\w:])")
+
+
+def is_insert_data(update: str) -> bool:
+    """Whether ``update`` is exactly one ``INSERT DATA`` operation (strings, IRIs, comments skipped)."""
+    skeleton = _OPAQUE.sub(" ", update)
+    return [w.lower() for w in _KEYWORDS.findall(skeleton)] == ["insert", "data"]
+
+
+def is_idempotent_insert(update: str) -> bool:
+    """Whether ``update`` is exactly one ``INSERT DATA`` with no blank nodes (so applying it twice
+    changes nothing). Strings, IRIs and comments are skipped; when in doubt, the answer is no."""
+    skeleton = _OPAQUE.sub(" ", update)
+    if "_:" in skeleton or "[" in skeleton:
+        return False
+    return [w.lower() for w in _KEYWORDS.findall(skeleton)] == ["insert", "data"]
+
+
+# -- engines -----------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class EngineQuirks:
+    """What ragprov must do differently for one engine."""
+
+    engine: str
+    default_graph: str | None = None
+    """A named graph standing in for the default graph (sent as ``default-graph-uri``)."""
+    hidden_graph_prefixes: tuple[str, ...] = ()
+    """IRIs (prefixes) of the engine's own system graphs: not user data."""
+    canonical_booleans: bool = False
+    """Answers spell ``xsd:boolean`` as ``1``/``0``: put back ``true``/``false``."""
+    canonical_doubles: bool = False
+    """Answers spell ``xsd:double`` in the engine's own form: use Oxigraph's canonical one."""
+    page_size: int | None = None
+    """The most rows one answer may hold (larger results are paged)."""
+    graph_store: bool = False
+    """``…/store`` beside ``…/query`` speaks the Graph Store Protocol with N-Quads."""
+
+
+QUIRKS: dict[str, EngineQuirks] = {
+    "virtuoso": EngineQuirks(
+        "virtuoso",
+        default_graph=VIRTUOSO_DEFAULT_GRAPH,
+        hidden_graph_prefixes=(
+            "http://www.openlinksw.com/schemas/virtrdf#",
+            "http://www.w3.org/ns/ldp#",
+            "http://www.w3.org/2002/07/owl#",
+            "http://localhost:8890/",
+        ),
+        canonical_booleans=True,
+        canonical_doubles=True,
+        page_size=10000,
+    ),
+    "oxigraph": EngineQuirks("oxigraph", graph_store=True),
+    "jena": EngineQuirks("jena", canonical_doubles=True),
+    "generic": EngineQuirks("generic"),
+}
+
+
+def engine_from_server_header(header: str | None) -> str:
+    """The engine family a ``Server`` header names (``generic`` when unknown).
+
+    >>> engine_from_server_header("Virtuoso/07.20.3229 (Linux) x86_64-pc-linux-gnu")
+    'virtuoso'
+    >>> engine_from_server_header("Oxigraph/0.5.13")
+    'oxigraph'
+    >>> engine_from_server_header("Apache Jena Fuseki (4.10.0)")
+    'jena'
+    """
+    h = (header or "").lower()
+    if "virtuoso" in h:
+        return "virtuoso"
+    if "oxigraph" in h:
+        return "oxigraph"
+    if "jena" in h or "fuseki" in h:
+        return "jena"
+    return "generic"
+
+
 @dataclasses.dataclass
 class EndpointConfig:
-    """Where and how to reach an endpoint. Secrets stay here: never in messages or provenance."""
+    """Where and how to reach an endpoint. Secrets stay here: never in messages or provenance.
+
+    ``engine`` (``virtuoso``, ``oxigraph``, ``jena``, ``generic``) is detected from the server when
+    not given; ``default_graph`` and ``hidden_graphs`` override that engine's quirks. ``auth`` is
+    ``basic`` or ``digest`` (Virtuoso's ``/sparql-auth``). ``update_field`` is the form field that
+    carries an update (``update``; very old Virtuoso releases want ``query``).
+    """
 
     query_url: str
     update_url: str | None = None
@@ -55,10 +194,26 @@ class EndpointConfig:
     user: str | None = dataclasses.field(default=None, repr=False)
     password: str | None = dataclasses.field(default=None, repr=False)
     token: str | None = dataclasses.field(default=None, repr=False)
+    auth: str = "basic"
     timeout: float = 30.0
     retries: int = 3
     backoff: float = 0.2
     dialect: Dialect | None = None
+    engine: str | None = None
+    default_graph: str | None = None
+    hidden_graphs: tuple[str, ...] | None = None
+    update_field: str = "update"
+    page_size: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.auth not in ("basic", "digest"):
+            raise ConfigurationError(f"unknown auth scheme {self.auth!r}: use basic or digest")
+        if self.engine is not None and self.engine not in QUIRKS:
+            raise ConfigurationError(f"unknown engine {self.engine!r}: use one of {', '.join(QUIRKS)}")
+        if self.update_field not in ("update", "query"):
+            raise ConfigurationError("update_field must be 'update' or 'query'")
+        if self.timeout <= 0 or self.retries < 0 or self.backoff < 0:
+            raise ConfigurationError("timeout must be > 0, retries and backoff >= 0")
 
     @classmethod
     def from_url(cls, url: str, **options) -> "EndpointConfig":
@@ -82,7 +237,7 @@ class EndpointConfig:
         clean = redact(url).rstrip("/")
         if clean.endswith("/query"):
             query_url, update_url, store_url = clean, clean[: -len("/query")] + "/update", clean[: -len("/query")] + "/store"
-        elif clean.endswith("/sparql"):
+        elif clean.endswith("/sparql") or clean.endswith("/sparql-auth"):
             query_url = update_url = clean
             store_url = None
         else:
@@ -94,6 +249,12 @@ class EndpointConfig:
         return cls(query_url=query_url, **options)
 
 
+def _is_conflict(response: requests.Response) -> bool:
+    """A transaction conflict the server rolled back (SQLSTATE 40001: Virtuoso's "deadlocked"):
+    nothing was applied, so a safe request may simply be sent again."""
+    return response.status_code in (409, 500) and bool(re.search(r"\b40001\b|deadlock", response.text[:2000], re.I))
+
+
 class EndpointStore(StoreMixin):
     """A store behind the SPARQL 1.1 Protocol (and, optionally, the Graph Store Protocol)."""
 
@@ -103,8 +264,15 @@ class EndpointStore(StoreMixin):
         if config.token:
             self._session.headers["Authorization"] = f"Bearer {config.token}"
         elif config.user is not None:
-            self._session.auth = (config.user, config.password or "")
+            if config.auth == "digest":
+                self._session.auth = requests.auth.HTTPDigestAuth(config.user, config.password or "")
+            else:
+                self._session.auth = (config.user, config.password or "")
         self._session.headers["User-Agent"] = "ragprov"
+        self._quirks: EngineQuirks | None = None
+        self._quirks_lock = threading.Lock()
+        if config.engine is not None:
+            self._quirks = self._apply_overrides(QUIRKS[config.engine])
         if config.dialect is not None:
             self.dialect = Dialect.parse(config.dialect)
         else:
@@ -115,14 +283,46 @@ class EndpointStore(StoreMixin):
     def __repr__(self) -> str:
         return f"EndpointStore({self.config.query_url}, dialect={self.dialect.value})"
 
+    # -- engine quirks ---------------------------------------------------------------------------
+    def _apply_overrides(self, quirks: EngineQuirks) -> EngineQuirks:
+        c = self.config
+        changes: dict[str, object] = {}
+        if c.default_graph is not None:
+            changes["default_graph"] = c.default_graph or None
+        if c.hidden_graphs is not None:
+            changes["hidden_graph_prefixes"] = tuple(c.hidden_graphs)
+        if c.page_size is not None:
+            changes["page_size"] = c.page_size
+        return dataclasses.replace(quirks, **changes) if changes else quirks
+
+    @property
+    def quirks(self) -> EngineQuirks:
+        """The engine's quirks; the first call asks the server who it is (one ``ASK {}``)."""
+        if self._quirks is None:
+            with self._quirks_lock:
+                if self._quirks is None:
+                    response = self._send(self.config.query_url, {"query": "ASK {}"},
+                                          {"Accept": "application/sparql-results+json"}, safe=True)
+                    engine = engine_from_server_header(response.headers.get("Server"))
+                    self._quirks = self._apply_overrides(QUIRKS[engine])
+        return self._quirks
+
+    @property
+    def engine(self) -> str:
+        """The engine family: ``virtuoso``, ``oxigraph``, ``jena`` or ``generic``."""
+        return self.quirks.engine
+
     # -- HTTP --------------------------------------------------------------------------------
     def _post(self, url: str, *, data, headers: dict[str, str], safe: bool) -> requests.Response:
+        return self._send(url, data, headers, safe=safe)
+
+    def _send(self, url: str, data, headers: dict[str, str], *, safe: bool, method: str = "POST") -> requests.Response:
         attempts = 1 + max(0, self.config.retries)
         delay = self.config.backoff
         last: Exception | None = None
         for attempt in range(attempts):
             try:
-                response = self._session.post(url, data=data, headers=headers, timeout=self.config.timeout)
+                response = self._session.request(method, url, data=data, headers=headers, timeout=self.config.timeout)
             except requests.ConnectionError as e:
                 # A refused connection never reached the server: retrying is safe for any request.
                 last = e
@@ -136,7 +336,8 @@ class EndpointStore(StoreMixin):
             else:
                 if response.status_code < 400:
                     return response
-                if response.status_code in (429, 502, 503, 504) and safe and attempt < attempts - 1:
+                transient = response.status_code in (429, 502, 503, 504) or _is_conflict(response)
+                if transient and safe and attempt < attempts - 1:
                     last = StoreUnavailableError(f"HTTP {response.status_code}")
                 else:
                     return self._raise_for(response, url)
@@ -144,12 +345,20 @@ class EndpointStore(StoreMixin):
             delay *= 2
         raise StoreUnavailableError(f"the store at {redact(url)} is unreachable: {type(last).__name__}: {last}")
 
-    def _raise_for(self, response: requests.Response, url: str):
+    def _raise_for(self, response: requests.Response, url: str):  # noqa: C901
         body = response.text.strip().replace("\n", " ")[:300]
         status = response.status_code
         if status in (401, 403):
             raise QueryError(f"the store at {redact(url)} refused the request (HTTP {status}): check credentials")
+        if "SR186" in body:  # Virtuoso: the anonymous SPARQL user may not update
+            raise QueryError(
+                f"the store at {redact(url)} refused the update (Virtuoso SR186: no permission): run "
+                "GRANT SPARQL_UPDATE TO \"SPARQL\" as dba, or use /sparql-auth with a user (auth='digest')"
+            )
         if status >= 500:
+            # Virtuoso answers 500 for SPARQL syntax and compile errors: those are the query's fault.
+            if re.search(r"\b(37000|SP0\d\d|42000)\b", body):
+                raise QueryError(f"the store at {redact(url)} rejected the request (HTTP {status}): {body}")
             raise StoreUnavailableError(f"the store at {redact(url)} failed (HTTP {status}): {body}")
         raise QueryError(f"the store at {redact(url)} rejected the request (HTTP {status}): {body}")
 
@@ -167,23 +376,59 @@ class EndpointStore(StoreMixin):
             raise QueryError(f"the store's answer is not SPARQL JSON results: {e}") from None
         if isinstance(results, ox.QueryBoolean):
             return bool(results)
-        return rows_from(results)
+        rows = rows_from(results)
+        q = self.quirks
+        if q.canonical_booleans or q.canonical_doubles:
+            fix = functools.partial(_canonical, booleans=q.canonical_booleans, doubles=q.canonical_doubles)
+            rows = Rows(rows.variables, [{k: fix(v) for k, v in row.items()} for row in rows])
+        return rows
 
     def update(self, sparql: str) -> None:
         if not self.config.update_url:
             raise ConfigurationError(f"the store at {self.config.query_url} has no update URL configured")
-        self._post(self.config.update_url, data={"update": sparql}, headers={}, safe=False)
+        fields = [(self.config.update_field, sparql)]
+        if self.quirks.default_graph and is_insert_data(sparql):
+            # Only INSERT DATA gets the stand-in: on Virtuoso a default-graph-uri also hides every
+            # GRAPH <iri> { } of a WHERE clause from the update (it is the request's whole dataset).
+            fields.append(("default-graph-uri", self.quirks.default_graph))
+        self._post(self.config.update_url, data=fields,
+                   headers={"Accept": "application/sparql-results+json, */*;q=0.1"},
+                   safe=is_idempotent_insert(sparql))
+
+    @property
+    def _graph_store(self) -> str | None:
+        """The Graph Store endpoint used for bulk load/dump: only on engines known to serve N-Quads
+        for the whole dataset there (Oxigraph's ``/store``); elsewhere SPARQL is used."""
+        if not self.quirks.graph_store:
+            return None
+        if self.config.store_url:
+            return self.config.store_url
+        if self.config.query_url.endswith("/query"):
+            return self.config.query_url[: -len("/query")] + "/store"
+        return None
 
     def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None:
         if isinstance(data, str):
             data = data.encode("utf-8")
-        quads = list(ox.parse(data, format=rdf_format(format)))
+        try:
+            quads = list(ox.parse(data, format=rdf_format(format)))
+        except SyntaxError as e:
+            raise QueryError(f"the data could not be parsed as {format}: {e}") from None
         if graph is not None:
             quads = [Quad(q.subject, q.predicate, q.object, graph) for q in quads]
         self._insert_quads(quads)
 
     def _insert_quads(self, quads: list[Quad], batch: int = 5000) -> None:
-        """INSERT DATA in batches, each quad spelled in the store's dialect."""
+        """Add quads: N-Quads to the Graph Store endpoint when the engine has one (same dialect),
+        else INSERT DATA in batches, each quad spelled in the store's dialect."""
+        if not quads:
+            return
+        store = self._graph_store
+        if store and self.dialect is Dialect.RDF12:
+            body = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+            # Posting the same quads twice changes nothing, unless blank nodes make them new ones.
+            self._send(store, body, {"Content-Type": "application/n-quads"}, safe=b"_:" not in body)
+            return
         from ..sparql.quads import insert_data
 
         for start in range(0, len(quads), batch):
@@ -192,13 +437,119 @@ class EndpointStore(StoreMixin):
     def extend(self, quads: Iterable[Quad]) -> None:
         self._insert_quads(list(quads))
 
+    def bulk_extend(self, quads: Iterable[Quad]) -> None:
+        self._insert_quads(list(quads))
+
+    # -- whole-store operations --------------------------------------------------------------
+    def _graph_filter(self, var: str = "?g") -> str:
+        """A FILTER leaving out the engine's system graphs and the default-graph stand-in."""
+        q = self.quirks
+        conditions = [f"!STRSTARTS(STR({var}), {sparql_string(p)})" for p in q.hidden_graph_prefixes]
+        if q.default_graph:
+            conditions.append(f"{var} != {sparql_iri(q.default_graph)}")
+        return f"FILTER({' && '.join(conditions)})" if conditions else ""
+
+    def _default_pattern(self) -> str:
+        """The default graph's triples (the stand-in graph where queries see a union instead)."""
+        if self.quirks.default_graph:
+            return f"GRAPH {sparql_iri(self.quirks.default_graph)} {{ ?s ?p ?o }}"
+        return "?s ?p ?o"
+
+    def graphs(self) -> list[NamedNode]:
+        """The named graphs holding user data (system graphs and the default-graph stand-in left out)."""
+        rows = self.select(f"SELECT DISTINCT ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()} }}")
+        return [r["g"] for r in rows if isinstance(r.get("g"), NamedNode)]
+
+    def count(self, graph: NamedNode | None = None) -> int:
+        if graph is not None:
+            return super().count(graph)
+        default = int(self.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ {self._default_pattern()} }}")[0]["n"].value)
+        named = int(self.select(
+            f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()} }}"
+        )[0]["n"].value)
+        return default + named
+
+    def _paged(self, pattern: str, variables: str) -> list[dict]:
+        size = self.quirks.page_size
+        if not size:
+            return list(self.select(f"SELECT {variables} WHERE {{ {pattern} }}"))
+        out: list[dict] = []
+        offset = 0
+        while True:
+            page = self.select(
+                f"SELECT {variables} WHERE {{ {pattern} }} ORDER BY {variables} LIMIT {size} OFFSET {offset}"
+            )
+            out.extend(page)
+            if len(page) < size:
+                return out
+            offset += size
+
+    def quads(self) -> list[Quad]:
+        """Every quad of the store (default graph and named graphs holding user data)."""
+        store = self._graph_store
+        if store:
+            response = self._send(store, None, {"Accept": "application/n-quads"}, safe=True, method="GET")
+            return list(ox.parse(response.content, format=ox.RdfFormat.N_QUADS))
+        default = self._paged(self._default_pattern(), "?s ?p ?o")
+        named = self._paged(f"GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()}", "?g ?s ?p ?o")
+        quads = [Quad(r["s"], r["p"], r["o"]) for r in default]
+        quads += [Quad(r["s"], r["p"], r["o"], r["g"]) for r in named]
+        if self.quirks.page_size:
+            expected = self.count()
+            if expected != len(quads):
+                raise StoreError(
+                    f"the store at {self.config.query_url} returned {len(quads)} of {expected} quads: it truncates "
+                    f"results below {self.quirks.page_size} rows; set EndpointConfig(page_size=...) lower"
+                )
+        return quads
+
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
-        rows = self.select("SELECT ?g ?s ?p ?o WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }")
-        quads = [
-            Quad(r["s"], r["p"], r["o"], r["g"]) if "g" in r else Quad(r["s"], r["p"], r["o"])
-            for r in rows
-        ]
-        return ox.serialize(quads, format=rdf_format(format))
+        return ox.serialize(self.quads(), format=rdf_format(format))
+
+    def clear(self) -> None:
+        """Remove every quad of user data (system graphs of the engine stay)."""
+        if self.quirks.hidden_graph_prefixes or self.quirks.default_graph:
+            ops = [f"DROP SILENT GRAPH {sparql_iri(g.value)}" for g in self.graphs()]
+            if self.quirks.default_graph:
+                ops.append(f"DROP SILENT GRAPH {sparql_iri(self.quirks.default_graph)}")
+            else:
+                ops.append("CLEAR SILENT DEFAULT")
+            for op in ops:
+                self.update(op)
+        else:
+            self.update("DROP ALL")
 
     def close(self) -> None:
         self._session.close()
+
+
+def _canonical(term, *, booleans: bool = True, doubles: bool = True):
+    """Literals in the lexical form Oxigraph answers with: ``"1"^^xsd:boolean`` as ``"true"``, ``"0"``
+    as ``"false"``, a finite ``xsd:double`` in pyoxigraph's canonical form (``0.2e0`` as ``0.2``,
+    ``1.0e0`` as ``1``); other terms unchanged, triple terms fixed inside.
+
+    >>> _canonical(Literal("0.2e0", datatype=_XSD_DOUBLE)).value
+    '0.2'
+    >>> _canonical(Literal("1", datatype=_XSD_BOOLEAN)).value
+    'true'
+    """
+    if isinstance(term, Literal):
+        if booleans and term.datatype == _XSD_BOOLEAN and term.value in ("1", "0"):
+            return Literal("true" if term.value == "1" else "false", datatype=_XSD_BOOLEAN)
+        if doubles and term.datatype == _XSD_DOUBLE:
+            try:
+                number = float(term.value)
+            except ValueError:
+                return term
+            if math.isfinite(number):
+                canonical = Literal(number)
+                if canonical.value != term.value:
+                    return canonical
+        return term
+    if isinstance(term, Triple):
+        return Triple(
+            _canonical(term.subject, booleans=booleans, doubles=doubles),
+            term.predicate,
+            _canonical(term.object, booleans=booleans, doubles=doubles),
+        )
+    return term

@@ -58,7 +58,7 @@ def samples() -> dict[str, dict]:
             focus=NamedNode("urn:trustgraph:docrag:sample/focus"),
             derived_from=NamedNode("urn:trustgraph:docrag:sample/exploration"), generated=T0,
             selections=[{"iri": NamedNode("urn:trustgraph:docrag:sample/chunk/1"), "chunk": NamedNode("urn:doc:1/c1"), "rank": 1, "score": 2.5}],
-            prompt="bm25-rerank@1",
+            in_token=None, out_token=None, prompt="bm25-rerank@1",
         ),
         "record/analysis": dict(
             analysis=NamedNode("urn:trustgraph:agent:sample/i1"), question=NamedNode("urn:trustgraph:agent:sample"),

@@ -123,3 +123,4 @@ def test_errors_are_one_clear_line(args, message):
 def test_in_process_runner_returns_exit_codes():
     assert cli_run(cli, ["query", "list"]) == 0
     assert cli_run(cli, ["trace", "show", "urn:x>"]) == 1
+    assert cli_run(cli, ["traces", "--limit", "0"]) == 2  # a usage error keeps click's status

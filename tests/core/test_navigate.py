@@ -127,8 +127,10 @@ def test_delete_before_is_retention(traces):
     assert [s.kind for s in nav.trace(t["agent"].question).stages] == ["Analysis", "Observation", "Conclusion"]
     nav.delete_before(dt.datetime(2100, 1, 1, tzinfo=dt.timezone.utc))
     assert nav.list_traces() == []
-    library = store.select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:graph:library> { ?s ?p ?o } }")
-    assert int(library[0]["n"].value) == 0
+    library = store.select("SELECT ?s ?p ?o WHERE { GRAPH <urn:graph:library> { ?s ?p ?o } }")
+    names = {v.id: k for k, v in t.items()}
+    left = sorted({next((n for i, n in names.items() if i in r["s"].value), r["s"].value) for r in library})
+    assert left == [], f"library content outlived its traces: {left}"
 
 
 class _Counting:

@@ -1,0 +1,127 @@
+"""``ragprov ask graph-rag|doc-rag|agent "QUESTION"``: answer a question, recording its trace.
+
+The answer goes to stdout as it is written; with ``-x/--explain`` each stage is printed on stderr
+the moment it is recorded (question, concepts, explored entities and edge count, each selected
+edge with its labels, score and reasoning, sources with pages) and the trace IRI at the end.
+``--format json`` prints one JSON object at the end; ``--format jsonl`` prints every event as a
+JSON line (the wire form of :func:`ragprov.record.event_to_json`).
+
+Without ``--llm-url`` (or ``RAGPROV_LLM_URL``) the offline engine answers.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import click
+from pyoxigraph import NamedNode
+
+from ..llm import KEY_ENV, MODEL_ENV, URL_ENV, engine_from_config
+from ..pipelines import PIPELINES, pipeline
+from ..pipelines.explain import describe
+from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder, event_to_json
+from ..sparql.escape import to_named_node
+from . import cli
+from .common import with_store
+
+__all__ = ["ask_command", "run_question"]
+
+
+def llm_options(fn):
+    """``--llm-url``, ``--llm-model``, ``--llm-key`` (env RAGPROV_LLM_URL / _MODEL / _API_KEY)."""
+    fn = click.option("--llm-key", envvar=KEY_ENV, default=None, show_envvar=True, help="API key for the LLM (never printed or recorded).")(fn)
+    fn = click.option("--llm-model", envvar=MODEL_ENV, default=None, show_envvar=True, help="LLM model name.")(fn)
+    fn = click.option("--llm-url", envvar=URL_ENV, default=None, show_envvar=True, help="OpenAI-compatible API base URL, e.g. http://localhost:11434/v1 (default: the offline engine).")(fn)
+    return fn
+
+
+def run_question(
+    pipe,
+    question: str,
+    *,
+    explain: bool,
+    fmt: str,
+    out=None,
+    err=None,
+    max_edges: int | None = None,
+) -> dict:
+    """Run one question through ``pipe``, printing as ``ask`` does; returns the JSON summary."""
+    out = out or (lambda text, nl=True: click.echo(text, nl=nl))
+    err = err or (lambda text: click.echo(text, err=True))
+    labeler = _labeler(pipe)
+    trace: NamedNode | None = None
+    final_id = None
+    streamed_answer = False
+    summary: dict = {}
+    for event in pipe.run(question):
+        if fmt == "jsonl":
+            out(event_to_json(event))
+        if isinstance(event, ExplainEvent):
+            if event.stage == "question" and trace is None:
+                trace = event.explain_id
+                final_id = NamedNode(f"{trace.value}/final")
+            if explain:
+                for line in describe(event, labeler, max_edges=max_edges):
+                    err(line)
+        elif isinstance(event, ChunkEvent):
+            is_answer = event.message_id is None or event.message_id == final_id
+            if is_answer and fmt == "text":
+                out(event.content, nl=False)
+                streamed_answer = True
+            elif explain and not is_answer:
+                err(f"  thinking: {event.content}")
+        elif isinstance(event, EndOfSession):
+            if fmt == "text" and streamed_answer:
+                answer = pipe.result.answer
+                if not answer.endswith("\n"):
+                    out("")
+            if explain:
+                for line in describe(event, labeler):
+                    err(line)
+            summary = {
+                "question": question,
+                "answer": pipe.result.answer,
+                "trace": event.trace.value,
+                "model": pipe.engine.model,
+                "in_token": event.in_token,
+                "out_token": event.out_token,
+                "sources": [
+                    {"document": s.document.value, "title": s.title, "page": s.page, "chunk": s.chunk.value if s.chunk else None}
+                    for s in event.sources
+                ],
+            }
+            if getattr(pipe.result, "termination_reason", None):
+                summary["termination_reason"] = pipe.result.termination_reason
+    if fmt == "json":
+        out(json.dumps(summary, indent=2, ensure_ascii=False))
+    elif fmt == "text" and not explain and summary:
+        err(f"trace: {summary['trace']}")
+    return summary
+
+
+def _labeler(pipe):
+    reader = getattr(pipe, "reader", None) or getattr(getattr(pipe, "graph_rag", None), "reader", None)
+    if reader is None:
+        return None
+
+    def labels(nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        return reader.labels([n for n in nodes if isinstance(n, NamedNode)])
+
+    return labels
+
+
+@cli.command("ask")
+@click.argument("kind", type=click.Choice(list(PIPELINES)))
+@click.argument("question")
+@click.option("-x", "--explain", is_flag=True, help="Print each stage on stderr as it is recorded.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True)
+@click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph); e.g. urn:graph:facts on union-default-graph stores.")
+@llm_options
+@with_store
+def ask_command(store, kind, question, explain, fmt, facts_graph, llm_url, llm_model, llm_key):
+    """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."""
+    engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key)
+    graph = to_named_node(facts_graph) if facts_graph else None
+    pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store), facts_graph=graph)
+    run_question(pipe, question, explain=explain, fmt=fmt)

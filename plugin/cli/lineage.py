@@ -1,0 +1,135 @@
+"""``ragprov lineage edge|document`` and ``ragprov extraction show``."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import InvalidValueError, NotFoundError
+from . import cli
+from .common import echo_json, print_table, with_store
+
+_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+
+
+def parse_term(text: str, *, position: str):
+    """A term given on the command line: ``<iri>`` or a bare IRI, or (object only) an N-Triples literal.
+
+    >>> parse_term("urn:x:a", position="subject")
+    <NamedNode value=urn:x:a>
+    >>> parse_term('"42"^^<http://www.w3.org/2001/XMLSchema#integer>', position="object").value
+    '42'
+    """
+    from pyoxigraph import Literal, NamedNode, RdfFormat, parse
+
+    from ..sparql.escape import to_named_node
+
+    text = text.strip()
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1]
+    elif text.startswith('"'):
+        if position != "object":
+            raise InvalidValueError(f"the {position} must be an IRI, got {text!r}")
+        try:
+            triples = list(parse(f"<urn:x:s> <urn:x:p> {text} .", format=RdfFormat.N_TRIPLES))
+        except SyntaxError as e:
+            raise InvalidValueError(f"not an N-Triples literal: {text!r} ({e})") from None
+        term = triples[0].object
+        assert isinstance(term, Literal)
+        return term
+    node = to_named_node(text)
+    assert isinstance(node, NamedNode)
+    return node
+
+
+@cli.group("lineage")
+def lineage_group():
+    """Where an edge came from, and which answers a document fed."""
+
+
+@lineage_group.command("edge")
+@click.argument("subject")
+@click.argument("predicate")
+@click.argument("object_")
+@_FORMAT
+@with_store
+def lineage_edge(store, subject, predicate, object_, fmt):
+    """Edge S P O → statement → chunk → page → document (O may be an N-Triples literal)."""
+    from pyoxigraph import Triple
+
+    from ..navigate.lineage import Lineage
+
+    edge = Triple(
+        parse_term(subject, position="subject"),
+        parse_term(predicate, position="predicate"),
+        parse_term(object_, position="object"),
+    )
+    chains = Lineage(store).edge_sources(edge)
+    if fmt == "json":
+        echo_json([c.to_json() for c in chains])
+        return
+    if not chains:
+        raise NotFoundError("no statement reifies this edge; was it loaded with `ragprov load`?")
+    for chain in chains:
+        click.echo(str(chain))
+
+
+@lineage_group.command("document")
+@click.argument("document")
+@_FORMAT
+@with_store
+def lineage_document(store, document, fmt):
+    """Every recorded answer whose selected edges (or chunks) rest on DOCUMENT, newest first."""
+    from ..navigate.lineage import Lineage
+
+    answers = Lineage(store).document_answers(parse_term(document, position="document"))
+    if fmt == "json":
+        echo_json([a.to_json() for a in answers])
+        return
+    rows = [
+        (
+            a.started or "?",
+            a.question.value,
+            a.query,
+            str(len(a.edges)) + " edge(s)" + (f", {len(a.chunks)} chunk(s)" if a.chunks else ""),
+            ", ".join(x.value for x in a.answers) or "(no answer yet)",
+        )
+        for a in answers
+    ]
+    print_table(("started", "trace", "question", "via", "answer"), rows)
+    if not answers:
+        click.echo("no recorded answer rests on this document", err=True)
+
+
+@cli.group("extraction")
+def extraction_group():
+    """What extraction produced from a document."""
+
+
+@extraction_group.command("show")
+@click.argument("document")
+@_FORMAT
+@with_store
+def extraction_show(store, document, fmt):
+    """DOCUMENT → its pages, chunks, statements (with their facts) and other derived entities."""
+    from ..navigate.lineage import Lineage
+
+    ex = Lineage(store).extraction(parse_term(document, position="document"))
+    if fmt == "json":
+        echo_json(ex.to_json())
+        return
+    d = ex.document
+    click.echo(f"{d}  {d.mime_type or ''}  {d.page_count if d.page_count is not None else '?'} page(s)")
+    for page in ex.pages:
+        click.echo(f"  {page}")
+    for chunk in ex.chunks:
+        parent = chunk.parents[0].value if chunk.parents else "?"
+        click.echo(f"  {chunk}  ← {parent}")
+    for st in ex.statements:
+        fact = f"{st.fact.subject} {st.fact.predicate} {st.fact.object}" if st.fact else "(no fact)"
+        click.echo(f"  statement <{st.iri.value}>: {fact}")
+    if ex.derived:
+        click.echo(f"  {len(ex.derived)} other derived entit{'y' if len(ex.derived) == 1 else 'ies'} (GraphRAG entities, claims)")
+    click.echo(
+        f"{len(ex.pages)} page(s), {len(ex.chunks)} chunk(s), {len(ex.statements)} statement(s), {len(ex.derived)} derived",
+        err=True,
+    )

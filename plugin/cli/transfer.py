@@ -1,0 +1,56 @@
+"""``ragprov export`` / ``ragprov import``: a whole store as N-Quads, movable between dialects."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import LoadError
+from ..store.transfer import FORMS, export_store, import_store
+from . import cli
+from .common import with_store
+
+
+@cli.command("export")
+@click.option(
+    "--form",
+    type=click.Choice(FORMS),
+    default="neutral",
+    show_default=True,
+    help="neutral: plain N-Quads, quoted triples as rdf:Statement (any engine reads it); "
+    "rdf12: <<( s p o )>>; rdfstar: << s p o >>.",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
+              help="Where to write the N-Quads (- for standard output).")
+@with_store
+def export_command(form, output, store):
+    """Write every quad of --store as N-Quads (the default graph and every named graph)."""
+    data = export_store(store, form=form)
+    if output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        with open(output, "wb") as f:
+            f.write(data)
+        lines = data.count(b"\n")
+        click.echo(f"exported {lines} quads ({form}) to {output}", err=True)
+
+
+@cli.command("import")
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--form", type=click.Choice(FORMS), default=None, help="The N-Quads form (default: detected).")
+@click.option("--replace", is_flag=True, help="Empty the store first (after the whole file was read and checked).")
+@with_store
+def import_command(source, form, replace, store):
+    """Add the quads of an export (any form) to --store, spelled in the store's dialect."""
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise LoadError(f"cannot read {source}: {e.strerror}") from None
+    n = import_store(store, data, form=form, replace=replace)
+    click.echo(f"imported {n} quads into a {store.dialect.value} store", err=True)

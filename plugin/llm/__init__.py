@@ -1,0 +1,63 @@
+"""Language models for the pipelines: an OpenAI-compatible client, prompts, and the offline engine.
+
+:func:`engine_from_config` picks the engine: the LLM when a URL is configured (arguments or
+``RAGPROV_LLM_URL``), else the deterministic offline engine.
+"""
+
+from __future__ import annotations
+
+from .client import KEY_ENV, MODEL_ENV, URL_ENV, Completion, LLMClient, LLMConfig, StreamedCompletion
+from .engine import (
+    AnswerStream,
+    Choice,
+    EdgeText,
+    Engine,
+    LLMEngine,
+    MapPoint,
+    Passage,
+    ReactStep,
+    Step,
+    Tool,
+    Turn,
+    parse_json_list,
+    parse_react,
+)
+from .offline import OFFLINE_MODEL, OfflineEngine
+from .prompt import Prompt, load_prompt, prompt_ids
+
+__all__ = [
+    "LLMConfig",
+    "LLMClient",
+    "Completion",
+    "StreamedCompletion",
+    "URL_ENV",
+    "MODEL_ENV",
+    "KEY_ENV",
+    "Engine",
+    "LLMEngine",
+    "OfflineEngine",
+    "OFFLINE_MODEL",
+    "Step",
+    "EdgeText",
+    "Choice",
+    "Passage",
+    "MapPoint",
+    "Tool",
+    "Turn",
+    "ReactStep",
+    "AnswerStream",
+    "parse_react",
+    "parse_json_list",
+    "Prompt",
+    "load_prompt",
+    "prompt_ids",
+    "engine_from_config",
+]
+
+
+def engine_from_config(*, url: str | None = None, model: str | None = None, api_key: str | None = None, **options) -> Engine:
+    """The LLM engine if a URL is given or ``RAGPROV_LLM_URL`` is set, else the offline engine."""
+    config = LLMConfig.from_env(url=url, model=model, api_key=api_key, **options)
+    if config is None:
+        return OfflineEngine()
+    return LLMEngine(LLMClient(config))

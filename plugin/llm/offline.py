@@ -1,0 +1,254 @@
+"""The offline engine: deterministic lexical retrieval judgement, no language model.
+
+It is the default when no LLM is configured and what the tests and the demo use. It is a real
+algorithm, and the trace says so: its name and version (:data:`OFFLINE_MODEL`) are recorded as the
+model, and each stage names the algorithm step it ran (``offline-…@1``) where an LLM stage names
+its prompt.
+
+- **Concepts**: the question is tokenized, stopwords and question scaffolding removed, and the
+  remaining runs of content words kept as noun-phrase-like concepts (plus their words).
+- **Edge scoring**: Okapi BM25 of each concept against the candidate edges (subject, predicate
+  and object labels and the edge's description); an edge's score is the sum over concepts, its
+  concept the best-matching one, and its reasoning says which concept terms matched which part of
+  the edge and how strongly.
+- **Reranking**: concept coverage (share of concepts whose words all occur) blended with BM25.
+- **Answer**: extractive: the selected facts (or, for documents, the best-matching sentences) in
+  rank order, each cited by the number of its source, then the numbered sources.
+- **ReAct**: query the knowledge graph, then the documents, then answer with every observation
+  that found evidence (or say that none did, and why).
+
+>>> engine = OfflineEngine()
+>>> engine.model
+'ragprov-offline-bm25/1'
+>>> edges = [EdgeText("EBENEZER SCROOGE", "related to", "FRED", "Fred is Scrooge's nephew"),
+...          EdgeText("BOB CRATCHIT", "related to", "TINY TIM", "Tiny Tim is Bob's son")]
+>>> step = engine.score_edges("Who is Scrooge's nephew?", ["scrooge nephew", "scrooge", "nephew"], edges, keep=5)
+>>> [(c.index, c.concept) for c in step.value]
+[(0, 'scrooge nephew')]
+>>> print(step.value[0].reasoning)  # doctest: +ELLIPSIS
+concept 'scrooge nephew': scrooge in subject, description; nephew in description; ...
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from typing import Sequence
+
+from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
+from .text import BM25, content_tokens, extract_concepts, split_sentences
+
+__all__ = ["OfflineEngine", "OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION"]
+
+OFFLINE_NAME = "ragprov-offline-bm25"
+OFFLINE_VERSION = "1"
+OFFLINE_MODEL = f"{OFFLINE_NAME}/{OFFLINE_VERSION}"
+
+_FIELDS = ("subject", "predicate", "object", "description")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3f}"
+
+
+class OfflineEngine:
+    """Deterministic lexical engine (see the module docstring). No network, no randomness."""
+
+    model = OFFLINE_MODEL
+
+    def __init__(self, *, max_facts: int = 10, max_sentences: int = 6):
+        self.max_facts = max_facts
+        self.max_sentences = max_sentences
+
+    def __repr__(self) -> str:
+        return f"OfflineEngine({OFFLINE_MODEL})"
+
+    # -- concepts ------------------------------------------------------------------------------
+    def concepts(self, question: str) -> Step[list[str]]:
+        return Step(extract_concepts(question), prompt="offline-concepts@1")
+
+    # -- edges ---------------------------------------------------------------------------------
+    def score_edges(self, question: str, concepts: Sequence[str], edges: Sequence[EdgeText], *, keep: int) -> Step[list[Choice]]:
+        fields = [{f: content_tokens(getattr(e, f)) for f in _FIELDS} for e in edges]
+        docs = [[t for f in _FIELDS for t in fl[f]] for fl in fields]
+        bm = BM25(docs)
+        queries = [(c, content_tokens(c)) for c in concepts]
+        per_concept = [bm.scores(q) if q else [0.0] * len(docs) for _, q in queries]
+        choices: list[Choice] = []
+        for i in range(len(docs)):
+            total = sum(s[i] for s in per_concept)
+            if total <= 0:
+                continue
+            matched = [(queries[k][0], queries[k][1], per_concept[k][i]) for k in range(len(queries)) if per_concept[k][i] > 0]
+            # The concept that explains the edge best: one whose words all occur beats a partial
+            # match, then the higher score, then the longer (more specific) concept.
+            present = set(docs[i])
+            best = max(matched, key=lambda m: (set(m[1]) <= present, m[2], len(m[1])))
+            reasoning = self._explain_edge(best, matched, fields[i], total, len(docs))
+            choices.append(Choice(i, round(total, 6), best[0], reasoning))
+        choices.sort(key=lambda c: (-c.score, c.index))
+        return Step(choices[:keep], prompt="offline-edge-bm25@1")
+
+    @staticmethod
+    def _explain_edge(best, matched, fields, total: float, n: int) -> str:
+        def where(tokens: Sequence[str]) -> str:
+            parts = []
+            for t in dict.fromkeys(tokens):
+                places = [f for f in _FIELDS if t in fields[f]]
+                if places:
+                    parts.append(f"{t} in {', '.join(places)}")
+            return "; ".join(parts)
+
+        text = f"concept '{best[0]}': {where(best[1])}; BM25 {_fmt(best[2])}"
+        others = [m for m in matched if m is not best]
+        if others:
+            text += "; also " + ", ".join(f"'{m[0]}' {_fmt(m[2])}" for m in others)
+        return text + f"; total {_fmt(total)} over {n} candidate edges"
+
+    # -- passages ------------------------------------------------------------------------------
+    def rerank(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[Choice]]:
+        tokens = [content_tokens(p.text) for p in passages]
+        bm = BM25(tokens)
+        query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+        scores = bm.scores(query)
+        top = max(scores, default=0.0) or 1.0
+        concept_sets = [set(content_tokens(c)) for c in concepts if content_tokens(c)]
+        choices = []
+        for i, toks in enumerate(tokens):
+            present = set(toks)
+            covered = [c for c in concept_sets if c <= present]
+            coverage = len(covered) / len(concept_sets) if concept_sets else 0.0
+            score = 0.5 * coverage + 0.5 * scores[i] / top
+            if score > 0:
+                choices.append(
+                    Choice(i, round(score, 6), reasoning=f"covers {len(covered)}/{len(concept_sets)} concepts; BM25 {_fmt(scores[i])}")
+                )
+        choices.sort(key=lambda c: (-c.score, c.index))
+        return Step(choices[:keep], prompt="offline-rerank@1")
+
+    # -- answers -------------------------------------------------------------------------------
+    def answer(self, question: str, passages: Sequence[Passage], *, kind: str) -> AnswerStream:
+        if kind == "facts":
+            lines, sources = self._facts_answer(passages)
+            prompt = "offline-extractive-facts@1"
+        else:
+            lines, sources = self._passages_answer(question, passages)
+            prompt = "offline-extractive-passages@1"
+        if not lines:
+            what = "facts in the knowledge graph" if kind == "facts" else "passages in the documents"
+            pieces = [f"No {what} match the question."]
+        else:
+            pieces = [line + "\n" for line in lines]
+            if sources:
+                pieces.append("\nSources:\n")
+                pieces.extend(f"[{n}] {label}\n" for n, label in enumerate(sources, start=1))
+        return AnswerStream(iter(pieces), prompt=prompt)
+
+    @staticmethod
+    def _cite(source: str | None, sources: list[str]) -> str:
+        if not source:
+            return ""
+        if source not in sources:
+            sources.append(source)
+        return f" [{sources.index(source) + 1}]"
+
+    def _facts_answer(self, passages: Sequence[Passage]) -> tuple[list[str], list[str]]:
+        sources: list[str] = []
+        lines: list[str] = []
+        seen: set[str] = set()
+        for p in passages:
+            text = " ".join(p.text.split())
+            if not text or text in seen:
+                continue
+            seen.add(text)
+            cites = "".join(self._cite(s, sources) for s in (p.source or "").split(" ;; ") if s)
+            lines.append(f"- {text}{cites}")
+            if len(lines) >= self.max_facts:
+                break
+        return lines, sources
+
+    def _passages_answer(self, question: str, passages: Sequence[Passage]) -> tuple[list[str], list[str]]:
+        query = content_tokens(question)
+        sentences: list[tuple[int, str]] = []
+        for i, p in enumerate(passages):
+            for a, b in split_sentences(p.text):
+                sentences.append((i, " ".join(p.text[a:b].split())))
+        bm = BM25([content_tokens(s) for _, s in sentences])
+        ranked = [k for k, _ in bm.top(query, self.max_sentences * 3)]
+        sources: list[str] = []
+        lines: list[str] = []
+        seen: set[str] = set()
+        for k in ranked:
+            i, sentence = sentences[k]
+            if sentence in seen or len(sentence) < 12:
+                continue
+            seen.add(sentence)
+            lines.append(f"- {sentence}{self._cite(passages[i].source, sources)}")
+            if len(lines) >= self.max_sentences:
+                break
+        return lines, sources
+
+    # -- global search map step ----------------------------------------------------------------
+    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[MapPoint]]:
+        """Sentences of the batch's reports scored by BM25 against the concepts (score = 10 × BM25,
+        capped at 100), best first; each point rests on the report it was cut from."""
+        sentences: list[tuple[int, str]] = []
+        for i, p in enumerate(passages):
+            for a, b in split_sentences(p.text):
+                text = " ".join(p.text[a:b].split())
+                if len(text) >= 20:
+                    sentences.append((i, text))
+        bm = BM25([content_tokens(s) for _, s in sentences])
+        query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+        points: list[MapPoint] = []
+        seen: set[str] = set()
+        for k, score in bm.top(query, keep * 3):
+            i, text = sentences[k]
+            if text in seen:
+                continue
+            seen.add(text)
+            points.append(MapPoint(text, round(min(100.0, 10.0 * score), 4), (i,)))
+            if len(points) >= keep:
+                break
+        return Step(points, prompt="offline-map-bm25@1")
+
+    # -- DRIFT follow-ups -----------------------------------------------------------------------
+    def follow_ups(self, question: str, answer: str, *, keep: int) -> Step[list[str]]:
+        """Noun-phrase-like concepts of the intermediate answer that the question does not name:
+        multi-word phrases first (more specific), in order of appearance."""
+        asked = set(content_tokens(question))
+        body = re.sub(r"\[\d+\]", " ", answer.split("\nSources:\n")[0])
+        found = [c for c in extract_concepts(body, limit=200) if not any(t.isdigit() for t in c.split())]
+        fresh = [c for c in found if not set(c.split()) <= asked]
+        ordered = [c for c in fresh if " " in c] + [c for c in fresh if " " not in c]
+        return Step(ordered[:keep], prompt="offline-followups@1")
+
+    # -- agent ---------------------------------------------------------------------------------
+    def react(self, question: str, tools: Sequence[Tool], history: Sequence[Turn]) -> Step[str]:
+        names = [t.name for t in tools]
+        order = [n for n in ("knowledge-query", "document-query") if n in names] + sorted(n for n in names if n not in ("knowledge-query", "document-query"))
+        tried = {t.action for t in history}
+        untried = [n for n in order if n not in tried]
+        useful = [t for t in history if t.useful and not t.error]
+        if untried:
+            if not history:
+                why = "look the question up in the knowledge graph first" if untried[0] == "knowledge-query" else f"ask the {untried[0]} tool"
+            else:
+                last = history[-1]
+                outcome = "failed" if last.error else ("found evidence" if last.useful else "found nothing")
+                why = f"the {last.action} tool {outcome}; check the {untried[0]} tool too"
+            args = json.dumps({"question": question}, ensure_ascii=False)
+            text = f"Thought: {why}.\nAction: {untried[0]}\nAction Input: {args}"
+        elif useful:
+            parts = [f"From {t.action}:\n{t.observation.strip()}" for t in useful]
+            text = (
+                f"Thought: {len(useful)} of {len(history)} tool calls returned evidence; answer from them.\n"
+                "Final Answer: " + "\n\n".join(parts)
+            )
+        else:
+            reasons = "; ".join(f"{t.action}: {t.error or 'nothing found'}" for t in history)
+            text = f"Thought: every tool has been tried without an answer.\nFinal Answer: No answer was found ({reasons})."
+        return Step(text, prompt="offline-react@1")
+
+

@@ -1,0 +1,349 @@
+"""Lineage: from an edge to the documents it rests on, and from a document to what it produced.
+
+Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/document-answers``,
+``lineage/extraction``) rendered in the store's dialect, so it works on ``rdf12``, ``rdfstar`` and
+``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
+TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple.
+
+>>> from ragprov.store import open_store
+>>> from ragprov.resources import data_dir
+>>> from ragprov.loaders.graphrag import load_graphrag
+>>> store = open_store("memory:")
+>>> _ = load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", show_progress=False)
+>>> lineage = Lineage(store)
+>>> edge = lineage.any_edge()
+>>> chain = lineage.edge_sources(edge)[0]
+>>> [node.kind for node in chain.nodes]
+['chunk', 'document']
+>>> chain.document.title
+'a-christmas-carol.txt'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterable
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from ..errors import InvalidValueError, NotFoundError
+from ..sparql.escape import to_named_node
+from ..sparql.templates import Catalog, catalog as default_catalog
+
+__all__ = ["Lineage", "SourceNode", "SourceChain", "StatementInfo", "Extraction", "DocumentAnswer"]
+
+_TG = "https://trustgraph.ai/ns/"
+_KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "Page": "page", _TG + "Chunk": "chunk"}
+_RANK = {"statement": 0, "chunk": 1, "page": 2, "document": 3}
+
+
+def _int(term) -> int | None:
+    if isinstance(term, Literal):
+        try:
+            return int(term.value)
+        except ValueError:
+            return None
+    return None
+
+
+def _str(term) -> str | None:
+    return term.value if isinstance(term, (Literal, NamedNode)) else None
+
+
+@dataclasses.dataclass
+class SourceNode:
+    """One node of an extraction chain: a statement, chunk, page or document (or another derived
+    entity, kind ``"entity"``), with the properties the chain shows."""
+
+    iri: NamedNode
+    kind: str = "entity"
+    label: str | None = None
+    title: str | None = None
+    source: str | None = None
+    mime_type: str | None = None
+    page_count: int | None = None
+    page_number: int | None = None
+    chunk_index: int | None = None
+    char_offset: int | None = None
+    char_length: int | None = None
+    parents: tuple[NamedNode, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "document":
+            name = f"document {self.title or self.label or ''!r}".replace(" ''", "")
+        elif self.kind == "page":
+            name = f"page {self.page_number}" if self.page_number is not None else "page"
+        elif self.kind == "chunk":
+            name = f"chunk {self.chunk_index}" if self.chunk_index is not None else "chunk"
+            if self.char_offset is not None and self.char_length is not None:
+                name += f" (chars {self.char_offset}-{self.char_offset + self.char_length})"
+        else:
+            name = self.kind
+        return f"{name} <{self.iri.value}>"
+
+    def to_json(self) -> dict:
+        out = {"iri": self.iri.value, "kind": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("iri", "kind", "parents") or value is None:
+                continue
+            out[f.name] = value
+        if self.parents:
+            out["derived_from"] = [p.value for p in self.parents]
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceChain:
+    """One path from a Statement to a root: ``nodes`` runs from the statement's direct source
+    (usually a chunk) to the document."""
+
+    statement: NamedNode
+    nodes: tuple[SourceNode, ...]
+
+    def _first(self, kind: str) -> SourceNode | None:
+        return next((n for n in self.nodes if n.kind == kind), None)
+
+    @property
+    def chunk(self) -> SourceNode | None:
+        return self._first("chunk")
+
+    @property
+    def page(self) -> SourceNode | None:
+        return self._first("page")
+
+    @property
+    def document(self) -> SourceNode | None:
+        return self._first("document") or (self.nodes[-1] if self.nodes else None)
+
+    def __str__(self) -> str:
+        return " → ".join([f"statement <{self.statement.value}>", *(str(n) for n in self.nodes)])
+
+    def to_json(self) -> dict:
+        return {"statement": self.statement.value, "chain": [n.to_json() for n in self.nodes]}
+
+
+@dataclasses.dataclass(frozen=True)
+class StatementInfo:
+    """A Statement derived from a document: the fact it reifies and what it was derived from."""
+
+    iri: NamedNode
+    fact: Triple | None
+    derived_from: tuple[NamedNode, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "iri": self.iri.value,
+            "fact": [str(self.fact.subject), str(self.fact.predicate), str(self.fact.object)] if self.fact else None,
+            "derived_from": [d.value for d in self.derived_from],
+        }
+
+
+@dataclasses.dataclass
+class Extraction:
+    """A document and everything derived from it in ``urn:graph:source``."""
+
+    document: SourceNode
+    pages: list[SourceNode]
+    chunks: list[SourceNode]
+    statements: list[StatementInfo]
+    derived: list[SourceNode]
+
+    def to_json(self) -> dict:
+        return {
+            "document": self.document.to_json(),
+            "pages": [p.to_json() for p in self.pages],
+            "chunks": [c.to_json() for c in self.chunks],
+            "statements": [s.to_json() for s in self.statements],
+            "derived": [d.to_json() for d in self.derived],
+        }
+
+
+@dataclasses.dataclass
+class DocumentAnswer:
+    """A recorded trace whose answer rests on a document: the question, its answer entity (and the
+    library document holding the answer text), the parent agent question of a sub-trace, and the
+    selected edges (or chunks) that link it to the document."""
+
+    question: NamedNode
+    query: str
+    started: str | None = None
+    answers: list[NamedNode] = dataclasses.field(default_factory=list)
+    answer_documents: list[NamedNode] = dataclasses.field(default_factory=list)
+    parent_question: NamedNode | None = None
+    edges: list[Triple] = dataclasses.field(default_factory=list)
+    statements: list[NamedNode] = dataclasses.field(default_factory=list)
+    chunks: list[NamedNode] = dataclasses.field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "question": self.question.value,
+            "query": self.query,
+            "started": self.started,
+            "answers": [a.value for a in self.answers],
+            "answer_documents": [a.value for a in self.answer_documents],
+            "parent_question": self.parent_question.value if self.parent_question else None,
+            "edges": [[str(e.subject), str(e.predicate), str(e.object)] for e in self.edges],
+            "statements": [s.value for s in self.statements],
+            "chunks": [c.value for c in self.chunks],
+        }
+
+
+def _add(lst: list, item) -> None:
+    if item is not None and item not in lst:
+        lst.append(item)
+
+
+_PROPS = {
+    "http://www.w3.org/2000/01/rdf-schema#label": ("label", _str),
+    "http://purl.org/dc/elements/1.1/title": ("title", _str),
+    "http://purl.org/dc/elements/1.1/source": ("source", _str),
+    _TG + "mimeType": ("mime_type", _str),
+    _TG + "pageCount": ("page_count", _int),
+    _TG + "pageNumber": ("page_number", _int),
+    _TG + "chunkIndex": ("chunk_index", _int),
+    _TG + "charOffset": ("char_offset", _int),
+    _TG + "charLength": ("char_length", _int),
+}
+_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_DERIVED = "http://www.w3.org/ns/prov#wasDerivedFrom"
+
+
+def _nodes(rows: Iterable[dict]) -> dict[str, SourceNode]:
+    """Merge ``?node ?property ?value`` rows into one :class:`SourceNode` per node."""
+    nodes: dict[str, SourceNode] = {}
+    parents: dict[str, list[NamedNode]] = {}
+    for row in rows:
+        term = row.get("node")
+        if not isinstance(term, NamedNode):
+            continue
+        node = nodes.get(term.value)
+        if node is None:
+            node = nodes[term.value] = SourceNode(term)
+            parents[term.value] = []
+        prop, value = _str(row.get("property")), row.get("value")
+        if prop is None or value is None:
+            continue
+        if prop == _DERIVED:
+            if isinstance(value, NamedNode):
+                _add(parents[term.value], value)
+        elif prop == _TYPE:
+            kind = _KINDS.get(_str(value) or "")
+            if kind and (node.kind == "entity" or _RANK.get(kind, 9) < _RANK.get(node.kind, 9)):
+                node.kind = kind
+        elif prop in _PROPS:
+            attr, conv = _PROPS[prop]
+            if getattr(node, attr) is None:
+                setattr(node, attr, conv(value))
+    for key, node in nodes.items():
+        node.parents = tuple(sorted(parents[key], key=lambda n: n.value))
+        if node.kind == "entity":  # TrustGraph's own extraction types pages and chunks only as prov:Entity
+            if node.page_number is not None:
+                node.kind = "page"
+            elif node.chunk_index is not None:
+                node.kind = "chunk"
+            elif not node.parents and (node.mime_type or node.page_count is not None or node.title):
+                node.kind = "document"
+    return nodes
+
+
+class Lineage:
+    """Lineage queries over a store (see the module docstring)."""
+
+    def __init__(self, store, *, catalog: Catalog | None = None):
+        self.store = store
+        self.catalog = catalog or default_catalog()
+
+    def _select(self, name: str, **params):
+        return self.store.select(self.catalog.render(name, self.store.dialect, **params))
+
+    def edge_sources(self, edge: Triple) -> list[SourceChain]:
+        """Every path edge → statement → chunk → page → document, one :class:`SourceChain` each
+        (a statement derived from two chunks gives two chains). Empty when nothing reifies the edge."""
+        if not isinstance(edge, Triple):
+            raise InvalidValueError(f"expected a triple, got {type(edge).__name__}: {edge!r}")
+        rows = self._select("lineage/edge-sources", edge=edge)
+        nodes = _nodes(rows)
+        statements = sorted({r["statement"].value for r in rows if isinstance(r.get("statement"), NamedNode)})
+        chains: list[SourceChain] = []
+        for st in statements:
+            start = nodes.get(st)
+            if start is None:
+                continue
+
+            def walk(node: SourceNode, path: tuple[SourceNode, ...], seen: frozenset[str]) -> None:
+                if not node.parents:
+                    if path:
+                        chains.append(SourceChain(NamedNode(st), path))
+                    return
+                for p in node.parents:
+                    parent = nodes.get(p.value) or SourceNode(p)
+                    if p.value in seen:
+                        continue
+                    walk(parent, path + (parent,), seen | {p.value})
+
+            walk(start, (), frozenset({st}))
+        return chains
+
+    def extraction(self, document: NamedNode | str) -> Extraction:
+        """The document, its pages and chunks, the statements (with their facts) derived from it,
+        and any other entity derived from it (GraphRAG entities and claims)."""
+        doc = to_named_node(document)
+        rows = self._select("lineage/extraction", document=doc)
+        nodes = _nodes(rows)
+        root = nodes.get(doc.value)
+        if root is None or (len(nodes) == 1 and root.kind == "entity" and root.title is None and root.mime_type is None):
+            raise NotFoundError(f"no document <{doc.value}> in urn:graph:source; see `ragprov load documents`")
+        if root.kind == "entity":
+            root.kind = "document"
+        facts: dict[str, Triple] = {}
+        for row in rows:
+            node = row.get("node")
+            if isinstance(node, NamedNode) and all(row.get(k) is not None for k in ("fs", "fp", "fo")):
+                facts[node.value] = Triple(row["fs"], row["fp"], row["fo"])
+        pages = sorted((n for n in nodes.values() if n.kind == "page"), key=lambda n: (n.page_number or 0, n.iri.value))
+        chunks = sorted(
+            (n for n in nodes.values() if n.kind == "chunk"),
+            key=lambda n: (n.parents[0].value if n.parents else "", n.chunk_index or 0, n.iri.value),
+        )
+        statements = [
+            StatementInfo(n.iri, facts.get(key), n.parents)
+            for key, n in sorted(nodes.items())
+            if n.kind == "statement" or key in facts
+        ]
+        stmt_keys = {s.iri.value for s in statements}
+        derived = [
+            n for key, n in sorted(nodes.items()) if n.kind == "entity" and key != doc.value and key not in stmt_keys
+        ]
+        return Extraction(root, pages, chunks, statements, derived)
+
+    def document_answers(self, document: NamedNode | str) -> list[DocumentAnswer]:
+        """Every recorded trace whose selected edges (or chunks) rest on ``document``, newest first."""
+        doc = to_named_node(document)
+        rows = self._select("lineage/document-answers", document=doc)
+        by_question: dict[str, DocumentAnswer] = {}
+        for row in rows:
+            q = row.get("question")
+            if not isinstance(q, NamedNode):
+                continue
+            ans = by_question.get(q.value)
+            if ans is None:
+                ans = by_question[q.value] = DocumentAnswer(q, _str(row.get("query")) or "", _str(row.get("started")))
+            _add(ans.answers, row.get("answer"))
+            _add(ans.answer_documents, row.get("answerDocument"))
+            if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
+                ans.parent_question = row["parentQuestion"]
+            if all(row.get(k) is not None for k in ("es", "ep", "eo")):
+                _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
+            _add(ans.statements, row.get("statement"))
+            _add(ans.chunks, row.get("chunk"))
+        return sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
+
+    def any_edge(self) -> Triple:
+        """Some edge that a Statement reifies (for demos and smoke tests)."""
+        text = self.catalog.render("lineage/sample-edges", self.store.dialect, limit=1)
+        rows = self.store.select(text)
+        if not rows:
+            raise NotFoundError("no statement in urn:graph:source: load some facts first")
+        r = rows[0]
+        return Triple(r["s"], r["p"], r["o"])

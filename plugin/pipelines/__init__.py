@@ -1,0 +1,68 @@
+"""Retrieval pipelines that record every stage as provenance and stream events (§9).
+
+- :class:`GraphRag`: concepts → seed entities → subgraph expansion → edge selection → sources →
+  synthesis (TrustGraph style).
+- :class:`DocRag`: concepts → chunk retrieval → optional reranking → synthesis.
+- :class:`Agent`: ReAct over ``knowledge-query`` (GraphRAG) and ``document-query`` (DocRAG).
+- :class:`LocalSearch`, :class:`GlobalSearch`, :class:`DriftSearch`: Microsoft GraphRAG's query modes over a loaded index.
+
+Each ``run(question)`` is a generator of :mod:`ragprov.record.events` events; afterwards the
+pipeline's ``result`` (:class:`RunResult`) holds the answer, sources, tokens and stage timings.
+:func:`pipeline` builds one by name. Engines come from :mod:`ragprov.llm` (the offline engine by
+default).
+"""
+
+from __future__ import annotations
+
+from pyoxigraph import NamedNode
+
+from ..errors import ConfigurationError
+from .agent import Agent, AgentParams
+from .base import RunResult, Timings, Tokens
+from .docrag import DocRag, DocRagParams
+from .facts import ChunkIndex, EntityIndex, FactsReader, FactsSchema
+from .graphrag import GraphRag, GraphRagParams
+from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
+
+__all__ = [
+    "GraphRag",
+    "GraphRagParams",
+    "LocalSearch",
+    "LocalSearchParams",
+    "GlobalSearch",
+    "GlobalSearchParams",
+    "DriftSearch",
+    "DriftSearchParams",
+    "DocRag",
+    "DocRagParams",
+    "Agent",
+    "AgentParams",
+    "RunResult",
+    "Timings",
+    "Tokens",
+    "FactsReader",
+    "FactsSchema",
+    "EntityIndex",
+    "ChunkIndex",
+    "PIPELINES",
+    "pipeline",
+]
+
+PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
+
+
+def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None):
+    """A pipeline by name: ``graph-rag``, ``doc-rag`` or ``agent``."""
+    if kind == "graph-rag":
+        return GraphRag(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    if kind == "doc-rag":
+        return DocRag(store, engine=engine, recorder=recorder, reader=FactsReader(store, facts_graph=facts_graph))
+    if kind == "agent":
+        return Agent(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    if kind == "local":
+        return LocalSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    if kind == "global":
+        return GlobalSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    if kind == "drift":
+        return DriftSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")

@@ -1,0 +1,186 @@
+"""A ReAct agent: think → call a tool → observe → … → final answer, every step recorded.
+
+Tools: ``knowledge-query`` (a GraphRAG sub-trace) and ``document-query`` (a DocRAG sub-trace). The
+Analysis (thought + chosen action) is recorded *before* the tool runs; the sub-trace's Question
+``prov:used`` that Analysis; the Observation derives from the Analysis and from the sub-trace's
+last stage. A tool failure or an unparseable model reply becomes an Observation with
+``tg:toolError`` and the loop goes on; the Conclusion records why the loop stopped
+(``final-answer`` or ``iteration-limit``).
+
+>>> from ragprov.store import open_store
+>>> store = open_store("memory:")
+>>> store.update('''INSERT DATA {
+...   <urn:e:scrooge> <http://www.w3.org/2000/01/rdf-schema#label> "Ebenezer Scrooge" .
+...   <urn:e:marley> <http://www.w3.org/2000/01/rdf-schema#label> "Jacob Marley" .
+...   <urn:e:scrooge> <urn:rel:partnerOf> <urn:e:marley> . }''')
+>>> agent = Agent(store)
+>>> stages = [e.stage for e in agent.run("Who was Scrooge's partner?") if e.type == "explain"]
+>>> stages[:2], stages[-2:]
+(['question', 'analysis'], ['observation', 'conclusion'])
+>>> agent.result.termination_reason
+'final-answer'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from typing import Any, Callable, Iterator, Sequence
+
+from pyoxigraph import NamedNode
+
+from ..errors import ConfigurationError, RagprovError
+from ..llm.engine import Engine, Tool, Turn, parse_react
+from ..llm.offline import OfflineEngine
+from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder
+from ..record.events import Event, Source
+from .base import RunResult
+from .docrag import DocRag
+from .graphrag import GraphRag
+
+__all__ = ["Agent", "AgentParams", "TOOLS", "ToolFailure"]
+
+TOOLS = (
+    Tool("knowledge-query", "Answer a question from the knowledge graph (GraphRAG), citing the facts' sources.", {"question": "the question to look up"}),
+    Tool("document-query", "Answer a question from the document chunks (DocRAG), citing chunks and pages.", {"question": "the question to look up"}),
+)
+
+
+class ToolFailure(RagprovError):
+    """A tool could not run (bad arguments, unknown tool); becomes an error Observation."""
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentParams:
+    """The iteration limit of the ReAct loop."""
+
+    max_iterations: int = 5
+
+    def __post_init__(self) -> None:
+        if self.max_iterations < 1:
+            raise ConfigurationError("the agent needs at least 1 iteration")
+
+
+class Agent:
+    """The ReAct agent over one store; ``run(question)`` yields the session's events, sub-traces'
+    explain events included, and sets :attr:`result`. ``graph_rag`` / ``doc_rag`` are the
+    pipelines its tools run (built on the same store, engine and recorder when not given)."""
+
+    kind = "agent"
+
+    def __init__(
+        self,
+        store,
+        *,
+        engine: Engine | None = None,
+        recorder: Recorder | None = None,
+        params: AgentParams | None = None,
+        graph_rag: GraphRag | None = None,
+        doc_rag: DocRag | None = None,
+        facts_graph: NamedNode | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
+        self.store = store
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.params = params or AgentParams()
+        self.graph_rag = graph_rag or GraphRag(store, engine=self.engine, recorder=self.recorder, facts_graph=facts_graph)
+        self.doc_rag = doc_rag or DocRag(store, engine=self.engine, recorder=self.recorder, reader=self.graph_rag.reader)
+        self.tools: dict[str, Any] = {"knowledge-query": self.graph_rag, "document-query": self.doc_rag}
+        self.clock = clock
+        self.result = RunResult()
+
+    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+        result = self.result = RunResult()
+        timings, tokens = result.timings, result.tokens
+        with timings.measure("record"):
+            trace = self.recorder.agent(question, model=self.engine.model, used=used)
+        result.question = trace.question
+        yield trace.started_event
+
+        tools = [t for t in TOOLS if t.name in self.tools]
+        history: list[Turn] = []
+        sources: list[Source] = []
+        answer: str | None = None
+        reason = "iteration-limit"
+        final_tokens: tuple[int | None, int | None] = (None, None)
+        for step_number in range(1, self.params.max_iterations + 1):
+            with timings.measure("react"):
+                step = self.engine.react(question, tools, history)
+            tokens.add(step.in_token, step.out_token)
+            try:
+                parsed = parse_react(step.value)
+            except RagprovError as e:
+                # Record what the model said, then the parse error as the observation; go on.
+                with timings.measure("record"):
+                    analysis_event = trace.analysis(step.value, "(unparsed)", "{}", in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+                    observation_event = trace.observation("", duration=0.0, tool_error=f"could not parse the reply: {e}")
+                yield analysis_event
+                yield observation_event
+                history.append(Turn(step.value, "(unparsed)", {}, "", error=f"could not parse the reply: {e}", useful=False))
+                continue
+            if parsed.final_answer is not None:
+                answer = parsed.final_answer
+                reason = "final-answer"
+                final_tokens = (step.in_token, step.out_token)
+                break
+            arguments_json = json.dumps(parsed.arguments, ensure_ascii=False, sort_keys=True)
+            with timings.measure("record"):
+                event = trace.analysis(parsed.thought, parsed.action or "", arguments_json, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+            analysis = event.explain_id
+            yield event
+            if parsed.thought:
+                yield ChunkEvent(parsed.thought, analysis)
+
+            started = self.clock()
+            observation, error, useful, sub_last = "", None, False, None
+            try:
+                sub = self._tool(parsed.action or "", parsed.arguments or {})
+                for ev in sub.run(str(parsed.arguments["question"]), used=analysis):
+                    if isinstance(ev, ExplainEvent):
+                        sub_last = ev.explain_id
+                        yield ev
+                    elif isinstance(ev, EndOfSession):
+                        tokens.add(ev.in_token, ev.out_token)
+                        for s in ev.sources:
+                            if s not in sources:
+                                sources.append(s)
+                sub_result = sub.result
+                observation = sub_result.answer
+                useful = sub_result.selected > 0
+                if sub_result.last is not None and sub_result.last != sub_last:
+                    sub_last = sub_result.last
+            except RagprovError as e:
+                error = f"{type(e).__name__}: {e}"
+            duration = self.clock() - started
+            with timings.measure("record"):
+                event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
+            yield event
+            history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful))
+
+        if answer is None:
+            useful_turns = [t for t in history if t.useful and not t.error]
+            answer = useful_turns[0].observation if useful_turns else (
+                f"No final answer within {self.params.max_iterations} iterations."
+            )
+        final_iri = NamedNode(f"{trace.question.value}/final")
+        yield ChunkEvent(answer, final_iri)
+        with timings.measure("record"):
+            event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1])
+        yield event
+        result.answer = answer
+        result.last = trace.last
+        result.termination_reason = reason
+        result.sources = tuple(sources)
+        result.selected = sum(1 for t in history if t.useful)
+        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
+
+    def _tool(self, name: str, arguments: dict[str, Any]):
+        tool = self.tools.get(name)
+        if tool is None:
+            raise ToolFailure(f"unknown tool {name!r}; the tools are {', '.join(self.tools)}")
+        question = arguments.get("question")
+        if not isinstance(question, str) or not question.strip():
+            raise ToolFailure(f"the {name} tool needs a non-empty string argument 'question'")
+        return tool

@@ -1,0 +1,243 @@
+"""GraphRAG (TrustGraph style): concepts → seed entities → subgraph expansion → edge selection →
+sources → synthesis, every stage recorded as it happens and yielded as an event.
+
+The expansion reads the facts graph only (:class:`~ragprov.pipelines.facts.FactsReader`). Per hop,
+each frontier entity contributes at most ``triple_limit`` facts (schema predicates left out), the
+hop's candidates are capped at ``max_candidates``, and the engine keeps the best ``edges_per_hop``;
+the kept edges' new endpoints form the next frontier. Each hop's candidate and kept counts are
+recorded (:class:`~ragprov.record.HopStats`). Labels are what the engine sees; the trace records
+the original IRIs and typed literals.
+
+>>> from ragprov.store import open_store
+>>> store = open_store("memory:")
+>>> store.update('''INSERT DATA {
+...   <urn:e:scrooge> <http://www.w3.org/2000/01/rdf-schema#label> "Ebenezer Scrooge" .
+...   <urn:e:marley> <http://www.w3.org/2000/01/rdf-schema#label> "Jacob Marley" .
+...   <urn:e:scrooge> <urn:rel:partnerOf> <urn:e:marley> . }''')
+>>> pipeline = GraphRag(store)
+>>> events = list(pipeline.run("Who was Scrooge's partner?"))
+>>> [e.stage for e in events if e.type == "explain"]
+['question', 'grounding', 'exploration', 'focus', 'synthesis']
+>>> print(pipeline.result.answer.splitlines()[0])
+- Ebenezer Scrooge partner of Jacob Marley
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator, Sequence
+
+from pyoxigraph import NamedNode, Triple
+
+from ..errors import ConfigurationError
+from ..llm.engine import EdgeText, Engine, Passage
+from ..llm.offline import OfflineEngine
+from ..record import ChunkEvent, EdgeSelection, EndOfSession, HopStats, Recorder
+from ..record.events import Event, Source
+from .base import RunResult, Tokens
+from .facts import EdgeSource, FactsReader, FactsSchema, term_text
+
+__all__ = ["GraphRag", "GraphRagParams", "fact_text"]
+
+
+def fact_text(edge: EdgeText) -> str:
+    """A selected fact as a sentence-like line: ``S p O`` for a short predicate label, and
+    ``S → O: label`` when the predicate's label is itself a description (GraphRAG relationships
+    are singleton properties labelled with their description).
+
+    >>> fact_text(EdgeText("FRED", "Fred is Scrooge's nephew.", "EBENEZER SCROOGE"))
+    "FRED → EBENEZER SCROOGE: Fred is Scrooge's nephew."
+    >>> fact_text(EdgeText("Ebenezer Scrooge", "partner of", "Jacob Marley"))
+    'Ebenezer Scrooge partner of Jacob Marley'
+    """
+    predicate = " ".join(edge.predicate.split())
+    if len(predicate.split()) >= 4:
+        text = f"{edge.subject} → {edge.object}: {predicate}"
+    else:
+        text = f"{edge.subject} {predicate} {edge.object}"
+    if edge.description:
+        text += f" ({' '.join(edge.description.split())})"
+    return text
+
+
+@dataclasses.dataclass(frozen=True)
+class GraphRagParams:
+    """Retrieval limits, with TrustGraph's defaults."""
+
+    entity_limit: int = 50
+    triple_limit: int = 30
+    max_hops: int = 2
+    edges_per_hop: int = 25
+    max_candidates: int = 350
+
+    def __post_init__(self) -> None:
+        for name in ("entity_limit", "triple_limit", "max_hops", "edges_per_hop", "max_candidates"):
+            if getattr(self, name) < 1:
+                raise ConfigurationError(f"GraphRAG {name.replace('_', ' ')} must be at least 1, got {getattr(self, name)}")
+
+
+@dataclasses.dataclass
+class _Kept:
+    edge: Triple
+    text: EdgeText
+    score: float
+    concept: str | None
+    reasoning: str | None
+    hop: int
+
+
+class GraphRag:
+    """The GraphRAG pipeline over one store. ``run(question)`` yields the events of one session;
+    afterwards :attr:`result` holds the answer, sources, tokens and per-stage timings."""
+
+    kind = "graph-rag"
+
+    def __init__(
+        self,
+        store,
+        *,
+        engine: Engine | None = None,
+        recorder: Recorder | None = None,
+        facts_graph: NamedNode | None = None,
+        params: GraphRagParams | None = None,
+        schema: FactsSchema | None = None,
+        reader: FactsReader | None = None,
+    ):
+        self.store = store
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.reader = reader or FactsReader(store, facts_graph=facts_graph, schema=schema)
+        self.params = params or GraphRagParams()
+        self.result = RunResult()
+
+    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+        """Answer ``question``, yielding one explain event per recorded stage, chunk events for the
+        answer text, and an end-of-session event. ``used`` is the agent Analysis this run serves."""
+        result = self.result = RunResult()
+        timings, tokens = result.timings, result.tokens
+        engine, reader, params = self.engine, self.reader, self.params
+
+        with timings.measure("record"):
+            trace = self.recorder.graph_rag(question, model=engine.model, used=used)
+        result.question = trace.question
+        yield trace.started_event
+
+        with timings.measure("concepts"):
+            step = engine.concepts(question)
+        concepts = step.value
+        tokens.add(step.in_token, step.out_token)
+        with timings.measure("record"):
+            event = trace.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+        result.last = trace.last
+        yield event
+
+        with timings.measure("index"):
+            index = reader.entity_index()
+        with timings.measure("seeds"):
+            seeds = index.search(concepts, limit=params.entity_limit)
+
+        kept, hops, explored, prompt, scoring_tokens = self._expand([s.iri for s in seeds], question, concepts)
+        tokens.add(scoring_tokens.in_token, scoring_tokens.out_token)
+
+        with timings.measure("record"):
+            event = trace.exploration([s.iri for s in seeds], edge_count=explored, hops=hops)
+        result.last = trace.last
+        yield event
+
+        kept.sort(key=lambda k: (-k.score, k.hop))
+        selections = [EdgeSelection(k.edge, reasoning=k.reasoning, score=k.score, concept=k.concept) for k in kept]
+        with timings.measure("record"):
+            event = trace.focus(
+                selections,
+                in_token=scoring_tokens.in_token if scoring_tokens.reported else None,
+                out_token=scoring_tokens.out_token if scoring_tokens.reported else None,
+                prompt=prompt,
+            )
+        result.last = trace.last
+        result.selected = len(selections)
+        yield event
+
+        with timings.measure("lineage"):
+            origins = reader.edge_sources([k.edge for k in kept]) if kept else {}
+        passages, sources = self._passages(kept, origins)
+        result.sources = sources
+
+        with timings.measure("synthesis"):
+            stream = engine.answer(question, passages, kind="facts")
+            pieces = iter(stream)
+        while True:
+            with timings.measure("synthesis"):
+                piece = next(pieces, None)
+            if piece is None:
+                break
+            yield ChunkEvent(piece)
+        tokens.add(stream.in_token, stream.out_token)
+        result.answer = stream.text
+        with timings.measure("record"):
+            event = trace.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
+        result.last = trace.last
+        yield event
+        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, sources)
+
+    # -- expansion -----------------------------------------------------------------------------
+    def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str]):
+        params, reader, engine, timings = self.params, self.reader, self.engine, self.result.timings
+        frontier = list(seeds)
+        visited: set[NamedNode] = set(frontier)
+        seen_edges: set[Triple] = set()
+        kept: list[_Kept] = []
+        hops: list[HopStats] = []
+        spent = Tokens()
+        prompt: str | None = None
+        explored = 0
+        for hop in range(1, params.max_hops + 1):
+            if not frontier:
+                break
+            with timings.measure("expand"):
+                candidates: list[Triple] = []
+                for _, edge in reader.neighbourhood(frontier, limit=params.triple_limit):
+                    if edge not in seen_edges:
+                        seen_edges.add(edge)
+                        candidates.append(edge)
+                candidates = candidates[: params.max_candidates]
+            explored += len(candidates)
+            with timings.measure("labels"):
+                labels = reader.labels([t for e in candidates for t in (e.subject, e.predicate, e.object) if isinstance(t, NamedNode)])
+            texts = [
+                EdgeText(term_text(e.subject, labels), term_text(e.predicate, labels), term_text(e.object, labels))
+                for e in candidates
+            ]
+            with timings.measure("scoring"):
+                step = engine.score_edges(question, concepts, texts, keep=params.edges_per_hop) if candidates else None
+            choices = step.value if step else []
+            if step:
+                spent.add(step.in_token, step.out_token)
+                spent.reported = spent.reported or step.in_token is not None or step.out_token is not None
+                prompt = step.prompt
+            hops.append(HopStats(hop, len(candidates), len(choices)))
+            next_frontier: list[NamedNode] = []
+            for c in choices:
+                edge = candidates[c.index]
+                kept.append(_Kept(edge, texts[c.index], c.score, c.concept, c.reasoning, hop))
+                for node in (edge.subject, edge.object):
+                    if isinstance(node, NamedNode) and node not in visited:
+                        visited.add(node)
+                        next_frontier.append(node)
+            frontier = next_frontier[: params.entity_limit]
+        return kept, hops, explored, prompt, spent
+
+    # -- sources and answer context ------------------------------------------------------------
+    @staticmethod
+    def _passages(kept: Sequence[_Kept], origins: dict[Triple, list[EdgeSource]]) -> tuple[list[Passage], tuple[Source, ...]]:
+        passages: list[Passage] = []
+        sources: list[Source] = []
+        for k in kept:
+            t = k.text
+            text = fact_text(t)
+            where = origins.get(k.edge, [])
+            for src in where:
+                s = src.source()
+                if s not in sources:
+                    sources.append(s)
+            passages.append(Passage(text, " ;; ".join(src.citation() for src in where[:3]) or None))
+        return passages, tuple(sources)

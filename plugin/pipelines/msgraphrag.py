@@ -1,0 +1,682 @@
+"""Microsoft GraphRAG query modes over a loaded index: local search and global search (seed 001),
+with the provenance Microsoft's implementation throws away.
+
+Both read the index as :mod:`ragprov.loaders.graphrag` writes it (entities, singleton-property
+relationships, communities, community reports with findings, claims, text units).
+
+- **Local search**: the query's concepts are mapped to entities (lexical index over labels and
+  descriptions); the candidate community reports, relationships, claims and text units of those
+  entities are ranked as GraphRAG ranks them (reports by how many selected entities their community
+  holds, then rank; in-network relationships before out-network ones, by links then combined
+  degree; text units by entity order then relationship count) and kept while they fit token
+  budgets (``max_tokens`` split by ``community_prop`` / ``text_unit_prop``). The Exploration
+  records every candidate, the Focus every kept item (kind, rank, score, tokens — relationships also
+  as the quoted fact, so lineage works), the Synthesis the answer built from them.
+- **Global search**: community reports up to ``max_level`` are shuffled (seeded: the same question
+  gives the same batches), cut into batches by token budget, and each batch is *mapped* to scored
+  answer points; the *reduce* step keeps the best points within budget and the answer is written
+  from them. Recorded: the batches, one MapResult per batch with its points, scores and reports,
+  the points kept by the reduce step (a Focus), and the Synthesis.
+
+- **DRIFT search**: a *primer* reads the community reports that best match the question (a
+  lexical stand-in for HyDE's embedding match) and writes an intermediate answer and follow-up
+  queries; each follow-up is answered by a local search (a sub-trace whose Question ``prov:used``
+  the action), rated against the user's question, and proposes its own follow-ups, down to
+  ``depth`` levels (``k_followups`` per action, no query asked twice). Every action is a
+  ``tg:DriftAction`` derived from its parent action and the parent's local-search answer — the
+  DAG of actions; the reduce step (a Focus) keeps the best-rated answers and the Synthesis
+  writes the final answer from them.
+
+IRIs: ``urn:ragprov:{local|global|drift}:{id}`` and ``…/{stage}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Any, Iterator, Sequence
+
+from pyoxigraph import Literal, NamedNode, Triple
+
+from ..errors import ConfigurationError
+from ..llm.engine import Engine, Passage
+from ..llm.offline import OfflineEngine
+from ..llm.text import BM25, content_tokens
+from ..namespaces import TG
+from ..record import ChunkEvent, EndOfSession, Recorder
+from ..record.events import Event, ExplainEvent, Source
+from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL
+from ..sparql.templates import catalog as default_catalog
+from .base import RunResult
+from .facts import FactsReader
+
+__all__ = [
+    "LocalSearch",
+    "LocalSearchParams",
+    "GlobalSearch",
+    "GlobalSearchParams",
+    "DriftSearch",
+    "DriftSearchParams",
+    "approx_tokens",
+]
+
+
+def approx_tokens(text: str) -> int:
+    """A model-independent token estimate: one token per four characters (at least one).
+
+    >>> approx_tokens("Marley was dead: to begin with.")
+    8
+    """
+    return max(1, math.ceil(len(text) / 4))
+
+
+def _num(term, default: float = 0.0) -> float:
+    if isinstance(term, Literal):
+        try:
+            return float(term.value)
+        except ValueError:
+            return default
+    return default
+
+
+class _Session:
+    """One MS-GraphRAG-mode trace written through :meth:`Recorder.write` (Question → Grounding →
+    Exploration → [MapResult…] → Focus → Synthesis), tracking the latest stage."""
+
+    def __init__(self, recorder: Recorder, mode: str, question_type: NamedNode, label: str, query: str, model: str, used: NamedNode | None):
+        self.recorder = recorder
+        self.id = recorder.new_id()
+        self.question = NamedNode(f"urn:ragprov:{mode}:{self.id}")
+        self.last: NamedNode | None = None
+        self.started_event = recorder.write(
+            "record/question", "question", self.question,
+            question=self.question, question_type=question_type, label=label, query=query,
+            started=recorder.clock(), software=SOFTWARE_AGENT, software_label=SOFTWARE_LABEL, model=model, used=used,
+            informed_by=recorder.caller_of(used),
+        )
+
+    def _write(self, template: str, stage: str, iri: NamedNode, **params) -> ExplainEvent:
+        event = self.recorder.write(template, stage, iri, **params)
+        self.recorder.note_stage(iri, self.question)
+        return event
+
+    def iri(self, stage: str) -> NamedNode:
+        return NamedNode(f"{self.question.value}/{stage}")
+
+    def grounding(self, concepts, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
+        iri = self.iri("grounding")
+        event = self._write(
+            "record/grounding", "grounding", iri, grounding=iri, question=self.question, generated=self.recorder.clock(),
+            concepts=list(concepts), in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+    def exploration(self, entities, candidates, batches=()) -> ExplainEvent:
+        iri = self.iri("exploration")
+        event = self._write(
+            "record/context-exploration", "exploration", iri, exploration=iri, derived_from=self.last,
+            generated=self.recorder.clock(), entities=list(entities), candidates=list(candidates), batches=list(batches),
+        )
+        self.last = iri
+        return event
+
+    def map_result(self, n: int, batch: NamedNode, points: list[dict], *, exploration: NamedNode, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
+        iri = self.iri(f"map/{n}")
+        return self._write(
+            "record/map-result", "map", iri, result=iri, derived_from=exploration, generated=self.recorder.clock(),
+            batch=batch, points=points, in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+
+    def focus(self, selections: list[dict], *, derived_from: Sequence[NamedNode], points: Sequence[NamedNode] = (), prompt=None) -> ExplainEvent:
+        iri = self.iri("focus")
+        event = self._write(
+            "record/context-focus", "focus", iri, focus=iri, derived_from=list(derived_from), generated=self.recorder.clock(),
+            selections=selections, points=list(points), prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+    def synthesis(self, answer: str, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
+        iri = self.iri("synthesis")
+        event = self._write(
+            "record/synthesis", "synthesis", iri, synthesis=iri, derived_from=self.last, question=self.question,
+            generated=self.recorder.clock(), document=NamedNode(f"urn:ragprov:answer:{self.id}"), content=answer,
+            in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
+
+class _IndexReader:
+    """The reads of the MS GraphRAG modes (templates ``retrieve/graphrag-*``)."""
+
+    def __init__(self, reader: FactsReader):
+        self.reader = reader
+        self.catalog = reader.catalog
+
+    def _select(self, name: str, **params):
+        store = self.reader.store
+        return store.select(self.catalog.render(name, store.dialect, **params))
+
+    def entity_context(self, entities: Sequence[NamedNode]) -> list[dict]:
+        if not entities:
+            return []
+        return list(self._select("retrieve/graphrag-entity-context", facts_graph=self.reader.facts_graph, entities=list(entities)))
+
+    def texts(self, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
+        out: dict[NamedNode, tuple[str | None, str | None]] = {}
+        unique = list(dict.fromkeys(items))
+        for start in range(0, len(unique), 200):
+            for row in self._select("retrieve/graphrag-texts", facts_graph=self.reader.facts_graph, items=unique[start : start + 200]):
+                label, text = out.get(row["item"], (None, None))
+                label = label or (row["label"].value if "label" in row else None)
+                text = text or (row["text"].value if "text" in row else None)
+                out[row["item"]] = (label, text)
+        return out
+
+    def reports(self, max_level: int | None) -> list[dict[str, Any]]:
+        reports: dict[NamedNode, dict[str, Any]] = {}
+        for row in self._select("retrieve/graphrag-reports", facts_graph=self.reader.facts_graph, max_level=max_level):
+            rep = reports.setdefault(row["report"], {
+                "report": row["report"],
+                "title": row["title"].value if "title" in row else None,
+                "summary": row["summary"].value if "summary" in row else "",
+                "rank": _num(row.get("rank")),
+                "level": int(_num(row.get("level"))),
+                "findings": {},
+            })
+            if "finding" in row:
+                rep["findings"][row["finding"]] = (
+                    int(_num(row.get("index"))),
+                    row["findingSummary"].value if "findingSummary" in row else "",
+                    row["explanation"].value if "explanation" in row else "",
+                )
+        out = []
+        for rep in sorted(reports.values(), key=lambda r: r["report"].value):
+            rep["findings"] = [v for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
+            out.append(rep)
+        return out
+
+
+# -- local search ------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class LocalSearchParams:
+    """GraphRAG's local-search defaults (top-k entities, relationships per entity, budgets)."""
+
+    top_k_entities: int = 10
+    top_k_relationships: int = 10
+    max_tokens: int = 12_000
+    community_prop: float = 0.25
+    text_unit_prop: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.top_k_entities < 1 or self.max_tokens < 1:
+            raise ConfigurationError("local search needs top_k_entities and max_tokens of at least 1")
+        if not (0 <= self.community_prop <= 1 and 0 <= self.text_unit_prop <= 1 and self.community_prop + self.text_unit_prop <= 1):
+            raise ConfigurationError("community_prop and text_unit_prop must be in [0, 1] and sum to at most 1")
+
+
+class LocalSearch:
+    """Microsoft GraphRAG local search (see the module docstring)."""
+
+    kind = "local"
+
+    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
+                 params: LocalSearchParams | None = None, reader: FactsReader | None = None):
+        self.store = store
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
+        self.index = _IndexReader(self.reader)
+        self.params = params or LocalSearchParams()
+        self.result = RunResult()
+
+    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+        result = self.result = RunResult()
+        timings, tokens, p = result.timings, result.tokens, self.params
+        with timings.measure("record"):
+            session = _Session(self.recorder, "local", TG.LocalSearchQuestion, "Local search question", question, self.engine.model, used)
+        result.question = session.question
+        yield session.started_event
+
+        with timings.measure("concepts"):
+            step = self.engine.concepts(question)
+        tokens.add(step.in_token, step.out_token)
+        with timings.measure("record"):
+            event = session.grounding(step.value, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+        yield event
+
+        with timings.measure("seeds"):
+            matches = self.reader.entity_index().search(step.value, limit=p.top_k_entities)
+        entities = [m.iri for m in matches]
+        with timings.measure("context"):
+            rows = self.index.entity_context(entities)
+            candidates = _local_candidates(entities, rows)
+        all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
+        with timings.measure("record"):
+            event = session.exploration(entities, all_items)
+        exploration = session.last
+        yield event
+
+        with timings.measure("context"):
+            texts = self.index.texts(all_items)
+            kept = _local_select(candidates, texts, p, {m.iri: m.score for m in matches})
+        selections = [
+            {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": k["item"], "kind": k["kind"], "rank": n,
+             "score": k.get("score"), "tokens": k["tokens"], "edge": k.get("edge")}
+            for n, k in enumerate(kept, start=1)
+        ]
+        with timings.measure("record"):
+            event = session.focus(selections, derived_from=[exploration], prompt="graphrag-local-context@1")
+        yield event
+        result.selected = len(kept)
+
+        passages: list[Passage] = []
+        sources: list[Source] = []
+        units = [k["item"] for k in kept if k["kind"] == "text_unit"]
+        with timings.measure("lineage"):
+            unit_sources = _unit_sources(self.reader, units)
+        for k in kept:
+            label, text = texts.get(k["item"], (None, None))
+            where = unit_sources.get(k["item"]) if k["kind"] == "text_unit" else None
+            if where is not None and where not in sources:
+                sources.append(where)
+            body = _item_text(k, label, text)
+            passages.append(Passage(body, f"{k['kind'].replace('_', ' ')} <{k['item'].value}>"))
+        result.sources = tuple(sources)
+        yield from _answer(self.engine, session, question, passages, result, kind="passages")
+
+
+def _local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dict[str, list[dict]]:
+    order = {e: i for i, e in enumerate(entities)}
+    selected = set(entities)
+    reports: dict[NamedNode, dict] = {}
+    rels: dict[NamedNode, dict] = {}
+    claims: dict[NamedNode, dict] = {}
+    units: dict[NamedNode, dict] = {}
+    for row in rows:
+        kind, item, entity = row["kind"].value, row["item"], row["entity"]
+        if kind == "report":
+            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": _num(row.get("rank"))})
+            r["matches"].add(entity)
+        elif kind == "relationship":
+            s, t = row["source"], row["target"]
+            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t,
+                                   "rank": _num(row.get("rank")), "weight": _num(row.get("weight")),
+                                   "in_network": s in selected and t in selected, "edge": Triple(s, item, t)})
+        elif kind == "claim":
+            claims.setdefault(item, {"item": item, "kind": "claim", "order": order[entity]})
+        elif kind == "text_unit":
+            u = units.setdefault(item, {"item": item, "kind": "text_unit", "order": order[entity], "entities": set()})
+            u["order"] = min(u["order"], order[entity])
+            u["entities"].add(entity)
+    # out-network relationships rank by how many selected entities their outside end links to
+    links: dict[NamedNode, int] = {}
+    for r in rels.values():
+        if not r["in_network"]:
+            outside = r["target"] if r["source"] in selected else r["source"]
+            links[outside] = links.get(outside, 0) + 1
+    for r in rels.values():
+        outside = None if r["in_network"] else (r["target"] if r["source"] in selected else r["source"])
+        r["links"] = links.get(outside, 0) if outside is not None else len(entities)
+    rel_count = {}
+    for r in rels.values():
+        for e in (r["source"], r["target"]):
+            rel_count[e] = rel_count.get(e, 0) + 1
+    for u in units.values():
+        u["relationships"] = sum(rel_count.get(e, 0) for e in u["entities"])
+    return {
+        "report": sorted(reports.values(), key=lambda r: (-len(r["matches"]), -r["rank"], r["item"].value)),
+        "entity": [{"item": e, "kind": "entity"} for e in entities],
+        "relationship": sorted(rels.values(), key=lambda r: (not r["in_network"], -r["links"], -r["rank"], -r["weight"], r["item"].value)),
+        "claim": sorted(claims.values(), key=lambda c: (c["order"], c["item"].value)),
+        "text_unit": sorted(units.values(), key=lambda u: (u["order"], -u["relationships"], u["item"].value)),
+    }
+
+
+def _item_text(item: dict, label: str | None, text: str | None) -> str:
+    kind = item["kind"]
+    if kind == "relationship":
+        return " ".join((text or label or "").split())
+    if kind == "text_unit":
+        return " ".join((text or "").split())
+    head = label or item["item"].value
+    return f"{head}: {' '.join((text or '').split())}" if text else head
+
+
+def _local_select(candidates: dict[str, list[dict]], texts: dict, p: LocalSearchParams, entity_scores: dict) -> list[dict]:
+    """Keep candidates in rank order while they fit their budget (GraphRAG's proportions)."""
+    budget = {
+        "report": int(p.max_tokens * p.community_prop),
+        "text_unit": int(p.max_tokens * p.text_unit_prop),
+    }
+    rest = p.max_tokens - budget["report"] - budget["text_unit"]
+    kept: list[dict] = []
+
+    def take(kind: str, limit: int | None, allowance: int) -> int:
+        used = 0
+        count = 0
+        for c in candidates[kind]:
+            if limit is not None and count >= limit:
+                break
+            label, text = texts.get(c["item"], (None, None))
+            tokens = approx_tokens(_item_text(c, label, text))
+            if used + tokens > allowance:
+                break
+            used += tokens
+            count += 1
+            score = entity_scores.get(c["item"]) if kind == "entity" else (
+                float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else None))
+            kept.append({**c, "tokens": tokens, "score": score})
+        return used
+
+    take("report", None, budget["report"])
+    used = take("entity", None, rest)
+    used += take("relationship", p.top_k_relationships * max(1, len(candidates["entity"])), rest - used)
+    take("claim", None, rest - used)
+    take("text_unit", None, budget["text_unit"])
+    return kept
+
+
+def _unit_sources(reader: FactsReader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
+    if not units:
+        return {}
+    records = {r.chunk: r for r in reader.chunk_index().records}
+    return {u: records[u].source() for u in units if u in records}
+
+
+def _answer(engine: Engine, session: _Session, question: str, passages: list[Passage], result: RunResult, *, kind: str) -> Iterator[Event]:
+    timings, tokens = result.timings, result.tokens
+    with timings.measure("synthesis"):
+        stream = engine.answer(question, passages, kind=kind)
+        pieces = iter(stream)
+    while True:
+        with timings.measure("synthesis"):
+            piece = next(pieces, None)
+        if piece is None:
+            break
+        yield ChunkEvent(piece)
+    tokens.add(stream.in_token, stream.out_token)
+    result.answer = stream.text
+    with timings.measure("record"):
+        event = session.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
+    result.last = session.last
+    yield event
+    yield EndOfSession(session.question, tokens.in_token, tokens.out_token, result.sources)
+
+
+# -- global search -----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class GlobalSearchParams:
+    """Global-search settings: community level, batch and reduce budgets, points per batch, shuffle seed."""
+
+    max_level: int | None = 2
+    batch_tokens: int = 8_000
+    reduce_tokens: int = 2_000
+    points_per_batch: int = 5
+    seed: int = 86
+
+    def __post_init__(self) -> None:
+        if self.batch_tokens < 1 or self.reduce_tokens < 1 or self.points_per_batch < 1:
+            raise ConfigurationError("global search budgets and points per batch must be at least 1")
+
+
+class GlobalSearch:
+    """Microsoft GraphRAG global search (see the module docstring)."""
+
+    kind = "global"
+
+    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
+                 params: GlobalSearchParams | None = None, reader: FactsReader | None = None):
+        self.store = store
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
+        self.index = _IndexReader(self.reader)
+        self.params = params or GlobalSearchParams()
+        self.result = RunResult()
+
+    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+        result = self.result = RunResult()
+        timings, tokens, p = result.timings, result.tokens, self.params
+        with timings.measure("record"):
+            session = _Session(self.recorder, "global", TG.GlobalSearchQuestion, "Global search question", question, self.engine.model, used)
+        result.question = session.question
+        yield session.started_event
+
+        with timings.measure("concepts"):
+            step = self.engine.concepts(question)
+        tokens.add(step.in_token, step.out_token)
+        concepts = step.value
+        with timings.measure("record"):
+            event = session.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+        yield event
+
+        with timings.measure("context"):
+            reports = self.index.reports(p.max_level)
+            shuffled = list(reports)
+            random.Random(p.seed).shuffle(shuffled)
+            batches: list[list[dict]] = []
+            used_tokens = 0
+            for rep in shuffled:
+                t = approx_tokens(_report_text(rep))
+                if not batches or used_tokens + t > p.batch_tokens:
+                    batches.append([])
+                    used_tokens = 0
+                batches[-1].append(rep)
+                used_tokens += t
+        batch_rows = [
+            {"iri": NamedNode(f"{session.question.value}/batch/{n}"), "number": n, "reports": [r["report"] for r in batch]}
+            for n, batch in enumerate(batches, start=1)
+        ]
+        with timings.measure("record"):
+            event = session.exploration([], [r["report"] for r in reports], batch_rows)
+        exploration = session.last
+        yield event
+
+        all_points: list[dict] = []
+        map_iris: list[NamedNode] = []
+        for n, (batch, row) in enumerate(zip(batches, batch_rows), start=1):
+            with timings.measure("map"):
+                mapped = self.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in batch], keep=p.points_per_batch)
+            tokens.add(mapped.in_token, mapped.out_token)
+            points = []
+            for k, pt in enumerate(mapped.value, start=1):
+                points.append({
+                    "iri": NamedNode(f"{session.question.value}/map/{n}/point/{k}"),
+                    "content": pt.text, "score": pt.score,
+                    "reports": [batch[i]["report"] for i in pt.sources if 0 <= i < len(batch)],
+                })
+            with timings.measure("record"):
+                event = session.map_result(n, row["iri"], points, exploration=exploration, in_token=mapped.in_token, out_token=mapped.out_token, prompt=mapped.prompt)
+            map_iris.append(event.explain_id)
+            all_points.extend(points)
+            yield event
+
+        # reduce: the best points across batches, within the budget
+        ranked = sorted((pt for pt in all_points if pt["score"] > 0), key=lambda pt: (-pt["score"], pt["iri"].value))
+        kept, budget = [], 0
+        for pt in ranked:
+            t = approx_tokens(pt["content"])
+            if budget + t > p.reduce_tokens:
+                break
+            budget += t
+            kept.append(pt)
+        with timings.measure("record"):
+            event = session.focus([], derived_from=map_iris or [exploration], points=[pt["iri"] for pt in kept], prompt="graphrag-global-reduce@1")
+        yield event
+        result.selected = len(kept)
+        titles = {r["report"]: r["title"] for r in reports}
+        passages = [
+            Passage(pt["content"], " ;; ".join(f"report {titles.get(r) or ''} <{r.value}>".replace("report  <", "report <") for r in pt["reports"]) or None)
+            for pt in kept
+        ]
+        yield from _answer(self.engine, session, question, passages, result, kind="facts")
+
+
+def _report_text(report: dict) -> str:
+    findings = " ".join(f"{s} {e}" for _, s, e in report["findings"])
+    return " ".join(f"{report['title'] or ''}. {report['summary']} {findings}".split())
+
+
+# -- DRIFT search ------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class DriftSearchParams:
+    """DRIFT settings: reports read by the primer, follow-ups per action, depth, answers reduced."""
+
+    primer_reports: int = 5
+    k_followups: int = 3
+    depth: int = 2
+    reduce_answers: int = 6
+    max_level: int | None = None
+    local: LocalSearchParams = dataclasses.field(default_factory=lambda: LocalSearchParams(max_tokens=4_000))
+
+    def __post_init__(self) -> None:
+        if self.primer_reports < 1 or self.k_followups < 0 or self.depth < 0 or self.reduce_answers < 1:
+            raise ConfigurationError("DRIFT needs primer_reports and reduce_answers >= 1, k_followups and depth >= 0")
+
+
+class DriftSearch:
+    """Microsoft GraphRAG DRIFT search (see the module docstring)."""
+
+    kind = "drift"
+
+    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
+                 params: DriftSearchParams | None = None, reader: FactsReader | None = None):
+        self.store = store
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
+        self.index = _IndexReader(self.reader)
+        self.params = params or DriftSearchParams()
+        self.local = LocalSearch(store, engine=self.engine, recorder=self.recorder, params=self.params.local, reader=self.reader)
+        self.result = RunResult()
+
+    def _rate(self, question: str, concepts: Sequence[str], answer: str) -> tuple[float, Any]:
+        step = self.engine.map_points(question, concepts, [Passage(_body(answer))], keep=1)
+        return (step.value[0].score if step.value else 0.0), step
+
+    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+        result = self.result = RunResult()
+        timings, tokens, p = result.timings, result.tokens, self.params
+        with timings.measure("record"):
+            session = _Session(self.recorder, "drift", TG.DriftSearchQuestion, "DRIFT search question", question, self.engine.model, used)
+        result.question = session.question
+        yield session.started_event
+
+        with timings.measure("concepts"):
+            step = self.engine.concepts(question)
+        tokens.add(step.in_token, step.out_token)
+        concepts = step.value
+        with timings.measure("record"):
+            event = session.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+        yield event
+
+        # primer: the reports that match the question best
+        with timings.measure("context"):
+            reports = self.index.reports(p.max_level)
+            bm = BM25([content_tokens(_report_text(r)) for r in reports])
+            query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+            top = [reports[i] for i, _ in bm.top(query, p.primer_reports)]
+        with timings.measure("record"):
+            event = session.exploration([], [r["report"] for r in top])
+        exploration = session.last
+        yield event
+
+        with timings.measure("map"):
+            primer_points = self.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in top], keep=5)
+        tokens.add(primer_points.in_token, primer_points.out_token)
+        primer_answer = "\n".join(pt.text for pt in primer_points.value)
+        primer_score = max((pt.score for pt in primer_points.value), default=0.0)
+        follow = self.engine.follow_ups(question, primer_answer, keep=p.k_followups) if p.depth else None
+        if follow is not None:
+            tokens.add(follow.in_token, follow.out_token)
+        primer_iri = session.iri("action/0")
+        with timings.measure("record"):
+            event = self.recorder.write(
+                "record/drift-action", "drift-action", primer_iri, action=primer_iri, derived_from=[exploration],
+                generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
+                follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
+                content=primer_answer, sub_trace=None, prompt=follow.prompt if follow else primer_points.prompt,
+            )
+        yield event
+
+        answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
+        asked = {question.strip().lower()}
+        frontier = [(primer_iri, None, list(follow.value) if follow else [])]
+        number = 0
+        for depth in range(1, p.depth + 1):
+            next_frontier = []
+            for parent, parent_answer, queries in frontier:
+                for q in queries:
+                    if q.strip().lower() in asked:
+                        continue
+                    asked.add(q.strip().lower())
+                    number += 1
+                    action = session.iri(f"action/{number}")
+                    sub_last = None
+                    sub_question = None
+                    self.recorder.note_stage(action, session.question)  # the sub-trace names its caller
+                    for ev in self.local.run(q, used=action):
+                        if isinstance(ev, ExplainEvent):
+                            sub_last = ev.explain_id
+                            sub_question = sub_question or ev.explain_id
+                            yield ev
+                        elif isinstance(ev, EndOfSession):
+                            tokens.add(ev.in_token, ev.out_token)
+                            for src in ev.sources:
+                                if src not in result.sources:
+                                    result.sources = result.sources + (src,)
+                    answer = self.local.result.answer
+                    with timings.measure("map"):
+                        score, rating = self._rate(question, concepts, answer)
+                    tokens.add(rating.in_token, rating.out_token)
+                    more = self.engine.follow_ups(question, answer, keep=p.k_followups) if depth < p.depth else None
+                    if more is not None:
+                        tokens.add(more.in_token, more.out_token)
+                    sources = [parent] + ([parent_answer] if parent_answer is not None else [])
+                    with timings.measure("record"):
+                        event = self.recorder.write(
+                            "record/drift-action", "drift-action", action, action=action, derived_from=sources,
+                            generated=self.recorder.clock(), query=q, depth=depth, score=score,
+                            follow_ups=list(more.value) if more else [], document=NamedNode(f"{action.value}/answer"),
+                            content=answer, sub_trace=sub_question, prompt=more.prompt if more else rating.prompt,
+                        )
+                    yield event
+                    answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth})
+                    if more is not None and more.value:
+                        next_frontier.append((action, sub_last, list(more.value)))
+            frontier = next_frontier
+
+        # reduce: the best-rated intermediate answers
+        ranked = sorted(answers, key=lambda a: (-a["score"], a["action"].value))[: p.reduce_answers]
+        selections = [
+            {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": a["action"], "kind": "drift-action", "rank": n,
+             "score": a["score"], "tokens": approx_tokens(a["answer"]), "edge": None}
+            for n, a in enumerate(ranked, start=1)
+        ]
+        with timings.measure("record"):
+            event = session.focus(selections, derived_from=[a["action"] for a in answers], prompt="graphrag-drift-reduce@1")
+        yield event
+        result.selected = len(ranked)
+        passages = [Passage(_body(a["answer"]), f"DRIFT action '{a['query']}' (depth {a['depth']})") for a in ranked if _body(a["answer"])]
+        yield from _answer(self.engine, session, question, passages, result, kind="passages")
+
+
+def _body(answer: str) -> str:
+    r"""An intermediate answer as plain text: no trailing source list, bullets or citation markers
+    (they point into the sub-trace's own sources, which the trace keeps).
+
+    >>> _body("- Tim is ill. [1]\n- Bob is sad. [2]\n\nSources:\n[1] x")
+    'Tim is ill.\nBob is sad.'
+    """
+    import re
+
+    lines = []
+    for line in answer.split("\nSources:\n")[0].splitlines():
+        line = re.sub(r"\s*\[\d+\]", "", re.sub(r"^\s*-\s+", "", line)).strip()
+        if line:
+            lines.append(line)
+    return "\n".join(lines)

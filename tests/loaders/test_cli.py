@@ -1,0 +1,68 @@
+"""``ragprov load …``, ``ragprov lineage …`` and ``ragprov extraction show`` end to end on a disk store."""
+
+from __future__ import annotations
+
+import json
+
+from ragprov.cli import cli
+from ragprov.cli.common import run
+
+from .helpers import GRAPHRAG, make_pdf
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = run(cli, list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_load_and_trace_lineage(tmp_path, capsys):
+    store = str(tmp_path / "store")
+    pdf = tmp_path / "carol.pdf"
+    pdf.write_bytes(make_pdf(["Marley was dead.", "Scrooge signed it."]))
+    code, out, err = _run(capsys, "load", "documents", str(pdf), "--chunk-size", "200", "--chunk-overlap", "0", "--store", store, "--json")
+    assert code == 0, err
+    doc = json.loads(out)["documents"][0]
+    assert doc["pages"] == 2 and doc["chunks"] == 2 and not doc["skipped"]
+    code, out, _ = _run(capsys, "load", "documents", str(pdf), "--chunk-size", "200", "--chunk-overlap", "0", "--store", store)
+    assert code == 0 and "already loaded" in out
+
+    facts = tmp_path / "facts.nt"
+    facts.write_text('<urn:e:scrooge> <urn:r:signed> "the register"@en .\n')
+    chunk = f"{doc['iri']}/p2/s200-o0/c0"
+    code, out, err = _run(capsys, "load", "triples", str(facts), "--source", chunk, "--llm-model", "m", "--store", store)
+    assert code == 0 and "1 fact(s)" in out, err
+
+    code, out, err = _run(capsys, "lineage", "edge", "urn:e:scrooge", "<urn:r:signed>", '"the register"@en', "--store", store)
+    assert code == 0, err
+    assert "page 2" in out and doc["iri"] in out
+
+    code, out, _ = _run(capsys, "lineage", "edge", "urn:e:scrooge", "urn:r:signed", '"the register"@en', "--store", store, "--format", "json")
+    (chain,) = json.loads(out)
+    assert [n["kind"] for n in chain["chain"]] == ["chunk", "page", "document"]
+
+    code, out, _ = _run(capsys, "extraction", "show", doc["iri"], "--store", store, "--format", "json")
+    data = json.loads(out)
+    assert len(data["pages"]) == 2 and len(data["statements"]) == 1
+
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store, "--format", "json")
+    assert code == 0 and json.loads(out) == []
+
+
+def test_load_graphrag_and_errors(tmp_path, capsys):
+    store = str(tmp_path / "store")
+    code, out, err = _run(capsys, "load", "graphrag", str(GRAPHRAG["operation-dulce-v3"]), "--store", store, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["version"] == "3" and report["rows"]["relationships"] == 107 and report["quads"] > 0
+    code, out, _ = _run(capsys, "load", "graphrag", str(GRAPHRAG["operation-dulce-v3"]), "--store", store)
+    assert code == 0 and "already loaded" in out
+    # errors are one line on stderr and exit 1
+    code, out, err = _run(capsys, "load", "graphrag", str(tmp_path / "missing"), "--store", store)
+    assert code == 1 and err.startswith("error: ") and "missing" in err and len(err.strip().splitlines()) == 1
+    code, _, err = _run(capsys, "lineage", "edge", "urn:a", "urn:b", "urn:c", "--store", store)
+    assert code == 1 and "no statement reifies this edge" in err
+    code, _, err = _run(capsys, "lineage", "edge", '"lit"', "urn:b", "urn:c", "--store", store)
+    assert code == 1 and "must be an IRI" in err
+    code, _, err = _run(capsys, "extraction", "show", "urn:nothing", "--store", store)
+    assert code == 1 and "no document" in err

@@ -1,0 +1,158 @@
+"""Lineage on every engine: edge → statement → chunk → page → document, document → answers,
+document → extraction; in our tg:reifies form and TrustGraph's tg:contains form."""
+
+from __future__ import annotations
+
+import pytest
+from pyoxigraph import Literal, NamedNode, Quad, Triple
+
+from ragprov.errors import NotFoundError
+from ragprov.loaders.documents import load_documents
+from ragprov.loaders.graphrag import load_graphrag
+from ragprov.loaders.triples import load_triples
+from ragprov.navigate.lineage import Lineage
+from ragprov.record.recorder import ChunkSelection, EdgeSelection, Recorder
+
+from .helpers import GRAPHRAG, ReificationStore, make_pdf
+
+TG = "https://trustgraph.ai/ns/"
+PROV = "http://www.w3.org/ns/prov#"
+SCROOGE = NamedNode("urn:e:scrooge")
+PARTNER = NamedNode("urn:r:partnerOf")
+MARLEY = NamedNode("urn:e:marley")
+EDGE = Triple(SCROOGE, PARTNER, MARLEY)
+LITERAL_EDGE = Triple(MARLEY, NamedNode("urn:r:note"), Literal('dead "as a door-nail"', language="en"))
+
+
+def _load_pdf_and_facts(store, tmp_path):
+    pdf = tmp_path / "carol.pdf"
+    pdf.write_bytes(make_pdf(["Stave One. Marley's Ghost.", "Scrooge and Marley were partners for many years."]))
+    (doc,) = load_documents(store, [pdf], chunk_size=500, chunk_overlap=0, show_progress=False).documents
+    chunk = f"{doc.iri}/p2/s500-o0/c0"
+    facts = tmp_path / "facts.nt"
+    facts.write_text(f"{EDGE} .\n{LITERAL_EDGE} .\n")
+    load_triples(store, facts, source=chunk, show_progress=False)
+    return doc, chunk
+
+
+def test_edge_to_page_and_document(store, tmp_path):
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    lineage = Lineage(store)
+    for edge in (EDGE, LITERAL_EDGE):
+        (chain,) = lineage.edge_sources(edge)
+        assert [n.kind for n in chain.nodes] == ["chunk", "page", "document"]
+        assert chain.chunk.iri.value == chunk and chain.chunk.chunk_index == 0 and chain.chunk.char_offset == 0
+        assert chain.page.page_number == 2
+        assert chain.document.iri.value == doc.iri and chain.document.mime_type == "application/pdf"
+        assert chain.document.page_count == 2
+        assert "page 2" in str(chain) and "chunk 0" in str(chain)
+    # an edge nobody loaded has no sources; a near miss (other object) neither
+    assert lineage.edge_sources(Triple(SCROOGE, PARTNER, NamedNode("urn:e:fezziwig"))) == []
+
+
+def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    recorder = Recorder(store, clock=clock)
+    g = recorder.graph_rag("Who was Scrooge's partner?", model="offline")
+    g.grounding(["partner"])
+    g.exploration([SCROOGE], edge_count=2)
+    g.focus([EdgeSelection(EDGE, reasoning="names the partner", score=0.9, concept="partner")])
+    g.synthesis("Marley.")
+    d = recorder.doc_rag("What is Stave One?", model="offline")
+    d.grounding(["stave"])
+    d.exploration([NamedNode(chunk)])
+    d.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
+    d.synthesis("Marley's Ghost.")
+    other = recorder.graph_rag("Unrelated?", model="offline")
+    other.grounding(["x"])
+    other.exploration([SCROOGE], edge_count=1)
+    other.focus([EdgeSelection(Triple(SCROOGE, PARTNER, NamedNode("urn:e:nobody")), score=0.1)])
+    other.synthesis("?")
+
+    answers = Lineage(store).document_answers(doc.iri)
+    by_query = {a.query: a for a in answers}
+    assert set(by_query) == {"Who was Scrooge's partner?", "What is Stave One?"}
+    graph = by_query["Who was Scrooge's partner?"]
+    assert graph.question == g.question and graph.edges == [EDGE]
+    assert graph.answers and graph.answers[0].value.startswith("urn:trustgraph:prov:synthesis:")
+    assert graph.answer_documents
+    docrag = by_query["What is Stave One?"]
+    assert docrag.chunks == [NamedNode(chunk)] and docrag.edges == []
+    assert answers[0].query == "What is Stave One?"  # newest first
+    assert Lineage(store).document_answers("urn:ragprov:doc:unknown") == []
+
+
+def test_extraction_of_a_document(store, tmp_path):
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    ex = Lineage(store).extraction(doc.iri)
+    assert ex.document.kind == "document" and ex.document.title == "carol"
+    assert [p.page_number for p in ex.pages] == [1, 2]
+    assert len(ex.chunks) == 2 and {c.parents[0].value for c in ex.chunks} == {p.iri.value for p in ex.pages}
+    assert {s.fact for s in ex.statements} == {EDGE, LITERAL_EDGE}
+    assert all(s.derived_from == (NamedNode(chunk),) for s in ex.statements)
+    with pytest.raises(NotFoundError):
+        Lineage(store).extraction("urn:ragprov:doc:unknown")
+
+
+def test_graphrag_relationships_reach_their_documents(store):
+    load_graphrag(store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
+    lineage = Lineage(store)
+    rows = store.select(
+        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . ?s ?p ?o } ORDER BY ?p LIMIT 5"
+    )
+    assert len(rows) == 5
+    for r in rows:
+        chains = lineage.edge_sources(Triple(r["s"], r["p"], r["o"]))
+        assert chains and all(c.document is not None and c.document.kind == "document" for c in chains)
+        assert all([n.kind for n in c.nodes] == ["chunk", "document"] for c in chains)
+
+
+def test_trustgraph_contains_form(store):
+    """TrustGraph writes `?subgraph tg:contains <<s p o>>`, with pages and chunks typed only prov:Entity."""
+    from ragprov.sparql.quads import insert_data
+
+    doc, page, chunk, sg = (NamedNode(f"urn:tg:{x}") for x in ("doc", "doc/p1", "doc/p1/c0", "subgraph"))
+    entity = NamedNode(PROV + "Entity")
+    rdf_type = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+    g = NamedNode("urn:graph:source")
+    quads = [
+        Quad(doc, rdf_type, NamedNode(TG + "Document"), g),
+        Quad(doc, NamedNode("http://purl.org/dc/elements/1.1/title"), Literal("TrustGraph doc"), g),
+        Quad(page, rdf_type, entity, g),
+        Quad(page, NamedNode(TG + "pageNumber"), Literal("1", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")), g),
+        Quad(page, NamedNode(PROV + "wasDerivedFrom"), doc, g),
+        Quad(chunk, rdf_type, entity, g),
+        Quad(chunk, NamedNode(TG + "chunkIndex"), Literal("0", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")), g),
+        Quad(chunk, NamedNode(PROV + "wasDerivedFrom"), page, g),
+        Quad(sg, NamedNode(TG + "contains"), EDGE, g),
+        Quad(sg, NamedNode(PROV + "wasDerivedFrom"), chunk, g),
+    ]
+    store.update(insert_data(quads, store.dialect))
+    (chain,) = Lineage(store).edge_sources(EDGE)
+    assert chain.statement == sg
+    assert [n.kind for n in chain.nodes] == ["chunk", "page", "document"]
+    assert chain.document.title == "TrustGraph doc"
+    ex = Lineage(store).extraction(doc)
+    assert [s.fact for s in ex.statements] == [EDGE]
+
+
+def test_reification_dialect_joins_extraction_and_traces(tmp_path, clock):
+    store = ReificationStore()
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    (chain,) = Lineage(store).edge_sources(EDGE)
+    assert chain.document.iri.value == doc.iri
+    recorder = Recorder(store, clock=clock)
+    g = recorder.graph_rag("Partner?", model="offline")
+    g.grounding(["partner"])
+    g.exploration([SCROOGE], edge_count=1)
+    g.focus([EdgeSelection(EDGE, score=1.0)])
+    g.synthesis("Marley.")
+    (answer,) = Lineage(store).document_answers(doc.iri)
+    assert answer.edges == [EDGE] and answer.question == g.question
+
+
+def test_sample_edges(memory_store):
+    with pytest.raises(NotFoundError):
+        Lineage(memory_store).any_edge()
+    load_graphrag(memory_store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
+    assert isinstance(Lineage(memory_store).any_edge(), Triple)

@@ -1,0 +1,122 @@
+"""The ReAct agent: sub-traces linked to the Analysis that called them, tool errors recorded as
+error Observations, parse errors survived, iteration limit, conclusion with termination reason."""
+
+from __future__ import annotations
+
+import json
+
+from pyoxigraph import NamedNode
+
+from ragprov.namespaces import PROV, RDF, TG
+from ragprov.pipelines import Agent, AgentParams
+from ragprov.record import ChunkEvent, EndOfSession, ExplainEvent
+
+from .conftest import FACTS, llm_engine, scripted_reply, validate
+from .openai_stub import OpenAIStub, Reply, system_text, user_text
+from .test_graphrag import one, values
+
+
+def react_script(steps):
+    """Agent replies in order; other prompts (sub-traces) answered by the scripted LLM."""
+    queue = list(steps)
+
+    def reply(req):
+        if "by reasoning step by step and calling tools" in system_text(req):
+            return Reply(queue.pop(0), prompt_tokens=50, completion_tokens=20)
+        return scripted_reply(req)
+
+    return reply
+
+
+def test_agent_with_llm_uses_knowledge_query_and_concludes(carol_store, recorder_for):
+    steps = [
+        'Thought: I should look this up in the graph.\nAction: knowledge-query\nAction Input: {"question": "Who is Scrooge\'s nephew?"}',
+        "Thought: The graph says Fred.\nFinal Answer: Fred is Scrooge's nephew.",
+    ]
+    with OpenAIStub(react_script(steps)) as stub:
+        agent = Agent(carol_store, engine=llm_engine(stub), recorder=recorder_for(carol_store), facts_graph=FACTS)
+        events = list(agent.run("Who is Scrooge's nephew?"))
+        history_prompt = user_text(stub.chat_requests()[-1]["json"])
+    assert "Observation: Fred is Scrooge's nephew [1]." in history_prompt
+    stages = [e.stage for e in events if isinstance(e, ExplainEvent)]
+    assert stages == ["question", "analysis", "question", "grounding", "exploration", "focus", "synthesis", "observation", "conclusion"]
+    explains = {e.explain_id: e for e in events if isinstance(e, ExplainEvent)}
+    ids = [e.explain_id for e in events if isinstance(e, ExplainEvent)]
+    agent_q, analysis, sub_q, synthesis, observation, conclusion = ids[0], ids[1], ids[2], ids[6], ids[7], ids[8]
+    s = carol_store
+    # Analysis recorded before the tool ran; the sub-trace used it; the observation derives from both
+    assert one(s, analysis, PROV.wasGeneratedBy) == agent_q
+    assert one(s, sub_q, PROV.used) == analysis
+    assert set(values(s, observation, PROV.wasDerivedFrom)) == {analysis, synthesis}
+    assert one(s, conclusion, PROV.wasDerivedFrom) == observation
+    assert one(s, conclusion, TG.terminationReason).value == "final-answer"
+    assert json.loads(one(s, analysis, TG.arguments).value) == {"question": "Who is Scrooge's nephew?"}
+    assert one(s, analysis, TG.action).value == "knowledge-query"
+    assert one(s, analysis, TG.prompt).value == "agent-react@1"
+    assert (one(s, analysis, TG.inToken).value, one(s, analysis, TG.outToken).value) == ("50", "20")
+    # final answer streamed with the conclusion's IRI as message id
+    finals = [e for e in events if isinstance(e, ChunkEvent) and e.message_id == conclusion]
+    assert "".join(e.content for e in finals) == "Fred is Scrooge's nephew."
+    thoughts = [e for e in events if isinstance(e, ChunkEvent) and e.message_id == analysis]
+    assert thoughts and thoughts[0].content == "I should look this up in the graph."
+    end = events[-1]
+    assert isinstance(end, EndOfSession) and end.trace == agent_q
+    assert end.in_token == 50 * 2 + 30 + 200 + 120  # two agent steps + the sub-trace's tokens
+    assert end.sources and end.sources[0].title == "A Christmas Carol"
+    validate(s)
+
+
+def test_tool_failure_and_parse_error_become_error_observations_and_the_agent_concludes(carol_store, recorder_for):
+    steps = [
+        "I am not following the format.",
+        'Thought: try a tool that does not exist.\nAction: web-search\nAction Input: {"question": "x"}',
+        'Thought: graph, but the LLM will fail inside.\nAction: knowledge-query\nAction Input: {"question": "FAIL"}',
+        "Thought: give up.\nFinal Answer: I could not find it.",
+    ]
+    base = react_script(steps)
+
+    def reply(req):
+        if "extract search concepts" in system_text(req) and "FAIL" in user_text(req):
+            return Reply("backend exploded", status=400)
+        return base(req)
+
+    with OpenAIStub(reply) as stub:
+        agent = Agent(carol_store, engine=llm_engine(stub), recorder=recorder_for(carol_store), facts_graph=FACTS)
+        events = list(agent.run("Where is the secret?"))
+    stages = [e.stage for e in events if isinstance(e, ExplainEvent)]
+    assert stages == ["question", "analysis", "observation", "analysis", "observation", "analysis", "question", "observation", "conclusion"]
+    s = carol_store
+    observations = [e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "observation"]
+    errors = [one(s, o, TG.toolError).value for o in observations]
+    assert errors[0].startswith("could not parse the reply")
+    assert "unknown tool 'web-search'" in errors[1]
+    assert "LLMError" in errors[2] and "HTTP 400" in errors[2]
+    assert all(TG.Error in values(s, o, RDF.type) for o in observations)
+    # the failed sub-trace's question is the observation's second source
+    sub_q = [e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "question"][1]
+    assert sub_q in values(s, observations[2], PROV.wasDerivedFrom)
+    conclusion = [e.explain_id for e in events if isinstance(e, ExplainEvent)][-1]
+    assert one(s, conclusion, TG.terminationReason).value == "final-answer"
+    assert agent.result.answer == "I could not find it."
+
+
+def test_iteration_limit_is_the_termination_reason(carol_store, recorder_for):
+    loop = 'Thought: again.\nAction: document-query\nAction Input: {"question": "Fred"}'
+    with OpenAIStub(react_script([loop] * 5)) as stub:
+        agent = Agent(carol_store, engine=llm_engine(stub), recorder=recorder_for(carol_store), params=AgentParams(max_iterations=2))
+        events = list(agent.run("Fred?"))
+    conclusion = [e for e in events if isinstance(e, ExplainEvent)][-1]
+    assert conclusion.stage == "conclusion"
+    assert one(carol_store, conclusion.explain_id, TG.terminationReason).value == "iteration-limit"
+    assert agent.result.answer.startswith("Fred came into the counting-house")
+    validate(carol_store)
+
+
+def test_offline_agent_asks_both_tools_and_answers_from_evidence(carol_store, recorder_for):
+    agent = Agent(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    list(agent.run("Who is Bob Cratchit's son?"))
+    assert agent.result.termination_reason == "final-answer"
+    assert agent.result.answer.startswith("From knowledge-query:\n- Bob Cratchit")
+    assert "- Bob Cratchit father of Tiny Tim [1]" in agent.result.answer
+    assert "From document-query:" in agent.result.answer
+    validate(carol_store)

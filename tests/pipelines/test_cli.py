@@ -1,0 +1,118 @@
+"""``ragprov ask`` and ``ragprov demo`` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragprov.cli import cli, run
+from ragprov.record import event_from_json
+
+from . import graphs
+from .conftest import FACTS
+from .openai_stub import OpenAIStub
+
+
+@pytest.fixture
+def store_dir(tmp_path):
+    from ragprov.store import EmbeddedStore
+
+    s = EmbeddedStore(tmp_path / "store")
+    graphs.build(s, FACTS)
+    s.close()
+    return str(tmp_path / "store")
+
+
+def test_ask_graph_rag_explain_prints_stages_live_on_stderr(store_dir, capsys, monkeypatch):
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    code = run(cli, ["ask", "graph-rag", "Who was Scrooge's business partner?", "-x", "--store", store_dir, "--facts-graph", str(FACTS.value)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.startswith("- Ebenezer Scrooge business partner of Jacob Marley [1]")
+    for needle in (
+        "[question]", "question: Who was Scrooge's business partner?", "model: ragprov-offline-bm25/1",
+        "[grounding]", "concepts: scrooge business partner, scrooge, business, partner",
+        "[exploration]", "seed entities", "edges explored:", "hop 1:",
+        "[focus]", "1. Ebenezer Scrooge —business partner of→ Jacob Marley", "why: concept",
+        "[synthesis]", "sources:", "A Christmas Carol, page 1", "trace: urn:trustgraph:question:",
+    ):
+        assert needle in err, needle
+    # stages appear in recording order
+    assert err.index("[question]") < err.index("[grounding]") < err.index("[exploration]") < err.index("[focus]") < err.index("[synthesis]")
+
+
+def test_ask_jsonl_streams_wire_events_and_json_summarises(store_dir, capsys, monkeypatch):
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    assert run(cli, ["ask", "doc-rag", "Who was ill?", "--format", "jsonl", "--store", store_dir]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    events = [event_from_json(line) for line in lines]
+    assert events[0].type == "explain" and events[-1].type == "end_of_session"
+    assert any(e.type == "chunk" for e in events)
+    assert run(cli, ["ask", "agent", "Who was ill?", "--format", "json", "--store", store_dir, "--facts-graph", FACTS.value]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["trace"].startswith("urn:trustgraph:agent:") and summary["termination_reason"] == "final-answer"
+    assert summary["model"] == "ragprov-offline-bm25/1" and summary["sources"]
+
+
+def test_ask_with_an_llm_url_and_a_bad_key_fails_in_one_line_without_the_key(store_dir, capsys):
+    from .openai_stub import Reply
+
+    with OpenAIStub(lambda req: Reply("bad key sk-secret-xyz", status=401)) as stub:
+        code = run(cli, ["ask", "graph-rag", "Who?", "--store", store_dir, "--llm-url", stub.url, "--llm-model", "m", "--llm-key", "sk-secret-xyz"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.startswith("error: the LLM at") and "HTTP 401" in err and "sk-secret-xyz" not in err + out
+
+
+def test_ask_rejects_a_bad_facts_graph(store_dir, capsys):
+    assert run(cli, ["ask", "graph-rag", "Who?", "--store", store_dir, "--facts-graph", "not an iri"]) == 1
+    assert "not an absolute IRI" in capsys.readouterr().err
+
+
+def test_demo_runs_offline_and_keeps_its_store(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("ragprov.loaders.graphrag")
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    store = tmp_path / "demo"
+    assert run(cli, ["demo", "--store", str(store), "--max-edges", "3"]) == 0
+    out, err = capsys.readouterr()
+    text = out + err
+    for needle in ("1. Load", "ragprov ask graph-rag", "[focus]", "The recorded trace of", "Lineage of its best edge",
+                   "chunk ", "text: ", "Explore further", f"ragprov traces --store {store}"):
+        assert needle in text, needle
+    # the store is kept: the traces are there for the printed commands
+    assert run(cli, ["traces", "--store", str(store), "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) >= 4
+
+
+@pytest.mark.parametrize("mode", ["local", "global", "drift"])
+def test_ask_microsoft_graphrag_modes(tmp_path_factory, capsys, monkeypatch, mode):
+    loader = pytest.importorskip("ragprov.loaders.graphrag")
+    from ragprov.resources import data_dir
+    from ragprov.store import EmbeddedStore
+
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    path = tmp_path_factory.mktemp("cc") / "store"
+    s = EmbeddedStore(path)
+    loader.load_graphrag(s, data_dir() / "graphrag" / "christmas-carol-v3", show_progress=False)
+    s.close()
+    assert run(cli, ["ask", mode, "What happens to Tiny Tim?", "-x", "--format", "json", "--store", str(path)]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["trace"].startswith(f"urn:ragprov:{mode}:") and "Tim" in summary["answer"]
+    assert "[exploration]" in err and "[focus]" in err and "[synthesis]" in err
+
+
+def test_ask_with_a_streaming_llm_prints_the_answer_and_records_the_model(store_dir, capsys):
+    from .conftest import scripted_reply
+
+    with OpenAIStub(scripted_reply) as stub:
+        code = run(cli, ["ask", "graph-rag", "Who is Scrooge's nephew?", "-x", "--store", store_dir, "--facts-graph", FACTS.value,
+                         "--llm-url", stub.url, "--llm-model", "stub-model", "--llm-key", "sk-cli-secret"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out == "Fred is Scrooge's nephew [1].\n"
+    assert "model: stub-model" in err and "prompt: graphrag-edge-scoring@1" in err and "tokens: 30 in, 6 out" in err
+    assert "Fred —nephew of→ Ebenezer Scrooge" in err and "why: names the nephew" in err
+    assert "sk-cli-secret" not in out + err

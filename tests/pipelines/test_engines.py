@@ -1,0 +1,38 @@
+"""Retrieval on every store engine (oxigraph embedded, oxigraph over HTTP, Jena, Virtuoso — whose
+default graph is the union of all graphs): facts in ``urn:graph:facts``, provenance elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragprov.namespaces import TG
+from ragprov.pipelines import DocRag, GraphRag
+from ragprov.record import ExplainEvent, Recorder
+
+from . import graphs
+from .conftest import FACTS
+
+pytestmark = pytest.mark.engine
+
+
+def test_graphrag_reads_the_configured_facts_graph_on_every_engine(store):
+    graphs.build(store, FACTS)
+    pipe = GraphRag(store, recorder=Recorder(store), facts_graph=FACTS)
+    events = list(pipe.run("Who was Scrooge's business partner?"))
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    edges = [t.object for t in focus.explain_triples if t.predicate == TG.edge]
+    assert edges[0] == graphs.fact("scrooge", "partner", "marley")
+    assert all("secret" not in e.predicate.value for e in edges)  # the provenance decoy is never explored
+    assert pipe.result.sources[0].chunk == graphs.chunk_iri("c0")
+    assert pipe.result.sources[0].page == 1 and pipe.result.sources[0].title == "A Christmas Carol"
+    # the exploration reads labels from the facts graph only: entity seeds are real entities
+    exploration = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "exploration")
+    seeds = [t.object.value for t in exploration.explain_triples if t.predicate == TG.entity]
+    assert seeds and all(s.startswith(graphs.E) for s in seeds)
+
+
+def test_docrag_on_every_engine(store):
+    graphs.build(store, FACTS)
+    pipe = DocRag(store, recorder=Recorder(store))
+    list(pipe.run("Who was ill, Tiny Tim?"))
+    assert pipe.result.sources[0].chunk == graphs.chunk_iri("c2")

@@ -1,0 +1,87 @@
+"""Prompts as package data, the ReAct parser, and the offline engine's lexical building blocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragprov.errors import ConfigurationError, LLMError, ParameterError, PipelineError
+from ragprov.llm import OfflineEngine, load_prompt, parse_json_list, parse_react, prompt_ids
+from ragprov.llm.engine import EdgeText, Passage, Tool, Turn
+from ragprov.llm.prompt import parse_prompt
+from ragprov.llm.text import BM25, content_tokens, extract_concepts
+
+
+def test_every_bundled_prompt_has_a_header_and_matching_inputs():
+    ids = prompt_ids()
+    assert {"graphrag-concepts", "graphrag-edge-scoring", "graphrag-synthesis", "docrag-rerank", "docrag-synthesis", "agent-react"} <= set(ids)
+    for pid in ids:
+        p = load_prompt(pid)
+        assert p.ref == f"{pid}@{p.version}" and p.summary and len(p.sha) == 16
+        msgs = p.messages(**{name: f"<{name}>" for name in p.inputs})
+        text = "\n".join(m["content"] for m in msgs)
+        assert "{{" not in text
+        for name in p.inputs:
+            assert f"<{name}>" in text
+
+
+def test_prompt_errors_are_clear():
+    with pytest.raises(ConfigurationError, match="differ from the declared inputs"):
+        parse_prompt("# id: x\n# version: 1\n# inputs: [a]\n# summary: s\n=== user\n{{b}}\n")
+    with pytest.raises(ConfigurationError, match="no 'version'"):
+        parse_prompt("# id: x\n# inputs: []\n# summary: s\n=== user\nhi\n")
+    with pytest.raises(ParameterError, match="missing question"):
+        load_prompt("graphrag-concepts").messages()
+
+
+def test_parse_react_forms_and_errors():
+    step = parse_react('Thought: check\nAction: document-query\nAction Input: ```json\n{"question": "q"}\n```')
+    assert (step.action, step.arguments) == ("document-query", {"question": "q"})
+    assert parse_react("Thought: ok\nFinal Answer: Marley.\nMore.").final_answer == "Marley.\nMore."
+    with pytest.raises(PipelineError, match="neither"):
+        parse_react("I think the answer is 4")
+    with pytest.raises(PipelineError, match="not JSON"):
+        parse_react("Thought: t\nAction: knowledge-query\nAction Input: {question: q}")
+
+
+def test_parse_json_list_tolerates_fences_and_chatter():
+    assert parse_json_list('Sure!\n```json\n[1, 2]\n```', what="x") == [1, 2]
+    with pytest.raises(LLMError, match="not a JSON array"):
+        parse_json_list("no list here", what="edge-scoring")
+
+
+def test_concepts_drop_stopwords_and_keep_phrases():
+    assert extract_concepts("What did Tiny Tim say at Christmas dinner?") == ["tiny tim", "tiny", "tim", "christmas dinner", "christmas", "dinner"]
+    assert extract_concepts("who is it?") == []
+    assert content_tokens("The Ghosts of Christmas") == ["ghost", "christmas"]
+
+
+def test_bm25_prefers_rarer_terms_and_shorter_documents():
+    bm = BM25([["scrooge", "miser"], ["scrooge", "nephew"], ["scrooge", "clerk", "candle", "office", "cold"]])
+    s = bm.scores(["scrooge", "nephew"])
+    assert s[1] > s[0] > s[2] > 0
+    assert [i for i, _ in bm.top(["nephew"], 5)] == [1]
+
+
+def test_offline_engine_is_deterministic_and_explains():
+    engine = OfflineEngine()
+    edges = [EdgeText("Fred", "nephew of", "Ebenezer Scrooge"), EdgeText("Bob Cratchit", "father of", "Tiny Tim")]
+    a = engine.score_edges("Who is Scrooge's nephew?", ["scrooge nephew", "scrooge", "nephew"], edges, keep=5)
+    b = engine.score_edges("Who is Scrooge's nephew?", ["scrooge nephew", "scrooge", "nephew"], edges, keep=5)
+    assert a == b and [c.index for c in a.value] == [0]
+    assert "nephew in predicate" in a.value[0].reasoning and "scrooge in object" in a.value[0].reasoning
+    stream = engine.answer("q", [Passage("Fred nephew of Ebenezer Scrooge", "Carol, p. 1")], kind="facts")
+    assert "".join(stream) == "- Fred nephew of Ebenezer Scrooge [1]\n\nSources:\n[1] Carol, p. 1\n"
+    assert stream.prompt == "offline-extractive-facts@1" and stream.in_token is None
+
+
+def test_offline_react_policy():
+    engine = OfflineEngine()
+    tools = [Tool("knowledge-query", "kg", {"question": "q"}), Tool("document-query", "docs", {"question": "q"})]
+    first = parse_react(engine.react("Q?", tools, []).value)
+    assert first.action == "knowledge-query" and first.arguments == {"question": "Q?"}
+    failed = Turn("t", "knowledge-query", {"question": "Q?"}, "", error="boom", useful=False)
+    second = parse_react(engine.react("Q?", tools, [failed]).value)
+    assert second.action == "document-query" and "failed" in second.thought
+    done = Turn("t", "document-query", {"question": "Q?"}, "- Marley was dead. [1]", useful=True)
+    final = parse_react(engine.react("Q?", tools, [failed, done]).value)
+    assert final.final_answer == "From document-query:\n- Marley was dead. [1]"
