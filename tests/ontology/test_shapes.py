@@ -41,11 +41,21 @@ def test_samples_conform(name):
     assert bool(report)
 
 
+def test_a_focus_that_kept_no_edge_conforms():
+    """When nothing matched, the Focus keeps no edge and the trace says exactly that."""
+    triples = [
+        t for t in plain_rdf(SAMPLES / "graphrag.ttl")
+        if not _p(t, TG + "selectedEdge") and not t.subject.value.startswith("urn:trustgraph:prov:edge:")
+    ]
+    report = validate_trace(triples)
+    assert report.conforms, str(report)
+
+
 BROKEN = {
-    "focus without selected edges": (
+    "graphrag focus that keeps chunks": (
         "graphrag",
-        dict(drop=lambda t: _p(t, TG + "selectedEdge")),
-        "A GraphRAG Focus keeps at least one edge",
+        dict(add=[Triple(iri(FOCUS), iri(TG + "selectedChunk"), iri("urn:doc:1/c0"))]),
+        "keeps edges, not chunks",
     ),
     "question without tg:query": (
         "graphrag",
