@@ -11,7 +11,14 @@ Then, each into a fresh store:
 
 Peak memory of the loader is measured with ``tracemalloc`` (Python allocations: the loader's own
 buffers; the store's Rust memory is the same for both ways) at a quarter of the copies and at all
-of them: flat means the peak does not grow with the input. Target: loader ≥ 70 % of raw.
+of them: flat means the peak does not grow with the input (what remains is the id index used to
+check links: entity titles, text unit and relationship ids). Target: loader ≥ 70 % of raw.
+
+Where the time goes (cProfile, Christmas Carol x7): the loader spells every term in Python
+(~1.6 µs a quad, of which a third is reading Parquet rows into Python objects) and the store then
+parses the N-Quads text, which costs ~30 % more than ``bulk_extend`` of ready-made ``Quad``
+objects; pyoxigraph holds the GIL while loading, so the two do not overlap. The remaining lever is
+spelling whole columns with ``pyarrow.compute`` instead of row by row.
 
     python bench/load.py [--copies 28] [--disk]
 """

@@ -71,7 +71,7 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
 
     answers = Lineage(store).document_answers(doc.iri)
     by_query = {a.query: a for a in answers}
-    assert set(by_query) == {"Who was Scrooge's partner?", "What is Stave One?"}
+    assert set(by_query) == {"Who was Scrooge's partner?", "What is Stave One?"}, [a.to_json() for a in answers]
     graph = by_query["Who was Scrooge's partner?"]
     assert graph.question == g.question and graph.edges == [EDGE]
     assert graph.answers and graph.answers[0].value.startswith("urn:trustgraph:prov:synthesis:")

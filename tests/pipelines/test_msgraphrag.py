@@ -178,3 +178,18 @@ def test_drift_search_records_the_action_dag(index):
     list(again.run("What happens to Tiny Tim?"))
     assert again.result.answer == pipe.result.answer
     validate(s)
+
+
+def test_report_ratings_come_through(index):
+    """Global search ranks community reports by GraphRAG's rank, which the loader writes as tg:rating."""
+    import pyarrow.parquet as pq
+
+    from ragprov.resources import data_dir
+    from ragprov.sparql import catalog
+
+    rows = index.select(catalog().render("retrieve/graphrag-reports", index.dialect, facts_graph=FACTS, max_level=None))
+    ranks = {r["report"].value: float(r["rank"].value) for r in rows if "rank" in r}
+    reports = {r["report"].value for r in rows}
+    assert reports and set(ranks) == reports, "every report has its rating"
+    table = pq.read_table(data_dir() / "graphrag" / "christmas-carol-v3" / "community_reports.parquet")
+    assert sorted(ranks.values()) == sorted(float(x) for x in table.column("rank").to_pylist())

@@ -116,3 +116,4 @@ def test_new_record_templates_write_in_every_dialect(name, store):
             assert "<<" not in text
     store.update(catalog().render(name, store.dialect, **params))
     assert store.ask("ASK { GRAPH <urn:graph:retrieval> { ?s ?p ?o } }")
+
