@@ -100,13 +100,9 @@ def _source_chains(store, trace) -> dict[str, list[str]]:
     """Selection IRI → printable source chains (edge → statement → chunk → page → document)."""
     from ..navigate.lineage import Lineage
 
-    lineage = Lineage(store)
-    out: dict[str, list[str]] = {}
-    for st in trace.stages:
-        for sel in st.selections:
-            if sel.edge is not None:
-                out[sel.iri.value] = [str(chain) for chain in lineage.edge_sources(sel.edge)]
-    return out
+    selections = [sel for st in trace.stages for sel in st.selections if sel.edge is not None]
+    chains = Lineage(store).edges_sources([sel.edge for sel in selections])  # one query for all edges
+    return {sel.iri.value: [str(chain) for chain in chains[sel.edge]] for sel in selections}
 
 
 @trace_group.command("delete")

@@ -23,7 +23,8 @@ Labels = dict[str, str]
 def term_text(term, labels: Labels | None = None) -> str:
     labels = labels or {}
     if isinstance(term, NamedNode):
-        return labels.get(term.value) or local_name(term)
+        label = labels.get(term.value)
+        return _short(label, 100) if label else local_name(term)
     if isinstance(term, Literal):
         text = term.value
         return json.dumps(text if len(text) <= 80 else text[:77] + "…", ensure_ascii=False)

@@ -107,6 +107,30 @@ def test_graphrag_relationships_reach_their_documents(store):
         assert all([n.kind for n in c.nodes] == ["chunk", "document"] for c in chains)
 
 
+def test_many_edges_in_one_query(store):
+    """A trace view with provenance asks for all its edges at once: one query, the same chains."""
+    load_graphrag(store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
+    rows = store.select(
+        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . ?s ?p ?o } ORDER BY ?p LIMIT 6"
+    )
+    edges = [Triple(r["s"], r["p"], r["o"]) for r in rows] + [Triple(NamedNode("urn:x:a"), NamedNode("urn:x:b"), NamedNode("urn:x:c"))]
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner, self.dialect, self.queries = inner, inner.dialect, 0
+
+        def select(self, sparql):
+            self.queries += 1
+            return self.inner.select(sparql)
+
+    counting = Counting(store)
+    many = Lineage(counting).edges_sources(edges)
+    assert counting.queries == 1
+    assert many[edges[-1]] == []  # nothing reifies an unknown edge
+    for edge in edges[:-1]:
+        assert many[edge] and [str(c) for c in many[edge]] == [str(c) for c in Lineage(store).edge_sources(edge)]
+
+
 def test_trustgraph_contains_form(store):
     """TrustGraph writes `?subgraph tg:contains <<s p o>>`, with pages and chunks typed only prov:Entity."""
     from ragprov.sparql.quads import insert_data

@@ -79,7 +79,7 @@ def test_exists_template(memory_store):
 
 
 LINEAGE = {
-    "lineage/edge-sources": dict(edge=FACT),
+    "lineage/edge-sources": dict(edges=[FACT]),
     "lineage/extraction": dict(document="urn:ragprov:doc:1"),
     "lineage/document-answers": dict(document="urn:ragprov:doc:1"),
     "lineage/sample-edges": dict(limit=3),
