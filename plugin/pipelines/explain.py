@@ -59,14 +59,17 @@ def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | N
     if isinstance(event, EndOfSession):
         lines = [f"tokens: {event.in_token} in, {event.out_token} out"]
         if event.sources:
-            lines.append("sources:")
-            for s in event.sources:
+            lines.append(f"sources ({len(event.sources)}):")
+            shown = event.sources if max_edges is None else event.sources[:max_edges]
+            for s in shown:
                 where = [s.title or local_name(s.document.value)]
                 if s.page is not None:
                     where.append(f"page {s.page}")
                 if s.chunk is not None:
                     where.append(f"chunk <{s.chunk.value}>")
                 lines.append("  - " + ", ".join(where))
+            if len(shown) < len(event.sources):
+                lines.append(f"  … and {len(event.sources) - len(shown)} more (--format json lists them all)")
         lines.append(f"trace: {event.trace.value}")
         return lines
     if not isinstance(event, ExplainEvent):
