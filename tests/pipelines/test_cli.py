@@ -35,7 +35,7 @@ def test_ask_graph_rag_explain_prints_stages_live_on_stderr(store_dir, capsys, m
         "[grounding]", "concepts: scrooge business partner, scrooge, business, partner",
         "[exploration]", "seed entities", "edges explored:", "hop 1:",
         "[focus]", "1. Ebenezer Scrooge —business partner of→ Jacob Marley", "why: concept",
-        "[synthesis]", "sources:", "A Christmas Carol, page 1", "trace: urn:trustgraph:question:",
+        "[synthesis]", "sources (", "A Christmas Carol, page 1", "trace: urn:trustgraph:question:",
     ):
         assert needle in err, needle
     # stages appear in recording order
