@@ -1,7 +1,12 @@
 """IRIs ragprov writes and reads: vocabularies, named graphs and the identifiers of §4.
 
+``TG`` is the closed vocabulary generated from ``ontology/ragprov.ttl``: a term the ontology does
+not define is an error where it is written.
+
 >>> TG.query
 <NamedNode value=https://trustgraph.ai/ns/query>
+>>> str(TG)
+'https://trustgraph.ai/ns/'
 >>> question_iri("1234")
 <NamedNode value=urn:trustgraph:question:1234>
 """
@@ -9,6 +14,8 @@
 from __future__ import annotations
 
 from pyoxigraph import NamedNode
+
+from .vocab import TG  # the closed namespace generated from the ontology
 
 __all__ = [
     "Namespace",
@@ -40,7 +47,6 @@ class Namespace(str):
         return NamedNode(self + name)
 
 
-TG = Namespace("https://trustgraph.ai/ns/")
 PROV = Namespace("http://www.w3.org/ns/prov#")
 RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
 RDFS = Namespace("http://www.w3.org/2000/01/rdf-schema#")

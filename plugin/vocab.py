@@ -82,6 +82,9 @@ class _ClosedNamespace(type):
     def __len__(cls) -> int:
         return len(cls._terms)
 
+    def __str__(cls) -> str:
+        return NAMESPACE  # like an open namespace: str(TG) + "x" is a tg: IRI string
+
     def __repr__(cls) -> str:
         return f"<closed namespace tg: {NAMESPACE} ({len(cls._terms)} terms)>"
 
