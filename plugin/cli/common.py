@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from typing import Any, Callable
 
@@ -15,33 +16,39 @@ from ..store import STORE_ENV, open_store
 __all__ = ["with_store", "echo_json", "print_table", "fail", "parse_params"]
 
 
-def with_store(fn: Callable) -> Callable:
+def with_store(fn: Callable | None = None, *, create: bool = True) -> Callable:
     """Add ``--store`` (``$RAGPROV_STORE``; ``memory:``, a directory, or an endpoint URL) and
-    ``--dialect``; the command receives an opened ``store`` keyword argument, closed afterwards."""
+    ``--dialect``; the command receives an opened ``store`` keyword argument, closed afterwards.
 
-    @click.option(
-        "--store",
-        "store_location",
-        envvar=STORE_ENV,
-        default="memory:",
-        show_default=True,
-        help="memory:, a store directory, or a SPARQL endpoint URL (env RAGPROV_STORE).",
-    )
-    @click.option(
-        "--dialect",
-        type=click.Choice(["rdf12", "rdfstar", "reification"]),
-        default=None,
-        help="How the store spells quoted triples (default: detected).",
-    )
-    @functools.wraps(fn)
-    def wrapper(*args: Any, store_location: str, dialect: str | None, **kwargs: Any):
-        store = open_store(store_location, dialect=dialect)
-        try:
-            return fn(*args, store=store, **kwargs)
-        finally:
-            store.close()
+    ``create=False`` for commands that only read (or delete): they never make a new store.
+    """
 
-    return wrapper
+    def decorate(fn: Callable) -> Callable:
+        @click.option(
+            "--store",
+            "store_location",
+            envvar=STORE_ENV,
+            default="memory:",
+            show_default=True,
+            help="memory:, a store directory, or a SPARQL endpoint URL (env RAGPROV_STORE).",
+        )
+        @click.option(
+            "--dialect",
+            type=click.Choice(["rdf12", "rdfstar", "reification"]),
+            default=None,
+            help="How the store spells quoted triples (default: detected).",
+        )
+        @functools.wraps(fn)
+        def wrapper(*args: Any, store_location: str, dialect: str | None, **kwargs: Any):
+            store = open_store(store_location, dialect=dialect, create=create)
+            try:
+                return fn(*args, store=store, **kwargs)
+            finally:
+                store.close()
+
+        return wrapper
+
+    return decorate(fn) if fn is not None else decorate
 
 
 def echo_json(data: Any) -> None:
@@ -100,6 +107,11 @@ def run(cli: click.Group, argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug: still one line, and the way to see more
+        if os.environ.get("RAGPROV_DEBUG"):
+            raise
+        click.echo(f"internal error: {type(e).__name__}: {e} (rerun with RAGPROV_DEBUG=1 for the traceback, and please report it)", err=True)
+        return 70
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         return 130

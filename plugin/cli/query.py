@@ -69,14 +69,14 @@ def query_show(name):
 @click.option("--dialect", type=click.Choice([d.value for d in Dialect]), default="rdf12", show_default=True)
 def query_render(name, pairs, dialect):
     """Print the SPARQL a template renders to (to paste into YASGUI, Fuseki's UI, curl…)."""
-    click.echo(catalog().render(name, dialect, **_params(name, pairs)))
+    click.echo(catalog().render(name, dialect, **_params(name, pairs)).strip("\n"))
 
 
 @query_group.command("run")
 @click.argument("name")
 @click.option("--param", "-p", "pairs", multiple=True, help="k=v (repeat for list parameters).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store
+@with_store(create=False)
 def query_run(store, name, pairs, fmt):
     """Run a template against the store, in the store's dialect."""
     from ..record.events import term_to_wire

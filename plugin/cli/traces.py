@@ -9,7 +9,7 @@ import click
 from ..errors import InvalidValueError
 from ..namespaces import TG
 from ..navigate import TRACE_KINDS, Navigator
-from ..navigate.render import trace_dot, trace_mermaid, trace_text
+from ..navigate.render import stage_lines, trace_dot, trace_mermaid, trace_text
 from . import cli
 from .common import echo_json, print_table, with_store
 
@@ -27,12 +27,12 @@ def _parse_time(value: str) -> _dt.datetime:
 @click.option("--since", default=None, help="Only traces started at or after this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store
+@with_store(create=False)
 def traces_command(store, kind, since, limit, fmt):
     """List top-level traces, newest first."""
     rows = Navigator(store).list_traces(kind=kind, since=_parse_time(since) if since else None, limit=limit)
     if fmt == "json":
-        echo_json([r.to_dict() for r in rows])
+        echo_json([{**r.to_dict(), "status": "complete" if r.complete else "incomplete"} for r in rows])
         return
     table = [
         (
@@ -59,7 +59,7 @@ def trace_group():
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot"]), default="text", show_default=True)
 @click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
-@with_store
+@with_store(create=False)
 def trace_show(store, question, fmt, show_provenance, facts_graph):
     """Show one trace: its question and every stage in order."""
     from pyoxigraph import NamedNode
@@ -72,7 +72,7 @@ def trace_show(store, question, fmt, show_provenance, facts_graph):
             chains = _source_chains(store, trace)
             for stage in data["stages"]:
                 for sel in stage["selections"]:
-                    sel["sources"] = chains.get(sel["iri"], [])
+                    sel["sources"] = [chain.to_json() for chain in chains.get(sel["iri"], [])]
         echo_json(data)
         return
     facts = NamedNode(facts_graph) if facts_graph else None
@@ -91,24 +91,43 @@ def trace_show(store, question, fmt, show_provenance, facts_graph):
             for st in trace.stages:
                 for sel in st.selections:
                     if sel.edge is not None:
-                        by_edge[str(sel.edge)] = chains.get(sel.iri.value, [])
+                        by_edge[str(sel.edge)] = [str(chain) for chain in chains.get(sel.iri.value, [])]
             sources = lambda edge: by_edge.get(str(edge), []) or ["(no recorded source)"]  # noqa: E731
         click.echo(trace_text(trace, labels, sources=sources))
 
 
-def _source_chains(store, trace) -> dict[str, list[str]]:
-    """Selection IRI → printable source chains (edge → statement → chunk → page → document)."""
+def _source_chains(store, trace) -> dict:
+    """Selection IRI → its source chains (edge → statement → chunk → page → document)."""
     from ..navigate.lineage import Lineage
 
     selections = [sel for st in trace.stages for sel in st.selections if sel.edge is not None]
     chains = Lineage(store).edges_sources([sel.edge for sel in selections])  # one query for all edges
-    return {sel.iri.value: [str(chain) for chain in chains[sel.edge]] for sel in selections}
+    return {sel.iri.value: chains[sel.edge] for sel in selections}
+
+
+@trace_group.command("stage")
+@click.argument("stage")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
+@with_store(create=False)
+def trace_stage(store, stage, fmt, facts_graph):
+    """Show one stage of a trace in detail, with every edge or chunk it selected."""
+    from pyoxigraph import NamedNode
+
+    nav = Navigator(store)
+    shown = nav.stage(stage)
+    if fmt == "json":
+        echo_json(shown.to_dict())
+        return
+    edges = [sel.edge for sel in shown.selections if sel.edge is not None]
+    labels = nav.labels(edges + shown.node.values(TG.entity), facts_graph=NamedNode(facts_graph) if facts_graph else None)
+    click.echo("\n".join(stage_lines(shown, labels)))
 
 
 @trace_group.command("delete")
 @click.argument("question", required=False)
 @click.option("--before", default=None, help="Delete every top-level trace started before this ISO date-time.")
-@with_store
+@with_store(create=False)
 def trace_delete(store, question, before):
     """Delete one trace (with its sub-traces and content), or all traces older than --before."""
     nav = Navigator(store)
@@ -127,7 +146,7 @@ def trace_delete(store, question, before):
 @click.option("--before", default=None, help="Only traces started before this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=100, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store
+@with_store(create=False)
 def trace_incomplete(store, before, limit, fmt):
     """Traces that never ended (crashed or abandoned sessions), oldest first."""
     rows = Navigator(store).incomplete(before=_parse_time(before) if before else None, limit=limit)

@@ -299,7 +299,7 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
 def assemble(question: NamedNode, nodes: dict[str, Node]) -> Trace | None:
     """The trace rooted at ``question``, stages ordered along their derivations."""
     qnode = nodes.get(question.value)
-    if qnode is None:
+    if qnode is None or _TG + "Question" not in qnode.types():
         return None
     stage_nodes = {
         k: n for k, n in nodes.items() if _TG + "Question" not in n.types() and PROV.Entity.value in n.types()

@@ -20,22 +20,26 @@ __all__ = ["trace_text", "trace_mermaid", "trace_dot", "edge_text", "term_text"]
 Labels = dict[str, str]
 
 
-def term_text(term, labels: Labels | None = None) -> str:
+def term_text(term, labels: Labels | None = None, *, width: int = 100) -> str:
+    """A term for people: its label (shortened to ``width``), else its IRI's local name."""
     labels = labels or {}
     if isinstance(term, NamedNode):
         label = labels.get(term.value)
-        return _short(label, 100) if label else local_name(term)
+        return _short(label, width) if label else local_name(term)
     if isinstance(term, Literal):
-        text = term.value
-        return json.dumps(text if len(text) <= 80 else text[:77] + "…", ensure_ascii=False)
+        return json.dumps(_short(term.value, width - 2), ensure_ascii=False)
     if isinstance(term, Triple):
-        return edge_text(term, labels)
+        return edge_text(term, labels, width=width)
     return str(term)
 
 
-def edge_text(edge: Triple, labels: Labels | None = None) -> str:
-    """``subject —predicate→ object`` by label where known (IRIs stay in the trace)."""
-    return f"{term_text(edge.subject, labels)} —{term_text(edge.predicate, labels)}→ {term_text(edge.object, labels)}"
+def edge_text(edge: Triple, labels: Labels | None = None, *, width: int = 100) -> str:
+    """``subject —predicate→ object`` by label where known (IRIs stay in the trace); each part
+    shortened to ``width`` so the object is never cut off."""
+    return (
+        f"{term_text(edge.subject, labels, width=width)} —{term_text(edge.predicate, labels, width=width)}→ "
+        f"{term_text(edge.object, labels, width=width)}"
+    )
 
 
 def _short(text: str | None, n: int = 160) -> str:
@@ -140,12 +144,12 @@ def _graph_parts(trace: Trace, labels: Labels | None) -> tuple[list[tuple[str, s
             nid = _node_id(len(ids))
             ids[sel.iri.value] = nid
             if sel.edge is not None:
-                text = edge_text(sel.edge, labels)
+                text = edge_text(sel.edge, labels, width=24)
             elif sel.item is not None:
                 text = f"{sel.item_kind or 'item'} {term_text(sel.item, labels)}"
             else:
                 text = local_name(sel.chunk or sel.iri)
-            nodes.append((nid, f"#{sel.rank} {_short(text, 60)}"))
+            nodes.append((nid, f"#{sel.rank} {_short(text, 90)}"))
             edges.append((sid, nid, "selected"))
     return nodes, edges
 

@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import datetime as _dt
+import re
 
 from pyoxigraph import NamedNode
 
@@ -27,6 +28,18 @@ from ..sparql.templates import Catalog, catalog as default_catalog
 from .model import Node, Stage, Trace, TraceSummary, assemble, describe, stage_of, summary_of, _literal_value
 
 __all__ = ["Navigator", "TRACE_KINDS"]
+
+_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+QUESTION_PATTERNS = (
+    "urn:trustgraph:question:{id}",
+    "urn:trustgraph:docrag:{id}",
+    "urn:trustgraph:agent:{id}",
+    "urn:ragprov:local:{id}",
+    "urn:ragprov:global:{id}",
+    "urn:ragprov:drift:{id}",
+)
+"""The question IRIs of §4 (and of the Microsoft GraphRAG modes), by session id."""
 
 TRACE_KINDS = {
     "graph-rag": TG.GraphRagQuestion,
@@ -75,13 +88,34 @@ class Navigator:
             out.append(summary)
         return out
 
+    def resolve(self, ref: NamedNode | str) -> NamedNode:
+        """The question IRI ``ref`` names: an IRI as given, or a bare session id (the UUID at the
+        end of a question IRI) looked up among every kind of trace (one query)."""
+        if isinstance(ref, NamedNode) or ":" in ref:
+            return to_named_node(ref)
+        if not _SESSION_ID.match(ref):
+            raise InvalidValueError(f"not a question IRI or a session id: {ref!r}")
+        candidates = [NamedNode(pattern.format(id=ref)) for pattern in QUESTION_PATTERNS]
+        found = [row["question"] for row in self._select("trace/resolve", candidates=candidates)]
+        if not found:
+            raise NotFoundError(f"no trace with session id {ref}; see `ragprov traces`")
+        return found[0]
+
     def trace(self, question: NamedNode | str) -> Trace:
-        """The whole trace of ``question``: stages in order, selections, content (one query)."""
-        q = to_named_node(question)
+        """The whole trace of ``question`` (an IRI or a bare session id): stages in order,
+        selections, content (one query, two for a bare id)."""
+        q = self.resolve(question)
         trace = assemble(q, describe(self._select("trace/show", question=q)))
         if trace is None:
-            raise NotFoundError(f"no trace with question {q.value}; see `ragprov traces`")
+            raise NotFoundError(
+                f"no trace with question {q.value} (a stage IRI? see `ragprov trace stage`); see `ragprov traces`"
+            )
         return trace
+
+    def caller(self, question: NamedNode | str) -> NamedNode | None:
+        """The question of the trace that ran ``question`` as a sub-trace (None for a top-level one)."""
+        rows = self._select("trace/caller", question=to_named_node(question))
+        return rows[0]["caller"] if len(rows) else None
 
     def stage(self, stage: NamedNode | str) -> Stage:
         """One stage in detail, with its selected edges or chunks (one query)."""
@@ -120,10 +154,19 @@ class Navigator:
         return out
 
     def delete(self, question: NamedNode | str) -> None:
-        """Delete one trace with its sub-traces and library content (one update)."""
-        q = to_named_node(question)
+        """Delete one trace with its sub-traces and library content (one update).
+
+        A sub-trace is deleted with the trace that ran it, not alone: its caller's observation
+        derives from it, and would be left pointing at nothing."""
+        q = self.resolve(question)
         if not self.store.ask(self.catalog.render("trace/exists", self.store.dialect, question=q)):
             raise NotFoundError(f"no trace with question {q.value}; nothing deleted")
+        caller = self.caller(q)
+        if caller is not None:
+            raise InvalidValueError(
+                f"{q.value} is a sub-trace run by {caller.value}: delete that trace (its sub-traces go with it); "
+                "nothing deleted"
+            )
         self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=q, before=None))
 
     def delete_before(self, before: _dt.datetime) -> None:

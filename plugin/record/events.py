@@ -1,9 +1,11 @@
 """The live stream of a retrieval session (§6): explain, chunk and end-of-session events.
 
 An :class:`ExplainEvent` carries the stage IRI, its graph, and the stage's triples inline (so a
-client needs no follow-up query). Its triples are always given in the RDF 1.2 form, whatever the
-store's dialect: a selected edge is a :class:`~pyoxigraph.Triple` term. They are computed only
-when first read, so recording stays as cheap as the update itself.
+client needs no follow-up query): ``explain_triples`` in ``urn:graph:retrieval`` and
+``library_triples``, the stage's large content (answer, thought, observation) in
+``urn:graph:library``. They are always given in the RDF 1.2 form, whatever the store's dialect: a
+selected edge is a :class:`~pyoxigraph.Triple` term. They are computed only when first read, so
+recording stays as cheap as the update itself.
 
 Every event round-trips through JSON (:func:`event_to_json`, :func:`event_from_json`); terms use a
 small tagged form close to TrustGraph's wire format::
@@ -29,7 +31,7 @@ import pyoxigraph as ox
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
 from ..errors import InvalidValueError
-from ..namespaces import RETRIEVAL_GRAPH
+from ..namespaces import LIBRARY_GRAPH, RETRIEVAL_GRAPH
 
 __all__ = [
     "ExplainEvent",
@@ -42,6 +44,7 @@ __all__ = [
     "event_to_json",
     "event_from_json",
     "triples_of_update",
+    "triples_by_graph",
 ]
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -49,11 +52,18 @@ _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 def triples_of_update(update: str, graph: NamedNode = RETRIEVAL_GRAPH) -> list[Triple]:
     """The triples an ``INSERT DATA`` (rdf12 dialect) writes into ``graph``, in written order."""
+    return triples_by_graph(update).get(graph.value, [])
+
+
+def triples_by_graph(update: str) -> dict[str, list[Triple]]:
+    """The triples an ``INSERT DATA`` (rdf12 dialect) writes, by graph IRI, in written order."""
     start = update.index("INSERT DATA")
     prologue = update[:start]
     body = update[update.index("{", start) + 1 : update.rindex("}")]
-    quads = ox.parse(prologue + body, format=ox.RdfFormat.TRIG)
-    return [q.triple for q in quads if q.graph_name == graph]
+    out: dict[str, list[Triple]] = {}
+    for q in ox.parse(prologue + body, format=ox.RdfFormat.TRIG):
+        out.setdefault(getattr(q.graph_name, "value", ""), []).append(q.triple)
+    return out
 
 
 @dataclasses.dataclass(eq=False)
@@ -64,21 +74,38 @@ class ExplainEvent:
     explain_graph: NamedNode
     stage: str
     _triples: list[Triple] | None = dataclasses.field(default=None, repr=False)
-    _source: Callable[[], list[Triple]] | None = dataclasses.field(default=None, repr=False)
+    _source: Callable[[], dict[str, list[Triple]]] | None = dataclasses.field(default=None, repr=False)
+    _library: list[Triple] | None = dataclasses.field(default=None, repr=False)
     type: str = dataclasses.field(default="explain", init=False)
+
+    def _load(self) -> None:
+        by_graph = self._source() if self._source is not None else {}
+        self._source = None
+        if self._triples is None:
+            self._triples = by_graph.get(self.explain_graph.value, [])
+        if self._library is None:
+            self._library = by_graph.get(LIBRARY_GRAPH.value, [])
 
     @property
     def explain_triples(self) -> list[Triple]:
+        """The stage's triples in its graph (``urn:graph:retrieval``)."""
         if self._triples is None:
-            self._triples = self._source() if self._source is not None else []
-            self._source = None
-        return self._triples
+            self._load()
+        return self._triples  # type: ignore[return-value]
+
+    @property
+    def library_triples(self) -> list[Triple]:
+        """The stage's content in ``urn:graph:library`` (answer text, thought, observation), if any."""
+        if self._library is None:
+            self._load()
+        return self._library  # type: ignore[return-value]
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, ExplainEvent)
             and (self.explain_id, self.explain_graph, self.stage) == (other.explain_id, other.explain_graph, other.stage)
             and self.explain_triples == other.explain_triples
+            and self.library_triples == other.library_triples
         )
 
 
@@ -154,6 +181,17 @@ def term_from_wire(data: dict[str, Any]) -> Any:
     raise InvalidValueError(f"not a wire term: {data!r}")
 
 
+def _triple_to_wire(t: Triple) -> dict[str, Any]:
+    return {"s": term_to_wire(t.subject), "p": term_to_wire(t.predicate), "o": term_to_wire(t.object)}
+
+
+def _triple_from_wire(data: dict[str, Any]) -> Triple:
+    try:
+        return Triple(term_from_wire(data["s"]), term_from_wire(data["p"]), term_from_wire(data["o"]))
+    except (KeyError, TypeError) as e:
+        raise InvalidValueError(f"not a wire triple: {data!r} ({e})") from None
+
+
 def _opt_iri(value: NamedNode | None) -> str | None:
     return value.value if value is not None else None
 
@@ -165,10 +203,9 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             "stage": event.stage,
             "explain_id": event.explain_id.value,
             "explain_graph": event.explain_graph.value,
-            "explain_triples": [
-                {"s": term_to_wire(t.subject), "p": term_to_wire(t.predicate), "o": term_to_wire(t.object)}
-                for t in event.explain_triples
-            ],
+            "explain_triples": [_triple_to_wire(t) for t in event.explain_triples],
+            "library_graph": LIBRARY_GRAPH.value,
+            "library_triples": [_triple_to_wire(t) for t in event.library_triples],
         }
     if isinstance(event, ChunkEvent):
         return {"type": "chunk", "content": event.content, "message_id": _opt_iri(event.message_id)}
@@ -189,11 +226,13 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 def event_from_dict(data: dict[str, Any]) -> Event:
     kind = data.get("type")
     if kind == "explain":
-        triples = [
-            Triple(term_from_wire(t["s"]), term_from_wire(t["p"]), term_from_wire(t["o"]))
-            for t in data["explain_triples"]
-        ]
-        return ExplainEvent(NamedNode(data["explain_id"]), NamedNode(data["explain_graph"]), data["stage"], _triples=triples)
+        return ExplainEvent(
+            NamedNode(data["explain_id"]),
+            NamedNode(data["explain_graph"]),
+            data["stage"],
+            _triples=[_triple_from_wire(t) for t in data["explain_triples"]],
+            _library=[_triple_from_wire(t) for t in data.get("library_triples", [])],
+        )
     if kind == "chunk":
         mid = data.get("message_id")
         return ChunkEvent(data["content"], NamedNode(mid) if mid else None)

@@ -28,11 +28,11 @@ from typing import Any, Callable, NamedTuple, Sequence
 from pyoxigraph import NamedNode, Triple
 
 from .. import __version__
-from ..errors import RecordingError
+from ..errors import InvalidValueError, RecordingError
 from ..namespaces import RETRIEVAL_GRAPH, TG
 from ..sparql.dialect import Dialect
 from ..sparql.templates import Catalog, catalog as default_catalog
-from .events import ExplainEvent, triples_of_update
+from .events import ExplainEvent, triples_by_graph
 
 __all__ = [
     "Recorder",
@@ -146,9 +146,9 @@ class Recorder:
         text = self.catalog.render(template, dialect, **params)
         self.store.update(text)
         if dialect is Dialect.RDF12:
-            source = lambda: triples_of_update(text)  # noqa: E731
+            source = lambda: triples_by_graph(text)  # noqa: E731
         else:
-            source = lambda: triples_of_update(self.catalog.render(template, Dialect.RDF12, **params))  # noqa: E731
+            source = lambda: triples_by_graph(self.catalog.render(template, Dialect.RDF12, **params))  # noqa: E731
         return ExplainEvent(explain_id, RETRIEVAL_GRAPH, stage, _source=source)
 
     # -- sessions ------------------------------------------------------------------------------
@@ -172,6 +172,8 @@ class Trace:
     label: str
 
     def __init__(self, recorder: Recorder, query: str, *, model: str | None, used: NamedNode | None, session_id: str):
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidValueError("a question needs some text: got an empty question")
         self.recorder = recorder
         self.id = session_id
         self.query = query

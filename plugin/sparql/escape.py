@@ -51,7 +51,8 @@ _LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
 # ECHAR escapes for what STRING_LITERAL_QUOTE may not hold, plus other control characters spelled
 # as UCHAR so that no store sees a raw control character.
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f\ufffe\uffff]')
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f\ufffe\uffff\ud800-\udfff]')
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -85,6 +86,12 @@ def sparql_string(value: str) -> str:
         raise InvalidValueError(f"expected a string, got {type(value).__name__}: {value!r}")
     if _NEEDS_ESCAPE.search(value) is None:
         return '"' + value + '"'
+    bad = _SURROGATE.search(value)
+    if bad is not None:
+        raise InvalidValueError(
+            f"text is not valid Unicode (lone surrogate U+{ord(bad.group(0)):04X} at {bad.start()}): "
+            "was it read from bytes that are not UTF-8, such as a file name or an argument?"
+        )
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, value) + '"'
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, NotFoundError
 from ..sparql.dialect import Dialect
 from .base import Row, Rows, Store, Term
 from .detect import detect_dialect
@@ -34,11 +34,27 @@ __all__ = [
 STORE_ENV = "RAGPROV_STORE"
 
 
+def _check_store_directory(path: Path, *, create: bool) -> None:
+    if path.exists() and not path.is_dir():
+        raise ConfigurationError(f"store path {path} is a file: give a directory for an on-disk store")
+    is_store = (path / "CURRENT").is_file()
+    if path.is_dir() and not is_store and any(path.iterdir()):
+        raise ConfigurationError(
+            f"{path} holds other files and no ragprov store: give an empty or new directory for a store"
+        )
+    if not create and not is_store:
+        raise NotFoundError(
+            f"no ragprov store at {path}: a store is made by `ragprov load …`, `ragprov ask …` or "
+            "`ragprov demo --store PATH`"
+        )
+
+
 def open_store(
     location: str | Path | None = None,
     *,
     dialect: str | Dialect | None = None,
     spool: str | Path | None = None,
+    create: bool = True,
     **options,
 ) -> Store:
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
@@ -47,6 +63,10 @@ def open_store(
     (``update_url``, ``user``, ``password``, ``token``, ``timeout``, ``retries``) may also come
     from ``$RAGPROV_UPDATE_URL``, ``$RAGPROV_STORE_USER``, ``$RAGPROV_STORE_PASSWORD``,
     ``$RAGPROV_STORE_TOKEN``; the dialect from ``$RAGPROV_DIALECT`` or by probing the store.
+
+    ``create=False`` opens only an existing on-disk store (what read commands want): a missing
+    path is a :class:`NotFoundError`, never a new empty store. A directory that holds other files is
+    refused either way, so a mistyped ``--store`` never writes database files into it.
 
     ``spool`` (or ``$RAGPROV_SPOOL``): a directory where an endpoint store's updates go when the
     store cannot be reached, to be replayed in order later (``ragprov spool replay``): a trace is
@@ -77,14 +97,13 @@ def open_store(
 
             return SpoolingStore(endpoint, spool)
         return endpoint
-    elif "://" in location:
+    elif "://" in location or location.startswith("memory:"):
         raise ConfigurationError(
             f"unknown store location {redact(location)!r}: use memory:, a directory, or an http(s) URL"
         )
     else:
         path = Path(location).expanduser()
-        if path.exists() and not path.is_dir():
-            raise ConfigurationError(f"store path {path} is a file: give a directory for an on-disk store")
+        _check_store_directory(path, create=create)
         store = EmbeddedStore(path)
     if dialect is not None and Dialect.parse(dialect) is not Dialect.RDF12:
         raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")

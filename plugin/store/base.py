@@ -102,7 +102,9 @@ class StoreMixin:
         if graph is None:
             q = "SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }"
         else:
-            q = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph.value}> {{ ?s ?p ?o }} }}"
+            from ..sparql.escape import sparql_iri
+
+            q = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH " + sparql_iri(graph) + " { ?s ?p ?o } }"
         return int(self.select(q)[0]["n"].value)
 
     def close(self) -> None:

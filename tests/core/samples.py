@@ -86,3 +86,16 @@ def samples() -> dict[str, dict]:
         "trace/labels": dict(terms=[NamedNode("urn:e:scrooge")], facts_graph=None),
         "trace/delete": dict(question=Q, before=None),
     }
+
+
+def all_update_samples() -> dict[str, dict]:
+    """Valid parameters for every update template of the catalog: the core ones above, the
+    extraction ones of the loader tests, and the search-mode ones of the pipeline tests."""
+    from ragprov.sparql import catalog
+    from tests.loaders.test_templates import CASES
+    from tests.pipelines.test_retrieve_templates import RECORD
+
+    out = {name: params for name, params in samples().items() if catalog().info(name).kind == "update"}
+    out.update({name: params for name, (params, _) in CASES.items()})
+    out.update({name: {k: (T0 if k == "generated" else v) for k, v in params.items()} for name, params in RECORD.items()})
+    return out

@@ -40,6 +40,7 @@ def test_traces_table_and_json(disk_store):
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["question"] for r in rows] == [a.question.value, g.question.value]
+    assert [r["status"] for r in rows] == ["complete", "complete"]
     table = ragprov("traces", "--store", str(path))
     assert "GraphRagQuestion" in table.stdout and "complete" in table.stdout
 
@@ -65,6 +66,32 @@ def test_trace_show_formats(disk_store, fmt):
         assert out.stdout.startswith("flowchart TD") and "-->|selected|" in out.stdout
     else:
         assert out.stdout.startswith("digraph trace {") and "selected" in out.stdout
+
+
+def test_trace_stage_and_bare_ids(disk_store):
+    path, g, a = disk_store
+    focus = g.events[3].explain_id.value
+    out = ragprov("trace", "stage", focus, "--store", str(path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Focus") and "#3" in out.stdout
+    data = json.loads(ragprov("trace", "stage", focus, "--store", str(path), "--format", "json").stdout)
+    assert [sel["rank"] for sel in data["selections"]] == [1, 2, 3]
+    by_id = ragprov("trace", "show", g.id, "--store", str(path), "--format", "json")
+    assert json.loads(by_id.stdout)["question"] == g.question.value
+    provenance = json.loads(ragprov("trace", "show", g.id, "--store", str(path), "--format", "json", "--show-provenance").stdout)
+    assert all(sel["sources"] == [] for sel in provenance["stages"][2]["selections"])  # nothing loaded: no sources
+
+
+def test_read_commands_never_create_a_store(tmp_path):
+    missing, other = tmp_path / "missing", tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    for args in (["traces"], ["trace", "incomplete"], ["lineage", "document", "urn:x:doc"], ["export"]):
+        out = ragprov(*args, "--store", str(missing))
+        assert out.returncode == 1 and "no ragprov store at" in out.stderr, (args, out.stderr)
+        out = ragprov(*args, "--store", str(other))
+        assert out.returncode == 1 and "holds other files" in out.stderr, (args, out.stderr)
+    assert not missing.exists() and [p.name for p in other.iterdir()] == ["notes.txt"]
 
 
 def test_agent_trace_shows_sub_trace(disk_store):
@@ -109,6 +136,8 @@ def test_query_list_render_run(disk_store):
         (["traces", "--store", "ftp://x"], "unknown store location"),
         (["traces", "--since", "yesterday"], "not an ISO 8601"),
         (["trace", "delete"], "give either"),
+        (["traces", "--store", "memory:x"], "unknown store location"),
+        (["ask", "graph-rag", "Who is \udcff Marley"], "not valid Unicode"),
         (["traces", "--store", "http://127.0.0.1:9/ds"], "unreachable"),
     ],
 )

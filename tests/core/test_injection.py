@@ -16,7 +16,7 @@ from ragprov.sparql import Dialect, catalog
 from ragprov.sparql.dialect import STATEMENT_PREFIX
 from ragprov.store import EmbeddedStore
 
-from .samples import samples
+from .samples import all_update_samples, samples
 
 NASTY = [
     '"', '""', '"""', "'''", "\\", "\\\\", '\\"', "\n", "\r\n", "\t", "}", "{", "} ;", ">", "<", "<<", ">>",
@@ -34,24 +34,31 @@ adversarial = st.one_of(
 
 
 def _slots():
-    """(template, label, setter) for every string-valued place in the core update samples."""
+    """(template, label, setter) for every text-valued place of every update template's sample:
+    parameters declared ``string`` (or lists of strings), text fields of object lists, and the
+    literal object of quoted triples."""
     out = []
-    for name, params in samples().items():
-        if catalog().info(name).kind != "update":
-            continue
+    for name, params in all_update_samples().items():
+        declared = catalog().info(name).params
         for key, value in params.items():
-            if isinstance(value, str):
-                out.append((name, key, lambda p, v, k=key: p.__setitem__(k, v)))
-            elif isinstance(value, list) and value and isinstance(value[0], str):
-                out.append((name, f"{key}[0]", lambda p, v, k=key: p[k].__setitem__(0, v)))
-            elif isinstance(value, list) and value and isinstance(value[0], dict):
+            p = declared[key]
+            if p.type == "string" and isinstance(value, str):
+                out.append((name, key, lambda q, v, k=key: q.__setitem__(k, v)))
+            elif p.type == "list" and p.items == "string" and value:
+                out.append((name, f"{key}[0]", lambda q, v, k=key: q[k].__setitem__(0, v)))
+            elif p.type == "triple" and isinstance(value, ox.Triple) and isinstance(value.object, ox.Literal):
+                def set_fact(q, v, k=key):
+                    t = q[k]
+                    q[k] = ox.Triple(t.subject, t.predicate, ox.Literal(v))
+                out.append((name, f"{key}.object", set_fact))
+            elif p.type == "list" and value and isinstance(value[0], dict):
                 for field, inner in value[0].items():
                     if isinstance(inner, str):
-                        out.append((name, f"{key}[0].{field}", lambda p, v, k=key, f=field: p[k][0].__setitem__(f, v)))
+                        out.append((name, f"{key}[0].{field}", lambda q, v, k=key, f=field: q[k][0].__setitem__(f, v)))
                     if isinstance(inner, ox.Triple):
-                        def set_object(p, v, k=key, f=field):
-                            t = p[k][0][f]
-                            p[k][0][f] = ox.Triple(t.subject, t.predicate, ox.Literal(v))
+                        def set_object(q, v, k=key, f=field):
+                            t = q[k][0][f]
+                            q[k][0][f] = ox.Triple(t.subject, t.predicate, ox.Literal(v))
                         out.append((name, f"{key}[0].{field}.object", set_object))
     return out
 
@@ -89,8 +96,14 @@ def _write(dialect: Dialect, name: str, params: dict) -> EmbeddedStore:
 
 
 def test_every_update_template_with_text_is_covered():
-    assert {name for name, _, _ in SLOTS} >= {"record/question", "record/grounding", "record/focus", "record/synthesis",
-                                              "record/analysis", "record/observation", "record/conclusion", "record/chunk-focus"}
+    """Every update template that takes text has its text fuzzed here (trace/delete takes none)."""
+    with_text = {
+        name for name in catalog().names()
+        if catalog().info(name).kind == "update"
+        and any(p.type == "string" or p.items == "string" or p.type == "triple" or (p.items or "").startswith("object")
+                for p in catalog().info(name).params.values())
+    }
+    assert with_text - {name for name, _, _ in SLOTS} <= {"record/exploration", "record/chunk-exploration"}  # no text in them
 
 
 @pytest.mark.parametrize("dialect", [Dialect.RDF12, Dialect.REIFICATION], ids=lambda d: d.value)
@@ -99,7 +112,7 @@ def test_every_update_template_with_text_is_covered():
 @given(value=adversarial)
 def test_adversarial_text_round_trips(dialect, slot, value):
     name, label, setter = slot
-    base = samples()[name]
+    base = all_update_samples()[name]
     assume(value not in _literals(_write(dialect, name, base)))  # a value equal to another literal merges triples
     benign, hostile = copy.deepcopy(base), copy.deepcopy(base)
     setter(benign, "benign-value")
@@ -132,6 +145,17 @@ class CountingStore(EmbeddedStore):
     def update(self, sparql):
         self.requests += 1
         super().update(sparql)
+
+
+@pytest.mark.parametrize("text", ["\udcff", "name\udcffwith a byte that was not UTF-8", "\ud800"])
+def test_lone_surrogates_are_refused_clearly(text):
+    """Text decoded from non-UTF-8 bytes (surrogateescape) cannot be stored: a clear error, no write."""
+    from ragprov.record import Recorder
+
+    store = CountingStore()
+    with pytest.raises(InvalidValueError, match="not valid Unicode"):
+        Recorder(store).graph_rag(text)
+    assert store.requests == 0
 
 
 BAD_IRIS = ["", "not an iri", "relative/path", "urn:x>", "urn:x> . <urn:a> <urn:b> <urn:c", "http://a b", 'urn:"x"',

@@ -9,7 +9,7 @@ from pyoxigraph import Literal, Triple
 
 from ragprov.sparql import catalog
 
-from .samples import samples
+from .samples import all_update_samples
 from .test_injection import NASTY, SLOTS
 
 GRAPHS = ("urn:graph:retrieval", "urn:graph:library")
@@ -40,7 +40,7 @@ def _clear(store):
 @pytest.mark.parametrize("slot", SLOTS, ids=[f"{n}:{label}" for n, label, _ in SLOTS])
 def test_nasty_text_round_trips_on_the_engine(store, slot):
     name, label, setter = slot
-    base = samples()[name]
+    base = all_update_samples()[name]
     benign = copy.deepcopy(base)
     setter(benign, "benign-value")
     store.update(catalog().render(name, store.dialect, **benign))

@@ -158,3 +158,39 @@ def test_views_cost_a_constant_number_of_queries(memory_store, clock, edges):
     nav.list_traces()
     nav.labels([e for e in t.events[3].explain_triples])
     assert counting.queries == 4
+
+
+def test_a_bare_session_id_names_its_trace(traces):
+    store, t = traces
+    nav = Navigator(store)
+    for key in ("graph", "doc", "agent"):
+        assert nav.trace(t[key].id).question == t[key].question
+    with pytest.raises(NotFoundError, match="no trace with session id"):
+        nav.trace("0000-no-such-session")
+    with pytest.raises(InvalidValueError):
+        nav.trace("not an id!")
+
+
+def test_a_stage_iri_is_not_a_trace(traces):
+    store, t = traces
+    with pytest.raises(NotFoundError, match="a stage IRI"):
+        Navigator(store).trace(t["graph"].events[3].explain_id)
+
+
+def test_a_sub_trace_is_deleted_with_its_caller_only(traces):
+    store, t = traces
+    nav = Navigator(store)
+    assert nav.caller(t["sub"].question) == t["agent"].question
+    assert nav.caller(t["agent"].question) is None
+    with pytest.raises(InvalidValueError, match="sub-trace run by"):
+        nav.delete(t["sub"].question)
+    assert [s.kind for s in nav.trace(t["sub"].question).stages] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+
+
+def test_an_empty_question_is_refused(memory_store):
+    from ragprov.record import Recorder
+
+    for text in ("", "   \n"):
+        with pytest.raises(InvalidValueError, match="empty question"):
+            Recorder(memory_store).graph_rag(text)
+    assert memory_store.count() == 0

@@ -156,6 +156,17 @@ def test_failed_tool_records_an_error_observation(clock):
     assert any(store.raw.quads_for_pattern(obs, TG.toolError, None, RETRIEVAL_GRAPH))
 
 
+def test_explain_events_carry_their_library_content(clock):
+    t = graph_rag_trace(Recorder(EmbeddedStore(), clock=clock, new_id=_ids()))
+    synthesis = t.events[4]
+    assert [(tr.predicate, tr.object.value) for tr in synthesis.library_triples if tr.predicate == TG.content] == [
+        (TG.content, "Answer 0: Scrooge knew Marley.")
+    ]
+    assert t.events[1].library_triples == []  # a grounding has no large content
+    back = event_from_json(event_to_json(synthesis))
+    assert back.library_triples == synthesis.library_triples
+
+
 def test_large_text_goes_to_the_library_graph(clock):
     store = EmbeddedStore()
     t = graph_rag_trace(Recorder(store, clock=clock, new_id=_ids()))

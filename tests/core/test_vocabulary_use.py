@@ -10,7 +10,7 @@ import pytest
 from ragprov.resources import queries_dir
 from ragprov.sparql import catalog
 
-vocab = pytest.importorskip("ragprov.vocab")
+from ragprov import vocab
 
 TG_PREFIXED = re.compile(r"\btg:([A-Za-z][A-Za-z0-9_]*)")
 TG_FULL = re.compile(r"https://trustgraph\.ai/ns/([A-Za-z][A-Za-z0-9_]*)")

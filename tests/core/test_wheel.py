@@ -34,9 +34,12 @@ def test_wheel_ships_data_files(wheel_venv):
     wheel, _ = wheel_venv
     names = set(zipfile.ZipFile(wheel).namelist())
     for required in ("ragprov/ontology/ragprov.ttl", "ragprov/ontology/catalog-v001.xml", "ragprov/queries/trace/show.rq.j2",
-                     "ragprov/queries/record/focus.ru.j2", "ragprov/queries/trace/_stages.j2", "ragprov/loaders/__init__.py"):
+                     "ragprov/queries/record/focus.ru.j2", "ragprov/queries/trace/_stages.j2", "ragprov/loaders/__init__.py",
+                     "ragprov/data/graphrag/christmas-carol-v3/entities.parquet",
+                     "ragprov/data/graphrag/christmas-carol-v3/NOTICE.md", "ragprov/ontology/imports/prov-o.ttl"):
         assert required in names, required
     assert not any(n.startswith(("tests/", "plugin/", "bench/")) for n in names)
+    assert any(n.startswith("ragprov/llm/prompts/") and n.endswith(".md") for n in names), "prompts ship as package data"
 
 
 def test_installed_wheel_works_from_another_directory(wheel_venv, tmp_path):
@@ -54,3 +57,15 @@ def test_installed_wheel_works_from_another_directory(wheel_venv, tmp_path):
     assert out.stdout.strip() == "1"
     cli = subprocess.run([str(venv / "bin" / "ragprov"), "query", "list"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert cli.returncode == 0 and "trace/show" in cli.stdout
+
+
+def test_demo_runs_from_the_installed_wheel(wheel_venv, tmp_path):
+    """The README's first command: the demo needs nothing but the installed package."""
+    _, venv = wheel_venv
+    out = subprocess.run([str(venv / "bin" / "ragprov"), "demo", "--store", str(tmp_path / "demo")],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "[focus]" in out.stderr and "trace:" in out.stderr
+    listed = subprocess.run([str(venv / "bin" / "ragprov"), "traces", "--store", str(tmp_path / "demo"), "--format", "json"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and len(__import__("json").loads(listed.stdout)) >= 3
