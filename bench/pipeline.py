@@ -3,8 +3,11 @@ recording provenance — on the bundled Christmas Carol graph and on the same gr
 
 Per stage (mean over the questions, after one warm-up): concepts, seed search over the entity
 index, subgraph expansion (SPARQL), label/description look-ups, edge scoring, lineage of the
-selected edges, synthesis, and recording (the five stage updates). Building the entity index is a
-one-time cost per store and reported apart. Ratios against the raw store in the same run:
+selected edges, synthesis, and recording (the five stage updates). Building the entity index (one
+SPARQL read of every label and description, then BM25) is reported apart: a long-lived process pays
+it once per store, but every ``ragprov ask`` is a new process and pays it before its first
+question — the line "one `ragprov ask` process" adds it to a query. Ratios against the raw store in
+the same run:
 
 - recording ÷ inserting the same trace quads directly (``Store.extend``, no SPARQL);
 - expansion ÷ the raw floor of the same look-ups (pyoxigraph ``quads_for_pattern`` per frontier
@@ -28,7 +31,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parents[1]
 
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
-from ragprov.namespaces import FACTS_GRAPH, RDFS, RETRIEVAL_GRAPH, LIBRARY_GRAPH, TG  # noqa: E402
+from ragprov.namespaces import DCTERMS, FACTS_GRAPH, RDFS, RETRIEVAL_GRAPH, LIBRARY_GRAPH, TG  # noqa: E402
 from ragprov.pipelines import GraphRag  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
 from ragprov.resources import data_dir  # noqa: E402
@@ -80,7 +83,7 @@ def grow(store, target_facts: int, seed: int = 7) -> int:
     for i, e in enumerate(entities):
         words = rng.sample(WORDS, 3)
         batch.append(ox.Quad(e, RDFS.label, ox.Literal(f"{words[0].upper()} {words[1].upper()} {i}"), FACTS_GRAPH))
-        batch.append(ox.Quad(e, TG.description, ox.Literal(" ".join(rng.sample(WORDS, 12))), FACTS_GRAPH))
+        batch.append(ox.Quad(e, DCTERMS.description, ox.Literal(" ".join(rng.sample(WORDS, 12))), FACTS_GRAPH))
         for _ in range(3):
             other = existing[rng.randrange(len(existing))] if rng.random() < 0.05 else entities[rng.randrange(n_entities)]
             batch.append(ox.Quad(e, predicates[rng.randrange(len(predicates))], other, FACTS_GRAPH))
@@ -140,13 +143,15 @@ def measure(label: str, store, questions: list[str]) -> None:
     total = statistics.mean(totals) * 1000
     print(f"\n== {label}: {store.count(FACTS_GRAPH):,} facts, {len(index):,} indexed entities; {len(questions)} questions "
           f"(median {statistics.median(edges):.0f} edges explored, {statistics.median(selected):.0f} selected)")
-    print(f"   entity index build (once per store): {build * 1000:9.1f} ms")
+    print(f"   entity index build: {build * 1000:9.1f} ms  (per process: every `ragprov ask` pays it once, before its question)")
     for s in STAGES:
         print(f"   {s:<10} {med[s]:9.2f} ms  {100 * med[s] / total:5.1f} %")
     print(f"   {'total':<10} {total:9.2f} ms  (non-LLM time per query, mean; median {statistics.median(totals) * 1000:.2f} ms)")
     print(f"   recording provenance: {100 * med['record'] / total:.1f} % of the query; "
           f"{statistics.median(record_ratio):.2f}x the raw insert of the same quads")
     print(f"   expansion: {statistics.median(expand_ratio):.2f}x the raw quad-pattern floor of the same look-ups")
+    print(f"   one `ragprov ask` process (index build + one query): {build * 1000 + total:9.1f} ms; "
+          f"the index build is {100 * build * 1000 / (build * 1000 + total):.0f} % of it")
 
 
 def main(argv: list[str] | None = None) -> int:

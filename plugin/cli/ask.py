@@ -12,6 +12,8 @@ Without ``--llm-url`` (or ``RAGPROV_LLM_URL``) the offline engine answers.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from typing import Iterable
 
 import click
@@ -36,6 +38,37 @@ def llm_options(fn):
     return fn
 
 
+class _Output:
+    """A printer that survives its reader going away: after a :class:`BrokenPipeError` (e.g.
+    ``ragprov ask … | head -c 10``) it becomes a no-op, so the run goes on and its trace completes."""
+
+    def __init__(self, write, *, stream=None):
+        self.write = write
+        self.stream = stream
+        self.broken = False
+
+    def __call__(self, text: str, nl: bool = True) -> None:
+        if self.broken:
+            return
+        try:
+            self.write(text, nl)
+        except BrokenPipeError:
+            self.broken = True
+            if self.stream is not None:
+                _silence(self.stream)
+
+
+def _silence(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device, so buffered output that can no
+    longer be delivered does not fail again when it is flushed at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def run_question(
     pipe,
     question: str,
@@ -46,53 +79,71 @@ def run_question(
     err=None,
     max_edges: int | None = None,
 ) -> dict:
-    """Run one question through ``pipe``, printing as ``ask`` does; returns the JSON summary."""
-    out = out or (lambda text, nl=True: click.echo(text, nl=nl))
-    err = err or (lambda text: click.echo(text, err=True))
+    """Run one question through ``pipe``, printing as ``ask`` does; returns the JSON summary.
+
+    ``out(text, nl=True)`` and ``err(text)`` default to stdout and stderr. If the reader of either
+    goes away, printing stops but the run is drained, so its trace is complete. If the pipeline
+    fails mid-run, stderr names the trace left incomplete before the error propagates."""
+    if out is None:
+        out = _Output(lambda text, nl: click.echo(text, nl=nl), stream=sys.stdout)
+    else:
+        out = _Output(lambda text, nl, write=out: write(text, nl=nl))
+    if err is None:
+        err = _Output(lambda text, nl: click.echo(text, err=True), stream=sys.stderr)
+    else:
+        err = _Output(lambda text, nl, write=err: write(text))
     labeler = _labeler(pipe)
+    cite = _citer(pipe)
     trace: NamedNode | None = None
     final_id = None
     streamed_answer = False
     summary: dict = {}
-    for event in pipe.run(question):
-        if fmt == "jsonl":
-            out(event_to_json(event))
-        if isinstance(event, ExplainEvent):
-            if event.stage == "question" and trace is None:
-                trace = event.explain_id
-                final_id = NamedNode(f"{trace.value}/final")
-            if explain:
-                for line in describe(event, labeler, max_edges=max_edges):
-                    err(line)
-        elif isinstance(event, ChunkEvent):
-            is_answer = event.message_id is None or event.message_id == final_id
-            if is_answer and fmt == "text":
-                out(event.content, nl=False)
-                streamed_answer = True
-            elif explain and not is_answer:
-                err(f"  thinking: {event.content}")
-        elif isinstance(event, EndOfSession):
-            if fmt == "text" and streamed_answer:
-                answer = pipe.result.answer
-                if not answer.endswith("\n"):
-                    out("")
-            if explain:
-                for line in describe(event, labeler):
-                    err(line)
-            summary = {
-                "question": question,
-                "answer": pipe.result.answer,
-                "trace": event.trace.value,
-                "model": pipe.engine.model,
-                "in_token": event.in_token,
-                "out_token": event.out_token,
-                "sources": [
-                    {"document": s.document.value, "title": s.title, "page": s.page, "chunk": s.chunk.value if s.chunk else None}
-                    for s in event.sources
-                ],
-            }
-            if getattr(pipe.result, "termination_reason", None):
-                summary["termination_reason"] = pipe.result.termination_reason
+    try:
+        for event in pipe.run(question):
+            if fmt == "jsonl":
+                out(event_to_json(event))
+            if isinstance(event, ExplainEvent):
+                if event.stage == "question" and trace is None:
+                    trace = event.explain_id
+                    final_id = NamedNode(f"{trace.value}/final")
+                if explain:
+                    for line in describe(event, labeler, max_edges=max_edges, cite=cite):
+                        err(line)
+            elif isinstance(event, ChunkEvent):
+                is_answer = event.message_id is None or event.message_id == final_id
+                if is_answer and fmt == "text":
+                    out(event.content, nl=False)
+                    streamed_answer = True
+                elif explain and not is_answer:
+                    err(f"  thinking: {event.content}")
+            elif isinstance(event, EndOfSession):
+                if fmt == "text" and streamed_answer:
+                    answer = pipe.result.answer
+                    if not answer.endswith("\n"):
+                        out("")
+                if explain:
+                    for line in describe(event, labeler, cite=cite):
+                        err(line)
+                summary = {
+                    "question": question,
+                    "answer": pipe.result.answer,
+                    "trace": event.trace.value,
+                    "model": pipe.engine.model,
+                    "in_token": event.in_token,
+                    "out_token": event.out_token,
+                    "sources": [
+                        {"document": s.document.value, "title": s.title, "page": s.page, "chunk": s.chunk.value if s.chunk else None,
+                         "citation": cite(s) if cite else None}
+                        for s in event.sources
+                    ],
+                }
+                if getattr(pipe.result, "termination_reason", None):
+                    summary["termination_reason"] = pipe.result.termination_reason
+    except Exception:
+        if trace is not None and not summary:
+            err(f"the trace {trace.value} was left incomplete; `ragprov trace incomplete` lists it "
+                f"(`ragprov trace delete {trace.value}` removes it)")
+        raise
     if fmt == "json":
         out(json.dumps(summary, indent=2, ensure_ascii=False))
     elif fmt == "text" and not explain and summary:
@@ -101,14 +152,20 @@ def run_question(
 
 
 def _labeler(pipe):
-    reader = getattr(pipe, "reader", None) or getattr(getattr(pipe, "graph_rag", None), "reader", None)
+    reader = getattr(pipe, "reader", None)
     if reader is None:
         return None
 
     def labels(nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
-        return reader.labels([n for n in nodes if isinstance(n, NamedNode)])
+        nodes = [n for n in nodes if isinstance(n, NamedNode)]
+        return {**reader.labels(nodes), **reader.chunk_names(nodes)}
 
     return labels
+
+
+def _citer(pipe):
+    reader = getattr(pipe, "reader", None)
+    return reader.citation if reader is not None else None
 
 
 @cli.command("ask")

@@ -8,12 +8,16 @@ Works with OpenAI, vLLM, Ollama (``/v1``), llama.cpp server and LM Studio: anyth
 Configuration comes from keyword arguments or the environment (``RAGPROV_LLM_URL``,
 ``RAGPROV_LLM_MODEL``, ``RAGPROV_LLM_API_KEY``). The API key is a secret: it is sent only in the
 ``Authorization`` header and never appears in a repr, a log line, an error message or a trace.
+Credentials written into the URL itself (``http://user:pass@host/v1``) are sent by ``requests`` as
+basic authentication and are likewise removed wherever the URL is shown.
 
 >>> cfg = LLMConfig(url="http://127.0.0.1:9/v1", model="m", api_key="sk-secret")
 >>> "sk-secret" in repr(cfg)
 False
 >>> cfg.chat_url
 'http://127.0.0.1:9/v1/chat/completions'
+>>> LLMConfig(url="http://sk-secret@127.0.0.1:9/v1", model="m")
+LLMConfig(url='http://127.0.0.1:9/v1', model='m', timeout=120.0)
 """
 
 from __future__ import annotations
@@ -24,11 +28,13 @@ import logging
 import os
 import random
 import time
+import urllib.parse
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import requests
 
 from ..errors import ConfigurationError, LLMError
+from ..store.endpoint import redact
 
 __all__ = [
     "LLMConfig",
@@ -49,9 +55,10 @@ KEY_ENV = "RAGPROV_LLM_API_KEY"
 _RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class LLMConfig:
-    """Where the LLM is and how to talk to it. ``api_key`` is excluded from repr and comparisons."""
+    """Where the LLM is and how to talk to it. ``api_key`` is excluded from repr and comparisons;
+    the repr shows the URL without credentials."""
 
     url: str
     model: str
@@ -63,10 +70,13 @@ class LLMConfig:
     max_backoff: float = 20.0
     embedding_model: str | None = None
 
+    def __repr__(self) -> str:
+        return f"LLMConfig(url={self.shown_url!r}, model={self.model!r}, timeout={self.timeout!r})"
+
     def __post_init__(self) -> None:
         if not self.url or not self.url.startswith(("http://", "https://")):
             raise ConfigurationError(
-                f"the LLM URL must start with http:// or https:// (got {self.url!r}); "
+                f"the LLM URL must start with http:// or https:// (got {redact(self.url)!r}); "
                 f"pass --llm-url or set {URL_ENV}, e.g. http://localhost:11434/v1"
             )
         if not self.model:
@@ -77,6 +87,11 @@ class LLMConfig:
     @property
     def base(self) -> str:
         return self.url.rstrip("/")
+
+    @property
+    def shown_url(self) -> str:
+        """The URL as messages show it: without any user name or password."""
+        return redact(self.url)
 
     @property
     def chat_url(self) -> str:
@@ -155,14 +170,16 @@ class StreamedCompletion:
 
 
 class _Redactor:
-    """Removes the key from any text that could reach a user (errors echo server bodies)."""
+    """Removes the key, and any credentials written into the URL, from text that could reach a
+    user (errors echo server bodies)."""
 
-    def __init__(self, secret: str | None):
-        self.secret = secret
+    def __init__(self, secret: str | None, url: str = ""):
+        parts = urllib.parse.urlsplit(url)
+        self.secrets = [s for s in (secret, parts.password, parts.username) if s and len(s) >= 4]
 
     def __call__(self, text: str) -> str:
-        if self.secret and len(self.secret) >= 4:
-            text = text.replace(self.secret, "***")
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
         return text
 
 
@@ -178,10 +195,10 @@ class LLMClient:
         self.config = config
         self.session = session or requests.Session()
         self.sleep = sleep
-        self._redact = _Redactor(config.api_key)
+        self._redact = _Redactor(config.api_key, config.url)
 
     def __repr__(self) -> str:
-        return f"LLMClient(url={self.config.url!r}, model={self.config.model!r})"
+        return f"LLMClient(url={self.config.shown_url!r}, model={self.config.model!r})"
 
     @property
     def model(self) -> str:
@@ -228,13 +245,13 @@ class LLMClient:
                 last = f"HTTP {response.status_code}: {body}"
                 if response.status_code not in _RETRY_STATUS:
                     hint = " (check the API key)" if response.status_code in (401, 403) else ""
-                    raise LLMError(f"the LLM at {url} refused the request: {last}{hint}")
+                    raise LLMError(f"the LLM at {redact(url)} refused the request: {last}{hint}")
             if attempt < self.config.max_retries:
                 delay = self._delay(attempt, response)
-                log.info("LLM request to %s failed (%s); retry %d in %.2fs", url, last, attempt + 1, delay)
+                log.info("LLM request to %s failed (%s); retry %d in %.2fs", redact(url), last, attempt + 1, delay)
                 self.sleep(delay)
         raise LLMError(
-            f"the LLM at {url} failed after {self.config.max_retries + 1} attempts: {last}; "
+            f"the LLM at {redact(url)} failed after {self.config.max_retries + 1} attempts: {last}; "
             "check that the server is running and the URL is right"
         )
 
@@ -242,9 +259,9 @@ class LLMClient:
         try:
             data = response.json()
         except ValueError:
-            raise LLMError(f"the LLM at {url} did not answer with JSON: {self._redact(response.text[:200])!r}") from None
+            raise LLMError(f"the LLM at {redact(url)} did not answer with JSON: {self._redact(response.text[:200])!r}") from None
         if not isinstance(data, dict):
-            raise LLMError(f"the LLM at {url} answered an unexpected JSON value")
+            raise LLMError(f"the LLM at {redact(url)} answered an unexpected JSON value")
         return data
 
     # -- chat ----------------------------------------------------------------------------------
@@ -276,7 +293,7 @@ class LLMClient:
             choice = data["choices"][0]
             text = choice["message"]["content"] or ""
         except (KeyError, IndexError, TypeError):
-            raise LLMError(f"the LLM at {url} answered without choices[0].message.content") from None
+            raise LLMError(f"the LLM at {redact(url)} answered without choices[0].message.content") from None
         usage = data.get("usage") or {}
         return Completion(
             text=text,
@@ -307,7 +324,7 @@ class LLMClient:
             try:
                 text = data["choices"][0]["message"]["content"] or ""
             except (KeyError, IndexError, TypeError):
-                raise LLMError(f"the LLM at {url} answered without choices[0].message.content") from None
+                raise LLMError(f"the LLM at {redact(url)} answered without choices[0].message.content") from None
             meta = {"usage": data.get("usage"), "finish_reason": data["choices"][0].get("finish_reason")}
             return StreamedCompletion(iter([(text, meta)]), self.config.model)
         return StreamedCompletion(self._events(response, url), self.config.model)
@@ -326,9 +343,9 @@ class LLMClient:
                 try:
                     event = json.loads(data)
                 except ValueError:
-                    raise LLMError(f"the LLM at {url} streamed a line that is not JSON: {self._redact(data[:120])!r}") from None
+                    raise LLMError(f"the LLM at {redact(url)} streamed a line that is not JSON: {self._redact(data[:120])!r}") from None
                 if "error" in event:
-                    raise LLMError(f"the LLM at {url} reported an error mid-stream: {self._redact(str(event['error'])[:200])}")
+                    raise LLMError(f"the LLM at {redact(url)} reported an error mid-stream: {self._redact(str(event['error'])[:200])}")
                 text = ""
                 meta: dict[str, Any] = {"usage": event.get("usage")}
                 for choice in event.get("choices") or []:
@@ -338,7 +355,7 @@ class LLMClient:
                         meta["finish_reason"] = choice["finish_reason"]
                 yield text, meta
         except requests.RequestException as e:
-            raise LLMError(f"the stream from the LLM at {url} broke off ({type(e).__name__}); retry the question") from None
+            raise LLMError(f"the stream from the LLM at {redact(url)} broke off ({type(e).__name__}); retry the question") from None
         finally:
             response.close()
 
@@ -354,7 +371,7 @@ class LLMClient:
             items = sorted(data["data"], key=lambda d: d.get("index", 0))
             vectors = [[float(x) for x in item["embedding"]] for item in items]
         except (KeyError, TypeError, ValueError):
-            raise LLMError(f"the embeddings API at {url} answered without data[].embedding") from None
+            raise LLMError(f"the embeddings API at {redact(url)} answered without data[].embedding") from None
         if len(vectors) != len(texts):
-            raise LLMError(f"the embeddings API at {url} returned {len(vectors)} vectors for {len(texts)} texts")
+            raise LLMError(f"the embeddings API at {redact(url)} returned {len(vectors)} vectors for {len(texts)} texts")
         return vectors

@@ -225,6 +225,28 @@ def parse_react(text: str) -> ReactStep:
     return ReactStep(thought, action, arguments, None)
 
 
+def _json_choices(text: str, count: int, *, what: str) -> list[tuple[int, dict]]:
+    """The ``{"id": i, …}`` objects of a JSON-array reply that name one of ``count`` candidates,
+    first mention kept: hallucinated, repeated or malformed ids are dropped.
+
+    >>> _json_choices('[{"id": 1, "score": 9}, {"id": 7}, {"id": 1}, "x", {"id": "0"}]', 3, what="t")
+    [(1, {'id': 1, 'score': 9}), (0, {'id': '0'})]
+    """
+    out: list[tuple[int, dict]] = []
+    seen: set[int] = set()
+    for item in parse_json_list(text, what=what):
+        if not isinstance(item, dict):
+            continue
+        try:
+            index = int(item.get("id"))
+        except (TypeError, ValueError):
+            continue
+        if 0 <= index < count and index not in seen:
+            seen.add(index)
+            out.append((index, item))
+    return out
+
+
 def _number(value: Any, default: float = 0.0) -> float:
     try:
         return float(value)
@@ -269,19 +291,10 @@ class LLMEngine:
             return Step([], 0, 0, prompt.ref)
         lines = "\n".join(f"{i} | {e.line()}" for i, e in enumerate(edges))
         reply = self._chat(prompt, question=question, concepts=json.dumps(list(concepts), ensure_ascii=False), edges=lines, keep=keep)
-        choices: list[Choice] = []
-        seen: set[int] = set()
-        for item in parse_json_list(reply.text, what="edge-scoring"):
-            if not isinstance(item, dict):
-                continue
-            try:
-                index = int(item.get("id"))
-            except (TypeError, ValueError):
-                continue
-            if not 0 <= index < len(edges) or index in seen:
-                continue  # hallucinated or repeated ids are dropped
-            seen.add(index)
-            choices.append(Choice(index, _number(item.get("score")), _str(item.get("concept")), _str(item.get("reasoning"))))
+        choices = [
+            Choice(index, _number(item.get("score")), _str(item.get("concept")), _str(item.get("reasoning")))
+            for index, item in _json_choices(reply.text, len(edges), what="edge-scoring")
+        ]
         choices.sort(key=lambda c: -c.score)
         return Step(choices[:keep], reply.in_token, reply.out_token, prompt.ref)
 
@@ -291,18 +304,7 @@ class LLMEngine:
             return Step([], 0, 0, prompt.ref)
         text = "\n\n".join(f"[{i}] {p.text}" for i, p in enumerate(passages))
         reply = self._chat(prompt, question=question, passages=text, keep=keep)
-        choices: list[Choice] = []
-        seen: set[int] = set()
-        for item in parse_json_list(reply.text, what="rerank"):
-            if not isinstance(item, dict):
-                continue
-            try:
-                index = int(item.get("id"))
-            except (TypeError, ValueError):
-                continue
-            if 0 <= index < len(passages) and index not in seen:
-                seen.add(index)
-                choices.append(Choice(index, _number(item.get("score"))))
+        choices = [Choice(index, _number(item.get("score"))) for index, item in _json_choices(reply.text, len(passages), what="rerank")]
         choices.sort(key=lambda c: -c.score)
         return Step(choices[:keep], reply.in_token, reply.out_token, prompt.ref)
 

@@ -11,6 +11,8 @@ its prompt.
   and object labels and the edge's description); an edge's score is the sum over concepts, its
   concept the best-matching one, and its reasoning says which concept terms matched which part of
   the edge and how strongly.
+- **Global-search map**: report sentences scored by BM25, mapped onto 0–100 by a saturating
+  curve (never capped, so points stay comparable).
 - **Reranking**: concept coverage (share of concepts whose words all occur) blended with BM25.
 - **Answer**: extractive: the selected facts (or, for documents, the best-matching sentences) in
   rank order, each cited by the number of its source, then the numbered sources.
@@ -190,9 +192,28 @@ class OfflineEngine:
         return lines, sources
 
     # -- global search map step ----------------------------------------------------------------
+    #: BM25 per query term at which a map point scores 50 (see :meth:`map_points`).
+    MAP_HALF_SCORE = 2.5
+
     def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[MapPoint]]:
-        """Sentences of the batch's reports scored by BM25 against the concepts (score = 10 × BM25,
-        capped at 100), best first; each point rests on the report it was cut from."""
+        """Sentences of the batch's reports scored by BM25 against the concepts, best first; each
+        point rests on the report it was cut from.
+
+        The 0–100 score saturates instead of clipping: ``100 · s / (s + h)`` with ``h`` =
+        :attr:`MAP_HALF_SCORE` × the query's length (BM25 grows with the number of query terms a
+        sentence matches), so scores keep their order across the whole range and the reduce step,
+        which ranks the points of every batch together, keeps the best-matching ones.
+
+        >>> engine = OfflineEngine()
+        >>> step = engine.map_points("ghosts?", ["ghost", "christmas past"], [
+        ...     Passage("The Ghost of Christmas Past shows Scrooge his past."),
+        ...     Passage("A ghost appears at the door in the night."),
+        ...     Passage("Bob Cratchit carries Tiny Tim home from church.")], keep=3)
+        >>> [(p.sources, 0 < p.score < 100) for p in step.value]
+        [((0,), True), ((1,), True)]
+        >>> step.value[0].score > step.value[1].score
+        True
+        """
         sentences: list[tuple[int, str]] = []
         for i, p in enumerate(passages):
             for a, b in split_sentences(p.text):
@@ -201,6 +222,7 @@ class OfflineEngine:
                     sentences.append((i, text))
         bm = BM25([content_tokens(s) for _, s in sentences])
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+        half = self.MAP_HALF_SCORE * max(1, len(query))
         points: list[MapPoint] = []
         seen: set[str] = set()
         for k, score in bm.top(query, keep * 3):
@@ -208,7 +230,7 @@ class OfflineEngine:
             if text in seen:
                 continue
             seen.add(text)
-            points.append(MapPoint(text, round(min(100.0, 10.0 * score), 4), (i,)))
+            points.append(MapPoint(text, round(100.0 * score / (score + half), 4), (i,)))
             if len(points) >= keep:
                 break
         return Step(points, prompt="offline-map-bm25@1")

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -76,13 +77,25 @@ def tokenize(text: str) -> list[str]:
 
 
 def content_tokens(text: str) -> list[str]:
-    """The tokens of ``text`` that are not stopwords (what BM25 scores)."""
+    """The tokens of ``text`` that are not stopwords (what BM25 scores).
+
+    >>> content_tokens("The Ghosts of Christmas")
+    ['ghost', 'christmas']
+    """
     out = []
     for word in _words(text):
-        token = stem(word)
-        if not _is_stop(word, token):
+        token = _content_token(word)
+        if token is not None:
             out.append(token)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _content_token(word: str) -> str | None:
+    """``word``'s stem, or ``None`` for a stopword (memoised: building an index over a large
+    graph folds the same few thousand words millions of times)."""
+    token = stem(word)
+    return None if _is_stop(word, token) else token
 
 
 def _is_stop(word: str, token: str) -> bool:
@@ -187,14 +200,10 @@ class BM25:
         return idf * tf * (self.k1 + 1.0) / (tf + self.k1 * norm)
 
     def scores(self, query: Iterable[str]) -> list[float]:
+        """One score per document (0.0 where no query term occurs)."""
         out = [0.0] * self.n
-        for term, qtf in Counter(query).items():
-            posting = self.postings.get(term)
-            if not posting:
-                continue
-            idf = self.idf(term)
-            for i, tf in posting:
-                out[i] += qtf * self._part(tf, self.lengths[i], idf)
+        for i, score in self.sparse_scores(query).items():
+            out[i] = score
         return out
 
     def sparse_scores(self, query: Iterable[str]) -> dict[int, float]:

@@ -24,12 +24,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence, Iterable
 
-from pyoxigraph import Literal, NamedNode, Triple
+from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError
 from ..sparql.dialect import statement_iri
 from ..sparql.escape import to_named_node
 from ..sparql.templates import Catalog, catalog as default_catalog
+from ._terms import int_value, str_value
 
 __all__ = ["Lineage", "SourceNode", "SourceChain", "StatementInfo", "Extraction", "DocumentAnswer"]
 
@@ -38,17 +39,8 @@ _KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "P
 _RANK = {"statement": 0, "chunk": 1, "page": 2, "document": 3}
 
 
-def _int(term) -> int | None:
-    if isinstance(term, Literal):
-        try:
-            return int(term.value)
-        except ValueError:
-            return None
-    return None
-
-
-def _str(term) -> str | None:
-    return term.value if isinstance(term, (Literal, NamedNode)) else None
+_int = int_value
+_str = str_value
 
 
 @dataclasses.dataclass

@@ -18,9 +18,9 @@ from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
 from .agent import Agent, AgentParams
-from .base import RunResult, Timings, Tokens
+from ..navigate.facts import ChunkIndex, EntityIndex, FactsReader, FactsSchema
+from .base import Pipeline, RunResult, Timings, Tokens
 from .docrag import DocRag, DocRagParams
-from .facts import ChunkIndex, EntityIndex, FactsReader, FactsSchema
 from .graphrag import GraphRag, GraphRagParams
 from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
 
@@ -37,6 +37,7 @@ __all__ = [
     "DocRagParams",
     "Agent",
     "AgentParams",
+    "Pipeline",
     "RunResult",
     "Timings",
     "Tokens",
@@ -52,17 +53,13 @@ PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
 
 
 def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None):
-    """A pipeline by name: ``graph-rag``, ``doc-rag`` or ``agent``."""
-    if kind == "graph-rag":
-        return GraphRag(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
-    if kind == "doc-rag":
-        return DocRag(store, engine=engine, recorder=recorder, reader=FactsReader(store, facts_graph=facts_graph))
-    if kind == "agent":
-        return Agent(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
-    if kind == "local":
-        return LocalSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
-    if kind == "global":
-        return GlobalSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
-    if kind == "drift":
-        return DriftSearch(store, engine=engine, recorder=recorder, facts_graph=facts_graph)
-    raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
+    """A pipeline by name, one of :data:`PIPELINES` (its default parameters).
+
+    >>> from ragprov.store import open_store
+    >>> type(pipeline("drift", open_store("memory:"))).__name__
+    'DriftSearch'
+    """
+    classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch)}
+    if kind not in classes:
+        raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
+    return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph)

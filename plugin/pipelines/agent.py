@@ -26,16 +26,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError, RagprovError
-from ..llm.engine import Engine, Tool, Turn, parse_react
-from ..llm.offline import OfflineEngine
-from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder
+from ..llm.engine import Tool, Turn, parse_react
+from ..record import ChunkEvent, EndOfSession, ExplainEvent
 from ..record.events import Event, Source
-from .base import RunResult
+from .base import Pipeline, RunResult
 from .docrag import DocRag
 from .graphrag import GraphRag
 
@@ -62,34 +61,33 @@ class AgentParams:
             raise ConfigurationError("the agent needs at least 1 iteration")
 
 
-class Agent:
+class Agent(Pipeline):
     """The ReAct agent over one store; ``run(question)`` yields the session's events, sub-traces'
     explain events included, and sets :attr:`result`. ``graph_rag`` / ``doc_rag`` are the
     pipelines its tools run (built on the same store, engine and recorder when not given)."""
 
     kind = "agent"
 
+    params_type = AgentParams
+
     def __init__(
         self,
         store,
         *,
-        engine: Engine | None = None,
-        recorder: Recorder | None = None,
-        params: AgentParams | None = None,
         graph_rag: GraphRag | None = None,
         doc_rag: DocRag | None = None,
-        facts_graph: NamedNode | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        **options: Any,
     ):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.params = params or AgentParams()
-        self.graph_rag = graph_rag or GraphRag(store, engine=self.engine, recorder=self.recorder, facts_graph=facts_graph)
-        self.doc_rag = doc_rag or DocRag(store, engine=self.engine, recorder=self.recorder, reader=self.graph_rag.reader)
+        """``options`` as for :class:`Pipeline`; the tools' pipelines share the agent's engine,
+        recorder and reader unless given."""
+        if options.get("reader") is None and (graph_rag or doc_rag) is not None:
+            options["reader"] = (graph_rag or doc_rag).reader
+        super().__init__(store, **options)
+        self.graph_rag = graph_rag or GraphRag(store, engine=self.engine, recorder=self.recorder, reader=self.reader)
+        self.doc_rag = doc_rag or DocRag(store, engine=self.engine, recorder=self.recorder, reader=self.reader)
         self.tools: dict[str, Any] = {"knowledge-query": self.graph_rag, "document-query": self.doc_rag}
         self.clock = clock
-        self.result = RunResult()
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
         result = self.result = RunResult()

@@ -1,17 +1,22 @@
-"""What every pipeline shares: the run result, stage timings, and token bookkeeping."""
+"""What every pipeline shares: construction (engine, recorder, facts reader), the run result,
+stage timings, token bookkeeping, and the grounding and streamed-synthesis steps."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import time
-from typing import Iterator
+from typing import Any, Iterator, Sequence
 
 from pyoxigraph import NamedNode
 
-from ..record.events import Source
+from ..llm.engine import Engine, Passage
+from ..llm.offline import OfflineEngine
+from ..navigate.facts import FactsReader, FactsSchema
+from ..record import ChunkEvent, EndOfSession, Recorder
+from ..record.events import Event, Source
 
-__all__ = ["RunResult", "Timings", "Tokens"]
+__all__ = ["Pipeline", "RunResult", "Timings", "Tokens"]
 
 
 class Timings:
@@ -60,3 +65,80 @@ class RunResult:
     tokens: Tokens = dataclasses.field(default_factory=Tokens)
     timings: Timings = dataclasses.field(default_factory=Timings)
     termination_reason: str | None = None
+
+
+class Pipeline:
+    """The common part of every pipeline: an engine (offline by default), a recorder, the
+    :class:`~ragprov.navigate.facts.FactsReader` all its reads go through (pipelines never query
+    a store themselves), and its ``params``. ``run(question)`` is the subclass's; afterwards
+    :attr:`result` holds what the run produced."""
+
+    kind = ""
+    #: the pipeline's settings class (a frozen dataclass); ``params=None`` means its defaults
+    params_type: type | None = None
+
+    def __init__(
+        self,
+        store,
+        *,
+        engine: Engine | None = None,
+        recorder: Recorder | None = None,
+        facts_graph: NamedNode | None = None,
+        schema: FactsSchema | None = None,
+        reader: FactsReader | None = None,
+        params: Any = None,
+    ):
+        self.engine = engine or OfflineEngine()
+        self.recorder = recorder or Recorder(store)
+        self.reader = reader or FactsReader(store, facts_graph=facts_graph, schema=schema)
+        self.params = params if params is not None or self.params_type is None else self.params_type()
+        self.result = RunResult()
+
+    def _open(self, question: str, used: NamedNode | None) -> Any:
+        """Record the Question; returns the trace the stages are written to (the subclass's)."""
+        raise NotImplementedError
+
+    def _begin(self, question: str, used: NamedNode | None) -> Iterator[Event]:
+        """Reset :attr:`result`, record the Question and the Grounding (yielding their events);
+        returns ``(trace, concepts)``."""
+        result = self.result = RunResult()
+        with result.timings.measure("record"):
+            trace = self._open(question, used)
+        result.question = trace.question
+        yield trace.started_event
+        concepts = yield from self._ground(trace, question)
+        return trace, concepts
+
+    def _ground(self, trace: Any, question: str) -> Iterator[Event]:
+        """Concepts of the question, recorded as the Grounding; yields its event, returns the concepts."""
+        result = self.result
+        with result.timings.measure("concepts"):
+            step = self.engine.concepts(question)
+        result.tokens.add(step.in_token, step.out_token)
+        with result.timings.measure("record"):
+            event = trace.grounding(step.value, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+        result.last = trace.last
+        yield event
+        return list(step.value)
+
+    def _synthesize(self, trace: Any, question: str, passages: Sequence[Passage], *, kind: str) -> Iterator[Event]:
+        """Stream the answer from ``passages`` (a chunk event per piece), record the Synthesis, and
+        end the session with :attr:`RunResult.sources` as the sources."""
+        result = self.result
+        timings, tokens = result.timings, result.tokens
+        with timings.measure("synthesis"):
+            stream = self.engine.answer(question, list(passages), kind=kind)
+            pieces = iter(stream)
+        while True:
+            with timings.measure("synthesis"):
+                piece = next(pieces, None)
+            if piece is None:
+                break
+            yield ChunkEvent(piece)
+        tokens.add(stream.in_token, stream.out_token)
+        result.answer = stream.text
+        with timings.measure("record"):
+            event = trace.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
+        result.last = trace.last
+        yield event
+        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)

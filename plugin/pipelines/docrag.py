@@ -26,12 +26,10 @@ from typing import Iterator
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
-from ..llm.engine import Engine, Passage
-from ..llm.offline import OfflineEngine
-from ..record import ChunkEvent, ChunkSelection, EndOfSession, Recorder
+from ..llm.engine import Passage
+from ..record import ChunkSelection
 from ..record.events import Event, Source
-from .base import RunResult
-from .facts import FactsReader
+from .base import Pipeline
 
 __all__ = ["DocRag", "DocRagParams"]
 
@@ -49,38 +47,22 @@ class DocRagParams:
             raise ConfigurationError("DocRAG chunk limit and keep must be at least 1")
 
 
-class DocRag:
+class DocRag(Pipeline):
     """The DocRAG pipeline over one store; ``run(question)`` yields one session's events and sets
     :attr:`result`."""
 
     kind = "doc-rag"
 
-    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, params: DocRagParams | None = None, reader: FactsReader | None = None):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.reader = reader or FactsReader(store)
-        self.params = params or DocRagParams()
-        self.result = RunResult()
+    params_type = DocRagParams
+
+    def _open(self, question: str, used: NamedNode | None):
+        return self.recorder.doc_rag(question, model=self.engine.model, used=used)
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
-        result = self.result = RunResult()
+        trace, concepts = yield from self._begin(question, used)
+        result = self.result
         timings, tokens = result.timings, result.tokens
         engine, params = self.engine, self.params
-
-        with timings.measure("record"):
-            trace = self.recorder.doc_rag(question, model=engine.model, used=used)
-        result.question = trace.question
-        yield trace.started_event
-
-        with timings.measure("concepts"):
-            step = engine.concepts(question)
-        tokens.add(step.in_token, step.out_token)
-        concepts = step.value
-        with timings.measure("record"):
-            event = trace.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
-        result.last = trace.last
-        yield event
 
         with timings.measure("index"):
             index = self.reader.chunk_index()
@@ -109,19 +91,4 @@ class DocRag:
                 sources.append(rec.source())
         result.sources = tuple(sources)
         passages = [Passage(rec.text, rec.citation()) for rec, _ in kept]
-        with timings.measure("synthesis"):
-            stream = engine.answer(question, passages, kind="passages")
-            pieces = iter(stream)
-        while True:
-            with timings.measure("synthesis"):
-                piece = next(pieces, None)
-            if piece is None:
-                break
-            yield ChunkEvent(piece)
-        tokens.add(stream.in_token, stream.out_token)
-        result.answer = stream.text
-        with timings.measure("record"):
-            event = trace.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
-        result.last = trace.last
-        yield event
-        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
+        yield from self._synthesize(trace, question, passages, kind="passages")

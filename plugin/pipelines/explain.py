@@ -12,12 +12,13 @@ from typing import Callable, Iterable
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..namespaces import PROV, TG
-from ..record.events import ChunkEvent, EndOfSession, Event, ExplainEvent
-from .facts import local_name
+from ..navigate.facts import local_name, source_citation
+from ..record.events import ChunkEvent, EndOfSession, Event, ExplainEvent, Source
 
 __all__ = ["describe", "stage_properties"]
 
 Labeler = Callable[[Iterable[NamedNode]], dict[NamedNode, str]]
+Citer = Callable[[Source], str]
 
 
 def stage_properties(event: ExplainEvent) -> dict[NamedNode, dict[NamedNode, list]]:
@@ -50,10 +51,18 @@ def _label(term, labels: dict) -> str:
     return str(term)
 
 
-def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | None = None) -> list[str]:
+def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | None = None, cite: Citer | None = None) -> list[str]:
     """The lines to print for ``event`` (may be empty, e.g. for answer chunks); ``max_edges``
-    shortens a long focus to its best edges."""
+    shortens a long focus to its best edges; ``cite`` names a source (``title, p. N, chunk K``,
+    e.g. :meth:`FactsReader.citation <ragprov.navigate.facts.FactsReader.citation>`).
+
+    >>> from pyoxigraph import NamedNode
+    >>> end = EndOfSession(NamedNode("urn:q"), 3, 4, (Source(NamedNode("urn:d"), "carol.txt", 2, NamedNode("urn:c")),))
+    >>> describe(end, cite=lambda s: source_citation(s, 33))
+    ['tokens: 3 in, 4 out', 'sources (1):', '  - carol.txt, p. 2, chunk 33', 'trace: urn:q']
+    """
     labeler = labeler or (lambda nodes: {})
+    cite = cite or source_citation
     if isinstance(event, ChunkEvent):
         return []
     if isinstance(event, EndOfSession):
@@ -62,12 +71,7 @@ def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | N
             lines.append(f"sources ({len(event.sources)}):")
             shown = event.sources if max_edges is None else event.sources[:max_edges]
             for s in shown:
-                where = [s.title or local_name(s.document.value)]
-                if s.page is not None:
-                    where.append(f"page {s.page}")
-                if s.chunk is not None:
-                    where.append(f"chunk <{s.chunk.value}>")
-                lines.append("  - " + ", ".join(where))
+                lines.append("  - " + cite(s))
             if len(shown) < len(event.sources):
                 lines.append(f"  … and {len(event.sources) - len(shown)} more (--format json lists them all)")
         lines.append(f"trace: {event.trace.value}")
@@ -120,8 +124,9 @@ def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | N
                 lines.append(f"  hop {n}: {cand} candidates, {kept} kept")
         else:
             lines.append(f"  chunks retrieved: {_val(_one(props, TG.chunkCount))}")
+            names = labeler(chunks[:10])
             for c in chunks[:10]:
-                lines.append(f"    <{c.value}>")
+                lines.append(f"    {names.get(c) or '<' + c.value + '>'}")
         return lines
     if stage == "focus":
         lines = [head]
@@ -180,9 +185,10 @@ def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | N
             for sel in chunks:
                 sp = groups.get(sel, {})
                 rows.append((int(_val(_one(sp, TG.rank) or Literal("0"))), _one(sp, TG.chunk), _one(sp, TG.score)))
+            names = labeler([c for _, c, _ in rows if isinstance(c, NamedNode)])
             for rank, chunk, score in sorted(rows, key=lambda r: r[0]):
                 s = f" score {float(_val(score)):.3f}" if score is not None else ""
-                lines.append(f"  {rank:>3}. <{_val(chunk)}>{s}")
+                lines.append(f"  {rank:>3}. {names.get(chunk) or '<' + _val(chunk) + '>'}{s}")
         if not edges and not chunks and not items and not points:
             lines.append("  nothing selected")
         return lines + _tokens(props)

@@ -1,7 +1,7 @@
 """GraphRAG (TrustGraph style): concepts → seed entities → subgraph expansion → edge selection →
 sources → synthesis, every stage recorded as it happens and yielded as an event.
 
-The expansion reads the facts graph only (:class:`~ragprov.pipelines.facts.FactsReader`). Per hop,
+The expansion reads the facts graph only (:class:`~ragprov.navigate.facts.FactsReader`). Per hop,
 each frontier entity contributes at most ``triple_limit`` facts (schema predicates left out), the
 hop's candidates are capped at ``max_candidates``, and the engine keeps the best ``edges_per_hop``;
 the kept edges' new endpoints form the next frontier. Each hop's candidate and kept counts are
@@ -30,12 +30,11 @@ from typing import Iterator, Sequence
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import ConfigurationError
-from ..llm.engine import EdgeText, Engine, Passage
-from ..llm.offline import OfflineEngine
-from ..record import ChunkEvent, EdgeSelection, EndOfSession, HopStats, Recorder
+from ..llm.engine import EdgeText, Passage
+from ..navigate.facts import EdgeOrigin, term_text
+from ..record import EdgeSelection, HopStats
 from ..record.events import Event, Source
-from .base import RunResult, Tokens
-from .facts import EdgeSource, FactsReader, FactsSchema, term_text
+from .base import Pipeline, Tokens
 
 __all__ = ["GraphRag", "GraphRagParams", "fact_text"]
 
@@ -86,50 +85,24 @@ class _Kept:
     hop: int
 
 
-class GraphRag:
+class GraphRag(Pipeline):
     """The GraphRAG pipeline over one store. ``run(question)`` yields the events of one session;
     afterwards :attr:`result` holds the answer, sources, tokens and per-stage timings."""
 
     kind = "graph-rag"
 
-    def __init__(
-        self,
-        store,
-        *,
-        engine: Engine | None = None,
-        recorder: Recorder | None = None,
-        facts_graph: NamedNode | None = None,
-        params: GraphRagParams | None = None,
-        schema: FactsSchema | None = None,
-        reader: FactsReader | None = None,
-    ):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.reader = reader or FactsReader(store, facts_graph=facts_graph, schema=schema)
-        self.params = params or GraphRagParams()
-        self.result = RunResult()
+    params_type = GraphRagParams
+
+    def _open(self, question: str, used: NamedNode | None):
+        return self.recorder.graph_rag(question, model=self.engine.model, used=used)
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
         """Answer ``question``, yielding one explain event per recorded stage, chunk events for the
         answer text, and an end-of-session event. ``used`` is the agent Analysis this run serves."""
-        result = self.result = RunResult()
+        trace, concepts = yield from self._begin(question, used)
+        result = self.result
         timings, tokens = result.timings, result.tokens
         engine, reader, params = self.engine, self.reader, self.params
-
-        with timings.measure("record"):
-            trace = self.recorder.graph_rag(question, model=engine.model, used=used)
-        result.question = trace.question
-        yield trace.started_event
-
-        with timings.measure("concepts"):
-            step = engine.concepts(question)
-        concepts = step.value
-        tokens.add(step.in_token, step.out_token)
-        with timings.measure("record"):
-            event = trace.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
-        result.last = trace.last
-        yield event
 
         with timings.measure("index"):
             index = reader.entity_index()
@@ -159,25 +132,9 @@ class GraphRag:
 
         with timings.measure("lineage"):
             origins = reader.edge_sources([k.edge for k in kept]) if kept else {}
-        passages, sources = self._passages(kept, origins)
-        result.sources = sources
+        passages, result.sources = self._passages(kept, origins)
 
-        with timings.measure("synthesis"):
-            stream = engine.answer(question, passages, kind="facts")
-            pieces = iter(stream)
-        while True:
-            with timings.measure("synthesis"):
-                piece = next(pieces, None)
-            if piece is None:
-                break
-            yield ChunkEvent(piece)
-        tokens.add(stream.in_token, stream.out_token)
-        result.answer = stream.text
-        with timings.measure("record"):
-            event = trace.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
-        result.last = trace.last
-        yield event
-        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, sources)
+        yield from self._synthesize(trace, question, passages, kind="facts")
 
     # -- expansion -----------------------------------------------------------------------------
     def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str]):
@@ -228,16 +185,13 @@ class GraphRag:
 
     # -- sources and answer context ------------------------------------------------------------
     @staticmethod
-    def _passages(kept: Sequence[_Kept], origins: dict[Triple, list[EdgeSource]]) -> tuple[list[Passage], tuple[Source, ...]]:
+    def _passages(kept: Sequence[_Kept], origins: dict[Triple, list[EdgeOrigin]]) -> tuple[list[Passage], tuple[Source, ...]]:
         passages: list[Passage] = []
         sources: list[Source] = []
         for k in kept:
-            t = k.text
-            text = fact_text(t)
             where = origins.get(k.edge, [])
-            for src in where:
-                s = src.source()
-                if s not in sources:
-                    sources.append(s)
-            passages.append(Passage(text, " ;; ".join(src.citation() for src in where[:3]) or None))
+            for origin in where:
+                if origin.source not in sources:
+                    sources.append(origin.source)
+            passages.append(Passage(fact_text(k.text), " ;; ".join(o.citation() for o in where[:3]) or None))
         return passages, tuple(sources)

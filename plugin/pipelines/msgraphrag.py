@@ -37,19 +37,18 @@ import math
 import random
 from typing import Any, Iterator, Sequence
 
-from pyoxigraph import Literal, NamedNode, Triple
+from pyoxigraph import NamedNode, Triple
 
 from ..errors import ConfigurationError
-from ..llm.engine import Engine, Passage
-from ..llm.offline import OfflineEngine
+from ..llm.engine import Passage
 from ..llm.text import BM25, content_tokens
 from ..namespaces import TG
-from ..record import ChunkEvent, EndOfSession, Recorder
+from ..navigate._terms import float_value as _num
+from ..navigate.facts import FactsReader, local_name
+from ..record import EndOfSession, Recorder
 from ..record.events import Event, ExplainEvent, Source
 from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL
-from ..sparql.templates import catalog as default_catalog
-from .base import RunResult
-from .facts import FactsReader
+from .base import Pipeline
 
 __all__ = [
     "LocalSearch",
@@ -69,15 +68,6 @@ def approx_tokens(text: str) -> int:
     8
     """
     return max(1, math.ceil(len(text) / 4))
-
-
-def _num(term, default: float = 0.0) -> float:
-    if isinstance(term, Literal):
-        try:
-            return float(term.value)
-        except ValueError:
-            return default
-    return default
 
 
 class _Session:
@@ -149,55 +139,15 @@ class _Session:
         return event
 
 
-class _IndexReader:
-    """The reads of the MS GraphRAG modes (templates ``retrieve/graphrag-*``)."""
+class _Mode(Pipeline):
+    """What the three modes share beyond :class:`Pipeline`: the session start (Question, then
+    Grounding) written through :meth:`Recorder.write`."""
 
-    def __init__(self, reader: FactsReader):
-        self.reader = reader
-        self.catalog = reader.catalog
+    #: the Question's type and label
+    question_type: tuple[NamedNode, str]
 
-    def _select(self, name: str, **params):
-        store = self.reader.store
-        return store.select(self.catalog.render(name, store.dialect, **params))
-
-    def entity_context(self, entities: Sequence[NamedNode]) -> list[dict]:
-        if not entities:
-            return []
-        return list(self._select("retrieve/graphrag-entity-context", facts_graph=self.reader.facts_graph, entities=list(entities)))
-
-    def texts(self, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
-        out: dict[NamedNode, tuple[str | None, str | None]] = {}
-        unique = list(dict.fromkeys(items))
-        for start in range(0, len(unique), 200):
-            for row in self._select("retrieve/graphrag-texts", facts_graph=self.reader.facts_graph, items=unique[start : start + 200]):
-                label, text = out.get(row["item"], (None, None))
-                label = label or (row["label"].value if "label" in row else None)
-                text = text or (row["text"].value if "text" in row else None)
-                out[row["item"]] = (label, text)
-        return out
-
-    def reports(self, max_level: int | None) -> list[dict[str, Any]]:
-        reports: dict[NamedNode, dict[str, Any]] = {}
-        for row in self._select("retrieve/graphrag-reports", facts_graph=self.reader.facts_graph, max_level=max_level):
-            rep = reports.setdefault(row["report"], {
-                "report": row["report"],
-                "title": row["title"].value if "title" in row else None,
-                "summary": row["summary"].value if "summary" in row else "",
-                "rank": _num(row.get("rank")),
-                "level": int(_num(row.get("level"))),
-                "findings": {},
-            })
-            if "finding" in row:
-                rep["findings"][row["finding"]] = (
-                    int(_num(row.get("index"))),
-                    row["findingSummary"].value if "findingSummary" in row else "",
-                    row["explanation"].value if "explanation" in row else "",
-                )
-        out = []
-        for rep in sorted(reports.values(), key=lambda r: r["report"].value):
-            rep["findings"] = [v for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
-            out.append(rep)
-        return out
+    def _open(self, question: str, used: NamedNode | None) -> _Session:
+        return _Session(self.recorder, self.kind, *self.question_type, question, self.engine.model, used)
 
 
 # -- local search ------------------------------------------------------------------------------
@@ -218,41 +168,21 @@ class LocalSearchParams:
             raise ConfigurationError("community_prop and text_unit_prop must be in [0, 1] and sum to at most 1")
 
 
-class LocalSearch:
+class LocalSearch(_Mode):
     """Microsoft GraphRAG local search (see the module docstring)."""
 
-    kind = "local"
-
-    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
-                 params: LocalSearchParams | None = None, reader: FactsReader | None = None):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
-        self.index = _IndexReader(self.reader)
-        self.params = params or LocalSearchParams()
-        self.result = RunResult()
+    kind, params_type, question_type = "local", LocalSearchParams, (TG.LocalSearchQuestion, "Local search question")
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
-        result = self.result = RunResult()
-        timings, tokens, p = result.timings, result.tokens, self.params
-        with timings.measure("record"):
-            session = _Session(self.recorder, "local", TG.LocalSearchQuestion, "Local search question", question, self.engine.model, used)
-        result.question = session.question
-        yield session.started_event
-
-        with timings.measure("concepts"):
-            step = self.engine.concepts(question)
-        tokens.add(step.in_token, step.out_token)
-        with timings.measure("record"):
-            event = session.grounding(step.value, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
-        yield event
+        session, concepts = yield from self._begin(question, used)
+        result, p = self.result, self.params
+        timings = result.timings
 
         with timings.measure("seeds"):
-            matches = self.reader.entity_index().search(step.value, limit=p.top_k_entities)
+            matches = self.reader.entity_index().search(concepts, limit=p.top_k_entities)
         entities = [m.iri for m in matches]
         with timings.measure("context"):
-            rows = self.index.entity_context(entities)
+            rows = self.reader.entity_context(entities)
             candidates = _local_candidates(entities, rows)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
@@ -261,7 +191,7 @@ class LocalSearch:
         yield event
 
         with timings.measure("context"):
-            texts = self.index.texts(all_items)
+            texts = self.reader.item_texts(all_items)
             kept = _local_select(candidates, texts, p, {m.iri: m.score for m in matches})
         selections = [
             {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": k["item"], "kind": k["kind"], "rank": n,
@@ -284,9 +214,21 @@ class LocalSearch:
             if where is not None and where not in sources:
                 sources.append(where)
             body = _item_text(k, label, text)
-            passages.append(Passage(body, f"{k['kind'].replace('_', ' ')} <{k['item'].value}>"))
+            passages.append(Passage(body, self.reader.citation(where) if where is not None else _item_citation(k, label)))
         result.sources = tuple(sources)
-        yield from _answer(self.engine, session, question, passages, result, kind="passages")
+        yield from self._synthesize(session, question, passages, kind="passages")
+
+
+def _item_citation(item: dict, label: str | None) -> str:
+    """How a context item is cited in an answer: its kind and a short name (the IRI stays in the trace).
+
+    >>> _item_citation({"kind": "report", "item": NamedNode("urn:graphrag:report:7")}, "Scrooge's redemption")
+    "report: Scrooge's redemption"
+    """
+    name = " ".join((label or local_name(item["item"].value)).split())
+    if len(name) > 60:
+        name = name[:59] + "…"
+    return f"{item['kind'].replace('_', ' ')}: {name}"
 
 
 def _local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dict[str, list[dict]]:
@@ -387,26 +329,6 @@ def _unit_sources(reader: FactsReader, units: Sequence[NamedNode]) -> dict[Named
     return {u: records[u].source() for u in units if u in records}
 
 
-def _answer(engine: Engine, session: _Session, question: str, passages: list[Passage], result: RunResult, *, kind: str) -> Iterator[Event]:
-    timings, tokens = result.timings, result.tokens
-    with timings.measure("synthesis"):
-        stream = engine.answer(question, passages, kind=kind)
-        pieces = iter(stream)
-    while True:
-        with timings.measure("synthesis"):
-            piece = next(pieces, None)
-        if piece is None:
-            break
-        yield ChunkEvent(piece)
-    tokens.add(stream.in_token, stream.out_token)
-    result.answer = stream.text
-    with timings.measure("record"):
-        event = session.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
-    result.last = session.last
-    yield event
-    yield EndOfSession(session.question, tokens.in_token, tokens.out_token, result.sources)
-
-
 # -- global search -----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class GlobalSearchParams:
@@ -423,39 +345,18 @@ class GlobalSearchParams:
             raise ConfigurationError("global search budgets and points per batch must be at least 1")
 
 
-class GlobalSearch:
+class GlobalSearch(_Mode):
     """Microsoft GraphRAG global search (see the module docstring)."""
 
-    kind = "global"
-
-    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
-                 params: GlobalSearchParams | None = None, reader: FactsReader | None = None):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
-        self.index = _IndexReader(self.reader)
-        self.params = params or GlobalSearchParams()
-        self.result = RunResult()
+    kind, params_type, question_type = "global", GlobalSearchParams, (TG.GlobalSearchQuestion, "Global search question")
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
-        result = self.result = RunResult()
-        timings, tokens, p = result.timings, result.tokens, self.params
-        with timings.measure("record"):
-            session = _Session(self.recorder, "global", TG.GlobalSearchQuestion, "Global search question", question, self.engine.model, used)
-        result.question = session.question
-        yield session.started_event
-
-        with timings.measure("concepts"):
-            step = self.engine.concepts(question)
-        tokens.add(step.in_token, step.out_token)
-        concepts = step.value
-        with timings.measure("record"):
-            event = session.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
-        yield event
+        session, concepts = yield from self._begin(question, used)
+        result, p = self.result, self.params
+        timings, tokens = result.timings, result.tokens
 
         with timings.measure("context"):
-            reports = self.index.reports(p.max_level)
+            reports = self.reader.community_reports(p.max_level)
             shuffled = list(reports)
             random.Random(p.seed).shuffle(shuffled)
             batches: list[list[dict]] = []
@@ -510,10 +411,10 @@ class GlobalSearch:
         result.selected = len(kept)
         titles = {r["report"]: r["title"] for r in reports}
         passages = [
-            Passage(pt["content"], " ;; ".join(f"report {titles.get(r) or ''} <{r.value}>".replace("report  <", "report <") for r in pt["reports"]) or None)
+            Passage(pt["content"], " ;; ".join(_item_citation({"kind": "report", "item": r}, titles.get(r)) for r in pt["reports"]) or None)
             for pt in kept
         ]
-        yield from _answer(self.engine, session, question, passages, result, kind="facts")
+        yield from self._synthesize(session, question, passages, kind="facts")
 
 
 def _report_text(report: dict) -> str:
@@ -538,45 +439,29 @@ class DriftSearchParams:
             raise ConfigurationError("DRIFT needs primer_reports and reduce_answers >= 1, k_followups and depth >= 0")
 
 
-class DriftSearch:
+class DriftSearch(_Mode):
     """Microsoft GraphRAG DRIFT search (see the module docstring)."""
 
-    kind = "drift"
+    kind, params_type, question_type = "drift", DriftSearchParams, (TG.DriftSearchQuestion, "DRIFT search question")
 
-    def __init__(self, store, *, engine: Engine | None = None, recorder: Recorder | None = None, facts_graph: NamedNode | None = None,
-                 params: DriftSearchParams | None = None, reader: FactsReader | None = None):
-        self.store = store
-        self.engine = engine or OfflineEngine()
-        self.recorder = recorder or Recorder(store)
-        self.reader = reader or FactsReader(store, facts_graph=facts_graph)
-        self.index = _IndexReader(self.reader)
-        self.params = params or DriftSearchParams()
+    def __init__(self, store, **options: Any):
+        """``options`` as for :class:`Pipeline`; the follow-up local searches share its engine,
+        recorder and reader."""
+        super().__init__(store, **options)
         self.local = LocalSearch(store, engine=self.engine, recorder=self.recorder, params=self.params.local, reader=self.reader)
-        self.result = RunResult()
 
     def _rate(self, question: str, concepts: Sequence[str], answer: str) -> tuple[float, Any]:
         step = self.engine.map_points(question, concepts, [Passage(_body(answer))], keep=1)
         return (step.value[0].score if step.value else 0.0), step
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
-        result = self.result = RunResult()
-        timings, tokens, p = result.timings, result.tokens, self.params
-        with timings.measure("record"):
-            session = _Session(self.recorder, "drift", TG.DriftSearchQuestion, "DRIFT search question", question, self.engine.model, used)
-        result.question = session.question
-        yield session.started_event
-
-        with timings.measure("concepts"):
-            step = self.engine.concepts(question)
-        tokens.add(step.in_token, step.out_token)
-        concepts = step.value
-        with timings.measure("record"):
-            event = session.grounding(concepts, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
-        yield event
+        session, concepts = yield from self._begin(question, used)
+        result, p = self.result, self.params
+        timings, tokens = result.timings, result.tokens
 
         # primer: the reports that match the question best
         with timings.measure("context"):
-            reports = self.index.reports(p.max_level)
+            reports = self.reader.community_reports(p.max_level)
             bm = BM25([content_tokens(_report_text(r)) for r in reports])
             query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
             top = [reports[i] for i, _ in bm.top(query, p.primer_reports)]
@@ -662,7 +547,7 @@ class DriftSearch:
         yield event
         result.selected = len(ranked)
         passages = [Passage(_body(a["answer"]), f"DRIFT action '{a['query']}' (depth {a['depth']})") for a in ranked if _body(a["answer"])]
-        yield from _answer(self.engine, session, question, passages, result, kind="passages")
+        yield from self._synthesize(session, question, passages, kind="passages")
 
 
 def _body(answer: str) -> str:

@@ -84,6 +84,8 @@ def samples() -> dict[str, dict]:
         "trace/incomplete": dict(before=None, limit=10),
         "trace/exists": dict(question=Q),
         "trace/labels": dict(terms=[NamedNode("urn:e:scrooge")], facts_graph=None),
+        "trace/resolve": dict(candidates=[Q, NamedNode("urn:trustgraph:docrag:sample")]),
+        "trace/caller": dict(question=Q),
         "trace/delete": dict(question=Q, before=None),
     }
 

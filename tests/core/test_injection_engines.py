@@ -12,7 +12,7 @@ from ragprov.sparql import catalog
 from .samples import all_update_samples
 from .test_injection import NASTY, SLOTS
 
-GRAPHS = ("urn:graph:retrieval", "urn:graph:library")
+GRAPHS = ("urn:graph:retrieval", "urn:graph:library", "urn:graph:source")
 # Control characters are spelled as \\uXXXX escapes: engines may refuse to store U+0000 at all
 # (Virtuoso does), which is a storage limit, not an injection; the in-process tests cover it.
 VALUES = [v for v in NASTY if "\u0000" not in v] + ['"""\\"}\n INSERT DATA { <urn:a> <urn:b> "c" } #', "é中文🙂 \\u0022 \\\\ }>"]
@@ -22,7 +22,7 @@ SERVER_VALUES = ['"', '"""', "\\", '\\"', "\n", "} ;", ">", "<<(", "\\u0022", '"
 
 def _graph_state(store):
     rows = store.select(
-        "SELECT ?g ?s ?p ?o WHERE { VALUES ?g { <urn:graph:retrieval> <urn:graph:library> } GRAPH ?g { ?s ?p ?o } }"
+        "SELECT ?g ?s ?p ?o WHERE { VALUES ?g { " + " ".join(f"<{g}>" for g in GRAPHS) + " } GRAPH ?g { ?s ?p ?o } }"
     )
     literals = []
     for r in rows:

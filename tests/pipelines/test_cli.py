@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -35,9 +36,10 @@ def test_ask_graph_rag_explain_prints_stages_live_on_stderr(store_dir, capsys, m
         "[grounding]", "concepts: scrooge business partner, scrooge, business, partner",
         "[exploration]", "seed entities", "edges explored:", "hop 1:",
         "[focus]", "1. Ebenezer Scrooge —business partner of→ Jacob Marley", "why: concept",
-        "[synthesis]", "sources (", "A Christmas Carol, page 1", "trace: urn:trustgraph:question:",
+        "[synthesis]", "sources (", "  - A Christmas Carol, p. 1, chunk 0", "trace: urn:trustgraph:question:",
     ):
         assert needle in err, needle
+    assert "chunk <" not in err  # sources are named as on stdout; the chunk IRI is in --format json
     # stages appear in recording order
     assert err.index("[question]") < err.index("[grounding]") < err.index("[exploration]") < err.index("[focus]") < err.index("[synthesis]")
 
@@ -62,7 +64,36 @@ def test_ask_with_an_llm_url_and_a_bad_key_fails_in_one_line_without_the_key(sto
         code = run(cli, ["ask", "graph-rag", "Who?", "--store", store_dir, "--llm-url", stub.url, "--llm-model", "m", "--llm-key", "sk-secret-xyz"])
     out, err = capsys.readouterr()
     assert code == 1
-    assert err.startswith("error: the LLM at") and "HTTP 401" in err and "sk-secret-xyz" not in err + out
+    notice, error = err.strip().splitlines()
+    assert error.startswith("error: the LLM at") and "HTTP 401" in error and "sk-secret-xyz" not in err + out
+    # the question was recorded before the LLM failed: the notice names the incomplete trace
+    trace = re.search(r"the trace (\S+) was left incomplete; `ragprov trace incomplete` lists it", notice).group(1)
+    assert run(cli, ["trace", "incomplete", "--store", store_dir]) == 0
+    assert trace in capsys.readouterr().out
+
+
+def test_ask_output_closed_early_still_completes_the_trace(store_dir, monkeypatch):
+    """`ragprov ask … --format jsonl | head -c 10`: printing stops, the run (and its trace) does not."""
+    from ragprov.cli.ask import run_question
+    from ragprov.navigate import Navigator
+    from ragprov.pipelines import GraphRag
+    from ragprov.store import open_store
+
+    written: list[str] = []
+
+    def out(text, nl=True):
+        if written:
+            raise BrokenPipeError(32, "Broken pipe")
+        written.append(text)
+
+    store = open_store(store_dir)
+    try:
+        pipe = GraphRag(store, facts_graph=FACTS)
+        summary = run_question(pipe, "Who was Scrooge's business partner?", explain=False, fmt="jsonl", out=out, err=lambda text: None)
+        assert len(written) == 1 and summary["trace"]
+        assert Navigator(store).trace(summary["trace"]).summary.complete
+    finally:
+        store.close()
 
 
 def test_ask_rejects_a_bad_facts_graph(store_dir, capsys):

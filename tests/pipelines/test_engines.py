@@ -25,6 +25,7 @@ def test_graphrag_reads_the_configured_facts_graph_on_every_engine(store):
     assert all("secret" not in e.predicate.value for e in edges)  # the provenance decoy is never explored
     assert pipe.result.sources[0].chunk == graphs.chunk_iri("c0")
     assert pipe.result.sources[0].page == 1 and pipe.result.sources[0].title == "A Christmas Carol"
+    assert "[1] A Christmas Carol, p. 1, chunk 0\n" in pipe.result.answer  # lineage/edge-sources, one query
     # the exploration reads labels from the facts graph only: entity seeds are real entities
     exploration = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "exploration")
     seeds = [t.object.value for t in exploration.explain_triples if t.predicate == TG.entity]

@@ -103,3 +103,29 @@ def test_engine_choice(monkeypatch):
     monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
     assert isinstance(engine_from_config(), OfflineEngine)
     assert isinstance(engine_from_config(url="http://127.0.0.1:1/v1", model="m"), LLMEngine)
+
+
+def test_credentials_in_the_url_are_never_shown(caplog):
+    """``http://sk-SECRET@host/v1``: the URL's user info never reaches a repr, a log line or an error."""
+    url_secret = "sk-SECRET-in-the-url"
+    caplog.set_level(logging.DEBUG, logger="ragprov.llm.client")
+    # nothing listens on port 1: connection errors, with retries logged
+    cfg = LLMConfig(url=f"http://{url_secret}@127.0.0.1:1/v1", model="m", max_retries=1, backoff=0.0, connect_timeout=1.0)
+    c = LLMClient(cfg, sleep=lambda s: None)
+    with pytest.raises(LLMError) as caught:
+        c.chat([{"role": "user", "content": "hi"}])
+    message = str(caught.value)
+    assert "127.0.0.1:1/v1/chat/completions" in message
+    assert url_secret not in message + repr(cfg) + repr(c) + caplog.text
+    with pytest.raises(LLMError) as caught:
+        list(c.chat_stream([{"role": "user", "content": "hi"}]))
+    assert url_secret not in str(caught.value)
+    # user:password form, and a server that echoes them back in its error body
+    with OpenAIStub(lambda req: Reply(f"bad credentials {url_secret}", status=401)) as stub:
+        authed = stub.url.replace("http://", f"http://user:{url_secret}@")
+        with pytest.raises(LLMError) as caught:
+            LLMClient(LLMConfig(url=authed, model="m"), sleep=lambda s: None).chat([{"role": "user", "content": "hi"}])
+    assert "HTTP 401" in str(caught.value) and url_secret not in str(caught.value) and "user:" not in str(caught.value)
+    with pytest.raises(ConfigurationError) as caught:
+        LLMConfig(url=f"ftp://{url_secret}@127.0.0.1/v1", model="m")
+    assert url_secret not in str(caught.value)

@@ -101,6 +101,10 @@ def test_global_search_batches_map_points_and_reduce(index):
     assert kept and set(kept) <= all_points and len(kept) < len(all_points)
     best = max(all_points, key=lambda p: float(one(s, p, TG.score).value))
     assert best in kept
+    # scores discriminate (none pinned at the cap) and the reduce step keeps the best points
+    score = {p: float(one(s, p, TG.score).value) for p in all_points}
+    assert len(set(score.values())) > len(all_points) // 2 and max(score.values()) < 100
+    assert min(score[p] for p in kept) >= max(score[p] for p in all_points - set(kept))
     assert "theme" in pipe.result.answer.lower()
     # deterministic: same batches and answer again
     again = GlobalSearch(index, facts_graph=FACTS, params=params)

@@ -85,3 +85,25 @@ def test_offline_react_policy():
     done = Turn("t", "document-query", {"question": "Q?"}, "- Marley was dead. [1]", useful=True)
     final = parse_react(engine.react("Q?", tools, [failed, done]).value)
     assert final.final_answer == "From document-query:\n- Marley was dead. [1]"
+
+
+def test_offline_map_scores_discriminate_instead_of_capping():
+    """A sentence matching more of the question scores higher; no score is pinned at 100 (a cap
+    would tie strong points and leave the reduce step to rank them by batch order)."""
+    from ragprov.llm.engine import Passage
+    from ragprov.llm.offline import OfflineEngine
+
+    concepts = ["ghost christmas past", "scrooge", "bed curtains", "ghost", "christmas", "past"]
+    texts = [
+        "The Ghost of Christmas Past draws back Scrooge's bed curtains at one o'clock.",
+        "The Ghost of Christmas Past takes Scrooge to his old school.",
+        "The Ghost of Christmas Past is a strange figure, like a child.",
+        "A ghost walks the street on Christmas Eve.",
+        "Bob Cratchit goes home to his family.",
+    ] + [f"Unrelated filler sentence number {n} about the weather." for n in range(30)]
+    step = OfflineEngine().map_points("?", concepts, [Passage(t) for t in texts], keep=5)
+    scores = [p.score for p in step.value]
+    assert [p.sources for p in step.value] == [(0,), (1,), (2,), (3,)]
+    bm25 = BM25([content_tokens(t) for t in texts]).scores([t for c in concepts for t in content_tokens(c)])
+    assert min(bm25[:3]) > 10  # what the old `min(100, 10 × BM25)` pinned to 100
+    assert all(0 < s < 100 for s in scores) and scores == sorted(scores, reverse=True) and len(set(scores)) == 4

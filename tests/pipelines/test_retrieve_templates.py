@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import NamedNode
 
-from ragprov.pipelines.facts import FactsSchema
+from ragprov.navigate.facts import FactsReader, FactsSchema
 from ragprov.sparql import Dialect
 from ragprov.sparql.templates import catalog
 
@@ -18,8 +18,6 @@ EDGE = graphs.fact("scrooge", "partner", "marley")
 PARAMS = {
     "retrieve/entity-index": dict(facts_graph=FACTS, label_predicates=list(SCHEMA.label_predicates), description_predicates=list(SCHEMA.description_predicates), excluded_types=list(SCHEMA.excluded_types)),
     "retrieve/neighbourhood": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")], limit=30, excluded_predicates=list(SCHEMA.excluded_predicates), excluded_namespaces=list(SCHEMA.excluded_namespaces)),
-    "retrieve/labels": dict(facts_graph=FACTS, nodes=[graphs.n("scrooge"), graphs.n("partner", graphs.R)], label_predicates=list(SCHEMA.label_predicates)),
-    "retrieve/edge-sources": dict(edges=[EDGE]),
     "retrieve/chunks": dict(limit=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
@@ -47,9 +45,11 @@ def test_retrieve_templates_answer(carol_store):
     facts = {(r["s"], r["p"], r["o"]) for r in run("retrieve/neighbourhood")}
     assert (graphs.n("scrooge"), graphs.n("partner", graphs.R), graphs.n("marley")) in facts
     assert all(p.value.startswith(("urn:test:rel:", "urn:test:age")) for _, p, _ in facts)  # rdf:type, labels, tg:description dropped
-    assert {r["label"].value for r in run("retrieve/labels")} == {"Ebenezer Scrooge", "business partner of"}
-    sources = run("retrieve/edge-sources")
-    assert [(r["chunk"], int(r["page"].value), r["title"].value) for r in sources] == [(graphs.chunk_iri("c0"), 1, "A Christmas Carol")]
+    reader = FactsReader(s, facts_graph=FACTS)
+    assert set(reader.labels([graphs.n("scrooge"), graphs.n("partner", graphs.R)]).values()) == {"Ebenezer Scrooge", "business partner of"}
+    sources = reader.edge_sources([EDGE])[EDGE]  # lineage/edge-sources, one query for all edges
+    assert [(o.chunk, o.source.page, o.source.title, o.chunk_index) for o in sources] == [(graphs.chunk_iri("c0"), 1, "A Christmas Carol", 0)]
+    assert sources[0].citation() == reader.citation(sources[0].source) == "A Christmas Carol, p. 1, chunk 0"
     assert {r["chunk"] for r in run("retrieve/chunks")} == {graphs.chunk_iri(k) for k in graphs.CHUNKS}
 
 
@@ -57,7 +57,7 @@ def test_adversarial_values_cannot_change_a_query():
     from ragprov.errors import InvalidValueError
 
     with pytest.raises(InvalidValueError):
-        catalog().render("retrieve/labels", Dialect.RDF12, facts_graph=FACTS, nodes=["urn:x> } ; DROP ALL ; {"], label_predicates=[NamedNode("urn:p")])
+        catalog().render("retrieve/graphrag-texts", Dialect.RDF12, facts_graph=FACTS, items=["urn:x> } ; DROP ALL ; {"])
     text = catalog().render("retrieve/neighbourhood", Dialect.RDF12, facts_graph=None, entities=[NamedNode("urn:e")], limit=1,
                             excluded_predicates=[], excluded_namespaces=['x") } DROP ALL { ("'])
     assert 'STRSTARTS(STR(?p), "x\\") } DROP ALL { (\\"")' in text

@@ -1,20 +1,31 @@
-"""Read-only views of a store for retrieval: the facts graph, labels, edge sources, chunks.
+"""The read side of the facts graph for retrieval: entities, neighbourhoods, labels, chunks,
+edge sources and the Microsoft GraphRAG index — the only place retrieval pipelines read a store.
 
-Every read is a template under ``queries/retrieve/`` (never SPARQL assembled from strings). Facts
-are read from the facts graph only — the default graph, or a configured named graph such as
+Every read is a template (``queries/retrieve/*``, ``trace/labels``, and ``lineage/edge-sources``
+through :class:`~ragprov.navigate.lineage.Lineage`), never SPARQL assembled from strings. Facts are
+read from the facts graph only — the default graph, or a configured named graph such as
 ``urn:graph:facts`` for stores whose default graph is the union of all graphs — never from the
 provenance graphs. Labels are resolved for the language model and the reader, but everything the
 trace records keeps the original IRIs and typed literals.
 
 :class:`EntityIndex` and :class:`ChunkIndex` are the lexical (BM25) indexes that seed GraphRAG and
 DocRAG; they are built once per reader and reused.
+
+>>> from ragprov.store import open_store
+>>> store = open_store("memory:")
+>>> store.update('INSERT DATA { <urn:e:scrooge> <http://www.w3.org/2000/01/rdf-schema#label> "Ebenezer Scrooge" }')
+>>> reader = FactsReader(store)
+>>> [m.label for m in reader.entity_index().search(["scrooge"], limit=3)]
+['Ebenezer Scrooge']
+>>> source_citation(Source(NamedNode("urn:doc:carol"), "a-christmas-carol.txt", None, NamedNode("urn:chunk:x")), 33)
+'a-christmas-carol.txt, chunk 33'
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
@@ -22,8 +33,21 @@ from ..llm.text import BM25, content_tokens
 from ..namespaces import DC, DCTERMS, OWL, PROV, RDF, RDFS, TG, Namespace
 from ..record.events import Source
 from ..sparql.templates import Catalog, catalog as default_catalog
+from ._terms import float_value as _num, int_value, str_value
+from .lineage import Lineage, SourceChain
 
-__all__ = ["FactsSchema", "FactsReader", "EntityIndex", "EntityMatch", "ChunkIndex", "ChunkRecord", "EdgeSource", "local_name", "term_text"]
+__all__ = [
+    "FactsSchema",
+    "FactsReader",
+    "EntityIndex",
+    "EntityMatch",
+    "ChunkIndex",
+    "ChunkRecord",
+    "local_name",
+    "term_text",
+    "source_citation",
+    "EdgeOrigin",
+]
 
 SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
 SCHEMA = Namespace("http://schema.org/")
@@ -37,6 +61,8 @@ class FactsSchema:
     Predicates in ``excluded_namespaces`` (rdf:, rdfs:, owl:, prov: and tg: — vocabulary and
     index structure such as GraphRAG community membership, never domain facts) and in
     ``excluded_predicates`` are never explored; members of ``excluded_types`` never seed.
+    ``label_predicates`` and ``description_predicates`` feed the entity index; labels of other
+    terms (predicates, objects) are their ``rdfs:label``.
     """
 
     label_predicates: tuple[NamedNode, ...] = (RDFS.label, SKOS.prefLabel, SCHEMA.name, DC["title"])
@@ -85,6 +111,45 @@ def term_text(term, labels: dict) -> str:
     return str(term)
 
 
+def source_citation(source: Source, chunk_index: int | None = None) -> str:
+    """How a source is named to a reader: ``title, p. N, chunk K`` (IRIs only in JSON output)."""
+    parts = [source.title or local_name(source.document.value)]
+    if source.page is not None:
+        parts.append(f"p. {source.page}")
+    if chunk_index is not None:
+        parts.append(f"chunk {chunk_index}")
+    return ", ".join(parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class EdgeOrigin:
+    """Where an edge was extracted from, as a reader cites it: the :class:`Source` (document,
+    title, page, chunk) and the chunk's index when known."""
+
+    source: Source
+    chunk_index: int | None = None
+
+    @classmethod
+    def from_chain(cls, chain: SourceChain) -> "EdgeOrigin":
+        """The origin an extraction chain (:meth:`Lineage.edges_sources`) ends in."""
+        document, page, chunk = chain.document, chain.page, chain.chunk
+        doc_iri = document.iri if document is not None else chain.statement
+        title = (document.title or document.label) if document is not None else None
+        page_number = page.page_number if page is not None else (chunk.page_number if chunk is not None else None)
+        return cls(Source(doc_iri, title, page_number, chunk.iri if chunk is not None else None), chunk.chunk_index if chunk is not None else None)
+
+    @property
+    def chunk(self) -> NamedNode | None:
+        return self.source.chunk
+
+    @property
+    def document(self) -> NamedNode:
+        return self.source.document
+
+    def citation(self) -> str:
+        return source_citation(self.source, self.chunk_index)
+
+
 @dataclasses.dataclass(frozen=True)
 class EntityMatch:
     """A seed entity: its IRI, label, lexical score, and the concept that matched it best."""
@@ -107,48 +172,10 @@ class ChunkRecord:
     index: int | None = None
 
     def citation(self) -> str:
-        parts = [self.title or (local_name(self.document.value) if self.document else local_name(self.chunk.value))]
-        if self.page is not None:
-            parts.append(f"p. {self.page}")
-        if self.index is not None:
-            parts.append(f"chunk {self.index}")
-        return ", ".join(parts) + f" <{self.chunk.value}>"
+        return source_citation(self.source(), self.index)
 
     def source(self) -> Source:
         return Source(self.document or self.chunk, self.title, self.page, self.chunk)
-
-
-@dataclasses.dataclass(frozen=True)
-class EdgeSource:
-    """One place an edge was extracted from: statement, chunk (if any), page, document."""
-
-    statement: NamedNode
-    document: NamedNode
-    chunk: NamedNode | None = None
-    title: str | None = None
-    page: int | None = None
-    index: int | None = None
-
-    def citation(self) -> str:
-        parts = [self.title or local_name(self.document.value)]
-        if self.page is not None:
-            parts.append(f"p. {self.page}")
-        if self.index is not None:
-            parts.append(f"chunk {self.index}")
-        where = self.chunk or self.document
-        return ", ".join(parts) + f" <{where.value}>"
-
-    def source(self) -> Source:
-        return Source(self.document, self.title, self.page, self.chunk)
-
-
-def _int(term) -> int | None:
-    if isinstance(term, Literal):
-        try:
-            return int(term.value)
-        except ValueError:
-            return None
-    return None
 
 
 def _batches(items: Sequence, size: int = _VALUES_BATCH) -> Iterable[Sequence]:
@@ -164,7 +191,10 @@ class FactsReader:
         self.facts_graph = facts_graph
         self.schema = schema or FactsSchema()
         self.catalog = catalog or default_catalog()
+        self.lineage = Lineage(store, catalog=self.catalog)
         self._labels: dict[NamedNode, str] = {}
+        self._chunk_positions: dict[NamedNode, int] = {}
+        self._chunk_sources: dict[NamedNode, Source] = {}
         self._entity_index: EntityIndex | None = None
         self._chunk_index: ChunkIndex | None = None
 
@@ -173,6 +203,7 @@ class FactsReader:
 
     # -- entities ------------------------------------------------------------------------------
     def entity_index(self) -> "EntityIndex":
+        """The BM25 index over every entity's labels and descriptions (one query, built once)."""
         if self._entity_index is None:
             rows = self._select(
                 "retrieve/entity-index",
@@ -216,58 +247,42 @@ class FactsReader:
         return out
 
     def labels(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
-        """Labels for ``nodes`` (cached); nodes without one are absent."""
-        wanted = [n for n in dict.fromkeys(nodes) if isinstance(n, NamedNode) and n not in self._labels]
-        preference = {p: i for i, p in enumerate(self.schema.label_predicates)}
+        """Labels for ``nodes`` (cached; ``trace/labels``, one query per 200 IRIs); nodes without
+        one are absent. Entities already named by the entity index keep that name."""
+        nodes = [n for n in dict.fromkeys(nodes) if isinstance(n, NamedNode)]
+        wanted = [n for n in nodes if n not in self._labels]
         for batch in _batches(wanted):
-            rows = self._select("retrieve/labels", facts_graph=self.facts_graph, nodes=list(batch), label_predicates=list(self.schema.label_predicates))
-            best: dict[NamedNode, tuple[int, str]] = {}
-            for row in rows:
-                rank = (preference.get(row["lp"], 99), row["label"].value)
-                if row["node"] not in best or rank < best[row["node"]]:
-                    best[row["node"]] = rank
-            for node, (_, label) in best.items():
-                self._labels[node] = label
-        return {n: self._labels[n] for n in dict.fromkeys(nodes) if n in self._labels}
+            for row in self._select("trace/labels", terms=list(batch), facts_graph=self.facts_graph):
+                if "label" in row:
+                    self._labels[row["term"]] = row["label"].value
+        return {n: self._labels[n] for n in nodes if n in self._labels}
 
     # -- edges ---------------------------------------------------------------------------------
-    def _edge_rows(self, template: str, edges: Sequence[Triple], **params) -> list[tuple[Triple, dict]]:
-        """Rows of an edge look-up, each matched back to its edge (in any dialect)."""
-        from ..sparql.dialect import Dialect, statement_iri
-
-        reified = self.store.dialect is Dialect.REIFICATION
-        out: list[tuple[Triple, dict]] = []
+    def edge_sources(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:
+        """Where each edge came from, one :class:`EdgeOrigin` per distinct chunk (or document),
+        ordered by chunk index (:meth:`Lineage.edges_sources`: one query per 200 edges); edges
+        nothing reifies are absent."""
+        out: dict[Triple, list[EdgeOrigin]] = {}
         for batch in _batches(list(dict.fromkeys(edges))):
-            keys = {(statement_iri(e) if reified else e): e for e in batch}
-            for row in self._select(template, edges=list(batch), **params):
-                edge = keys.get(row["edge"])
-                if edge is not None:
-                    out.append((edge, row))
+            for edge, chains in self.lineage.edges_sources(batch).items():
+                found: dict[tuple[str, str], EdgeOrigin] = {}
+                for chain in chains:
+                    origin = EdgeOrigin.from_chain(chain)
+                    key = (origin.chunk.value if origin.chunk else "", origin.document.value)
+                    current = found.get(key)
+                    if current is None or (origin.source.page is not None and current.source.page is None):
+                        found[key] = origin
+                    if origin.chunk is not None:
+                        self._chunk_sources.setdefault(origin.chunk, origin.source)
+                        if origin.chunk_index is not None:
+                            self._chunk_positions[origin.chunk] = origin.chunk_index
+                if found:
+                    out[edge] = sorted(found.values(), key=lambda o: (o.chunk_index if o.chunk_index is not None else 1 << 30, o.chunk.value if o.chunk else "", o.document.value))
         return out
-
-    def edge_sources(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeSource]]:
-        """Where each edge came from (statement → chunk → page → document), deterministic order."""
-        found: dict[Triple, dict[tuple, EdgeSource]] = {}
-        for edge, row in self._edge_rows("retrieve/edge-sources", edges):
-            src = EdgeSource(
-                statement=row["statement"],
-                document=row["document"],
-                chunk=row.get("chunk"),
-                title=row["title"].value if "title" in row else None,
-                page=_int(row.get("page")),
-                index=_int(row.get("index")),
-            )
-            key = (src.chunk.value if src.chunk else "", src.document.value)
-            current = found.setdefault(edge, {}).get(key)
-            if current is None or (src.page is not None and current.page is None):
-                found[edge][key] = src
-        return {
-            e: sorted(v.values(), key=lambda s: (s.index if s.index is not None else 1 << 30, s.chunk.value if s.chunk else "", s.document.value))
-            for e, v in found.items()
-        }
 
     # -- chunks --------------------------------------------------------------------------------
     def chunk_index(self) -> "ChunkIndex":
+        """The BM25 index over every chunk's text (one query, built once)."""
         if self._chunk_index is None:
             records: dict[NamedNode, ChunkRecord] = {}
             for row in self._select("retrieve/chunks", limit=None):
@@ -277,14 +292,76 @@ class FactsReader:
                     text=row["text"].value,
                     document=row.get("document"),
                     title=row["title"].value if "title" in row else None,
-                    page=_int(row.get("page")),
-                    index=_int(row.get("index")),
+                    page=int_value(row.get("page")),
+                    index=int_value(row.get("index")),
                 )
                 old = records.get(chunk)
                 if old is None or (rec.page is not None and old.page is None) or (rec.title and not old.title):
                     records[chunk] = rec
             self._chunk_index = ChunkIndex(sorted(records.values(), key=lambda r: r.chunk.value))
+            for rec in self._chunk_index.records:
+                if rec.index is not None:
+                    self._chunk_positions.setdefault(rec.chunk, rec.index)
         return self._chunk_index
+
+    def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met
+        (in the chunk index or an edge-source look-up; no query)."""
+        out: dict[NamedNode, str] = {}
+        records = {r.chunk: r for r in self._chunk_index.records} if self._chunk_index is not None else {}
+        for node in nodes:
+            if node in records:
+                out[node] = records[node].citation()
+            elif node in self._chunk_sources:
+                out[node] = source_citation(self._chunk_sources[node], self._chunk_positions.get(node))
+        return out
+
+    def citation(self, source: Source) -> str:
+        """``title, p. N, chunk K`` for a source this reader has seen (the chunk number from the
+        chunk or lineage look-ups already made; no query)."""
+        return source_citation(source, self._chunk_positions.get(source.chunk) if source.chunk is not None else None)
+
+    # -- Microsoft GraphRAG index (templates retrieve/graphrag-*) -------------------------------
+    def entity_context(self, entities: Sequence[NamedNode]) -> list[dict]:
+        """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
+        if not entities:
+            return []
+        return list(self._select("retrieve/graphrag-entity-context", facts_graph=self.facts_graph, entities=list(entities)))
+
+    def item_texts(self, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
+        """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units)."""
+        out: dict[NamedNode, tuple[str | None, str | None]] = {}
+        for batch in _batches(list(dict.fromkeys(items))):
+            for row in self._select("retrieve/graphrag-texts", facts_graph=self.facts_graph, items=list(batch)):
+                label, text = out.get(row["item"], (None, None))
+                label = label or str_value(row.get("label"))
+                text = text or str_value(row.get("text"))
+                out[row["item"]] = (label, text)
+        return out
+
+    def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
+        """Community reports up to ``max_level`` with their findings, ordered by IRI."""
+        reports: dict[NamedNode, dict[str, Any]] = {}
+        for row in self._select("retrieve/graphrag-reports", facts_graph=self.facts_graph, max_level=max_level):
+            rep = reports.setdefault(row["report"], {
+                "report": row["report"],
+                "title": str_value(row.get("title")),
+                "summary": str_value(row.get("summary")) or "",
+                "rank": _num(row.get("rank")),
+                "level": int(_num(row.get("level"))),
+                "findings": {},
+            })
+            if "finding" in row:
+                rep["findings"][row["finding"]] = (
+                    int(_num(row.get("index"))),
+                    str_value(row.get("findingSummary")) or "",
+                    str_value(row.get("explanation")) or "",
+                )
+        out = []
+        for rep in sorted(reports.values(), key=lambda r: r["report"].value):
+            rep["findings"] = [v for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
+            out.append(rep)
+        return out
 
 
 class EntityIndex:
