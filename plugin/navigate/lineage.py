@@ -337,6 +337,8 @@ class Lineage:
         """Every recorded trace whose selected edges (or chunks) rest on ``document``, newest first."""
         doc = to_named_node(document)
         rows = self._select("lineage/document-answers", document=doc)
+        if not len(rows) and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
+            raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
         by_question: dict[str, DocumentAnswer] = {}
         for row in rows:
             q = row.get("question")

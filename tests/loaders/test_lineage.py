@@ -79,7 +79,8 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     docrag = by_query["What is Stave One?"]
     assert docrag.chunks == [NamedNode(chunk)] and docrag.edges == []
     assert answers[0].query == "What is Stave One?"  # newest first
-    assert Lineage(store).document_answers("urn:ragprov:doc:unknown") == []
+    with pytest.raises(NotFoundError, match="no document"):
+        Lineage(store).document_answers("urn:ragprov:doc:unknown")
 
 
 def test_extraction_of_a_document(store, tmp_path):
