@@ -3,8 +3,9 @@
 Loaders produce many quads; building a pyoxigraph :class:`~pyoxigraph.Quad` per quad costs as much
 as inserting it, so loaders spell each term once with the same escaping functions the SPARQL
 templates use (:mod:`ragprov.sparql.escape`: every literal and IRI is closed and escaped, the output
-is valid N-Triples as well as SPARQL) and hand batches of N-Quads text to ``Store.load`` — the Store
-protocol's bulk path. The embedded store parses them in Rust; an endpoint store parses them and
+is valid N-Triples as well as SPARQL; the GraphRAG tables are spelled whole Arrow columns at a time,
+to the same text, by :mod:`ragprov.loaders._columns`) and hand batches of N-Quads text to
+``Store.load`` — the Store protocol's bulk path. The embedded store parses them in Rust; an endpoint store parses them and
 sends ``INSERT DATA`` in its own dialect, so quoted triples (``<<( s p o )>>`` here) become
 ``<< >>`` or ``rdf:Statement`` IRIs as the store needs.
 
@@ -21,11 +22,15 @@ sends ``INSERT DATA`` in its own dialect, so quoted triples (``<<( s p o )>>`` h
 from __future__ import annotations
 
 import hashlib
+import queue
 import re
 import sys
+import threading
 import urllib.parse
 from contextlib import contextmanager
 from typing import Callable, Iterator
+
+import pyoxigraph as _ox
 
 from ragprov.errors import InvalidValueError, LoadError, StoreError
 from ragprov.sparql.dialect import Dialect
@@ -179,6 +184,19 @@ class QuadWriter:
 
     ``on_batch(n)`` is called after each batch with the number of quads written (progress bars).
     ``store=None`` only collects (for previews and doctests): see :meth:`pending`.
+
+    ``background=True`` writes each batch on one worker thread while the caller spells the next:
+    the embedded store parses and inserts N-Quads with the GIL released (an endpoint store waits on
+    the network), so spelling and inserting overlap. At most two batches wait (memory stays flat);
+    a failed write is raised by the next :meth:`flush` or by :meth:`close`, and later batches are
+    dropped. :meth:`close` always waits for the worker.
+
+    ``trusted=True`` says every term was spelled by the loader from checked parts (IRIs minted
+    under a validated namespace, constants, escaped literals): on an embedded store the batches
+    then go straight to its pyoxigraph store, parsed leniently (no second IRI check), in memory
+    with ``load`` (one transaction a batch) and on disk with ``bulk_load`` (RocksDB's bulk path,
+    as ``Store.bulk_extend``; like every batch of a loader, not atomic: the loaders write their
+    completion mark last). Any other store gets ``Store.load`` as usual.
     """
 
     def __init__(
@@ -188,31 +206,53 @@ class QuadWriter:
         batch_size: int = 50_000,
         batch_chars: int = 4_000_000,
         on_batch: Callable[[int], None] | None = None,
+        background: bool = False,
+        trusted: bool = False,
     ):
         self.store = store
-        if getattr(store, "dialect", Dialect.RDF12) is not Dialect.RDF12:
+        self._raw, self._bulk = _embedded_raw(store) if trusted else (None, False)
+        if self._bulk:
+            # each bulk load of an on-disk store writes and ingests its own files: fewer, larger ones
+            batch_size, batch_chars = max(batch_size, 200_000), max(batch_chars, 16_000_000)
+        self.small = getattr(store, "dialect", Dialect.RDF12) is not Dialect.RDF12
+        if self.small:
             # Such stores take N-Quads as INSERT DATA requests; some engines (Virtuoso) refuse
             # requests of many thousand quads, so keep each load to one modest request.
             batch_size = min(batch_size, SPARQL_BATCH)
         self.batch_size = batch_size
         self.batch_chars = batch_chars  # long texts: bound the batch by size too, so memory stays flat
         self.on_batch = on_batch
-        self._lines: list[str] = []
+        self._lines: list[str | bytes | memoryview] = []
         self._n = 0
+        self._weight = 0  # column-wise lines on SPARQL stores: triples once spelled (see _small)
         self._chars = 0
         self.written = 0
+        self.background = background and store is not None
+        self._queue: queue.Queue | None = None
+        self._worker: threading.Thread | None = None
+        self._error: BaseException | None = None
 
     def close(self) -> None:
-        """Write what is pending."""
-        self.flush()
+        """Write what is pending (and wait for the background writer)."""
+        try:
+            self.flush()
+        finally:
+            if self._worker is not None:
+                self._queue.put(None)  # type: ignore[union-attr]
+                self._worker.join()
+                self._worker = None
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
     def add(self, s: str, p: str, o: str, g: str = DEFAULT) -> None:
         """One quad (``g=""``: the default graph)."""
         line = f"{s} {p} {o} {g} .\n"
         self._lines.append(line)
         self._n += 1
+        self._weight += 1
         self._chars += len(line)
-        if self._n >= self.batch_size or self._chars >= self.batch_chars:
+        if self._weight >= self.batch_size or self._chars >= self.batch_chars:
             self.flush()
 
     def node(self, s: str, g: str, pairs: list[tuple[str, str]]) -> None:
@@ -221,37 +261,108 @@ class QuadWriter:
         text = "".join([f"{s} {p} {o}{tail}" for p, o in pairs])
         self._lines.append(text)
         self._n += len(pairs)
+        self._weight += len(pairs)
         self._chars += len(text)
-        if self._n >= self.batch_size or self._chars >= self.batch_chars:
+        if self._weight >= self.batch_size or self._chars >= self.batch_chars:
             self.flush()
 
-    def lines(self, text: str, n: int) -> None:
-        """``n`` quads already spelled as N-Quads lines (the hot loops build a row's lines in one
-        f-string: far cheaper than one call per quad)."""
+    def lines(self, text: str | bytes | memoryview, n: int) -> None:
+        """``n`` quads already spelled as N-Quads lines (text, or UTF-8 bytes: the column-wise
+        path spells whole batches at once)."""
+        if not n:
+            return
+        if self.small:
+            self._small(text.encode("utf-8") if isinstance(text, str) else bytes(text))
+            return
         self._lines.append(text)
         self._n += n
+        self._weight += n
         self._chars += len(text)
-        if self._n >= self.batch_size or self._chars >= self.batch_chars:
+        if self._weight >= self.batch_size or self._chars >= self.batch_chars:
+            self.flush()
+
+    def buffers(self, parts: list[tuple[memoryview, int]]) -> None:
+        """Quads as ``(view of UTF-8 N-Quads lines, number of quads)`` parts (the column-wise path:
+        each part copied once, when its batch is written; batches still close at ``batch_size``
+        quads or ``batch_chars`` bytes, between parts)."""
+        for view, count in parts:
+            if self.small:
+                self._small(bytes(view))
+            elif count:
+                self._lines.append(view)
+                self._n += count
+                self._weight += count
+                self._chars += len(view)
+                if self._weight >= self.batch_size or self._chars >= self.batch_chars:
+                    self.flush()
+
+    def _small(self, data: bytes) -> None:
+        """Lines for a store written through SPARQL UPDATE, one by one: requests of at most
+        ``batch_size`` triples as the store spells them (a quoted triple in the reification
+        dialect is 4 more: its rdf:Statement), so one request never holds a whole column of
+        Statements."""
+        for line in data.split(b"\n")[:-1]:  # one quad a line: literals escape their line ends
+            weight = 5 if b"<<(" in line else 1
+            if self._n and self._weight + weight > self.batch_size:
+                self.flush()
+            self._lines.append(line + b"\n")
+            self._n += 1
+            self._weight += weight
+            self._chars += len(line) + 1
+        if self._weight >= self.batch_size or self._chars >= self.batch_chars:
             self.flush()
 
     def pending(self) -> str:
-        return "".join(self._lines)
+        return "".join(p if isinstance(p, str) else bytes(p).decode("utf-8") for p in self._lines)
 
     def flush(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
         if not self._lines or self.store is None:
             return
-        data = "".join(self._lines).encode("utf-8")
+        parts = self._lines
+        data = b"".join([p.encode("utf-8") if isinstance(p, str) else p for p in parts])
         n = self._n
         self._lines = []
         self._n = 0
+        self._weight = 0
         self._chars = 0
-        self._load(data, n)
+        if not self.background:
+            self._load(data, n)
+            return
+        if self._worker is None:
+            self._queue = queue.Queue(maxsize=1)
+            self._worker = threading.Thread(target=self._work, name="ragprov-quad-writer", daemon=True)
+            self._worker.start()
+        self._queue.put((data, n))  # type: ignore[union-attr]
+
+    def _work(self) -> None:
+        assert self._queue is not None
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._error is None:  # after a failure, later batches are dropped
+                try:
+                    self._load(*item)
+                except BaseException as e:  # raised in the caller's thread by flush/close
+                    self._error = e
 
     def _load(self, data: bytes, n: int) -> None:
         try:
             # The store spells quoted triples its own way (<< >> or rdf:Statement IRIs) and knows
             # its engine's limits: an endpoint turns N-Quads into INSERT DATA batches itself.
-            self.store.load(data, format="nquads")
+            if self._raw is not None:
+                try:
+                    if self._bulk:
+                        self._raw.bulk_load(data, format=_ox.RdfFormat.N_QUADS, lenient=True)
+                    else:
+                        self._raw.load(data, format=_ox.RdfFormat.N_QUADS, lenient=True)
+                except OSError as e:
+                    raise StoreError(f"the store failed a load: {e}") from None
+            else:
+                self.store.load(data, format="nquads")
         except StoreError:
             raise
         except (SyntaxError, ValueError) as e:  # a spelled term the store's parser refused: a bug
@@ -259,6 +370,16 @@ class QuadWriter:
         self.written += n
         if self.on_batch is not None:
             self.on_batch(n)
+
+
+def _embedded_raw(store) -> tuple[_ox.Store | None, bool]:
+    """The pyoxigraph store behind an embedded store whose ``load`` is the plain one (else None),
+    and whether it is on disk."""
+    from ragprov.store.embedded import EmbeddedStore
+
+    if type(store).load is EmbeddedStore.load and isinstance(getattr(store, "raw", None), _ox.Store):
+        return store.raw, getattr(store, "path", None) is not None
+    return None, False
 
 
 def check_iri(value: str, what: str) -> str:

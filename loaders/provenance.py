@@ -117,12 +117,13 @@ def chunk_quads(
     index: int,
     length: int,
     activity: str,
-    text: str,
+    text: str | None,
     offset: int | None = None,
     extra: Iterable[tuple[str, str]] = (),
 ) -> None:
     """``extract/chunk``: one chunk, and its text in the library graph. ``extra`` adds more
-    ``(predicate, object)`` pairs of the chunk in ``urn:graph:source`` (GraphRAG text units)."""
+    ``(predicate, object)`` pairs of the chunk in ``urn:graph:source`` (GraphRAG text units).
+    ``text=None`` leaves out the library quads (a caller writing them a column at a time)."""
     pairs = [(V.type, _ENTITY), (V.type, _CHUNK), (V.label, string(f"Chunk {index}")), (_CHUNK_INDEX, integer(index))]
     if offset is not None:
         pairs.append((_CHAR_OFFSET, integer(offset)))
@@ -131,7 +132,8 @@ def chunk_quads(
     pairs.append((_GENERATED, activity))
     pairs.extend(extra)
     w.node(chunk, SOURCE, pairs)
-    w.node(chunk, LIBRARY, [(_MIME, _TEXT_PLAIN), (_CONTENT, string(text))])
+    if text is not None:
+        w.node(chunk, LIBRARY, [(_MIME, _TEXT_PLAIN), (_CONTENT, string(text))])
 
 
 def statement_quads(
