@@ -36,6 +36,8 @@ import io
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from pyoxigraph import NamedNode
+
 from ragprov import __version__
 from ragprov.errors import LoadError
 from ragprov.sparql.templates import render
@@ -196,11 +198,14 @@ def load_documents(
     chunk_overlap: int = 100,
     clock: Callable[[], _dt.datetime] = _utcnow,
     show_progress: bool | None = None,
+    rechunk: bool = False,
 ) -> DocumentsReport:
     """Load text, Markdown and PDF files (or folders of them) into ``store``.
 
     Every file is read and checked first; only then is anything written, so a bad file leaves the
-    store unchanged. Files already loaded with the same chunking are skipped.
+    store unchanged. Files already loaded with the same chunking are skipped. A file already loaded
+    with another chunk size or overlap is refused (retrieval would find its text twice) unless
+    ``rechunk`` asks for a second chunking beside the first.
     """
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise LoadError(f"chunk size must be a positive number of characters, got {chunk_size!r}")
@@ -210,10 +215,23 @@ def load_documents(
     # Pass 1: every file must be readable before anything is written.
     checked: list[tuple[Path, str, str, str, int]] = []
     for path in files:
+        try:
+            str(path).encode("utf-8")
+        except UnicodeEncodeError:
+            raise LoadError(f"{path!r}: the file name is not valid UTF-8 (it cannot name a document): rename the file") from None
         data = _read(path)
         mime = _mime_type(path, data)
         title, pages = read_pages(path, data, mime)
         checked.append((path, document_iri(data), mime, title, len(pages)))
+    if not rechunk:
+        for path, doc, *_ in checked:
+            for row in store.select(render("extract/chunkings", store.dialect, document=NamedNode(doc))):
+                size, overlap = int(row["size"].value), int(row["overlap"].value)
+                if (size, overlap) != (chunk_size, chunk_overlap):
+                    raise LoadError(
+                        f"{path}: already loaded with chunk size {size} and overlap {overlap}; load it with those, "
+                        "or pass --rechunk to add a second chunking beside the first (retrieval then sees both)"
+                    )
     suffix = f"s{chunk_size}-o{chunk_overlap}"
     report = DocumentsReport([], 0)
     writer = QuadWriter(store)
@@ -225,8 +243,9 @@ def load_documents(
                 advance(1)
                 continue
             _, pages = read_pages(path, _read(path), mime)
+            paged = store.ask(render("extract/exists", store.dialect, node=f"{doc}/activity/pages"))
             n_chunks = _write_document(
-                writer, path, doc, mime, title, pages, chunk_size, chunk_overlap, suffix, clock()
+                writer, path, doc, mime, title, pages, chunk_size, chunk_overlap, suffix, clock(), with_pages=not paged
             )
             report.documents.append(LoadedDocument(path, doc, title, mime, len(pages), n_chunks))
             writer.flush()
@@ -247,9 +266,14 @@ def _write_document(
     overlap: int,
     suffix: str,
     started: _dt.datetime,
+    *,
+    with_pages: bool = True,
 ) -> int:
+    """Write one document's chunks, and (unless it has them from an earlier chunking) its
+    Document, Pages and their extraction activity."""
     d = iri(doc)
-    P.document_quads(w, d, title=title, mime_type=mime, source=path.resolve().as_uri(), page_count=len(pages))
+    if with_pages:
+        P.document_quads(w, d, title=title, mime_type=mime, source=path.resolve().as_uri(), page_count=len(pages))
     page_iris = [iri(f"{doc}/p{n}") for n in range(1, len(pages) + 1)]
     page_activity = iri(f"{doc}/activity/pages")
     extractor = EXTRACTORS[mime]
@@ -258,20 +282,22 @@ def _write_document(
         import pypdf
 
         version = f"{__version__} (pypdf {pypdf.__version__})"
-    P.activity_quads(
-        w,
-        page_activity,
-        label=f"{extractor.rsplit(':', 1)[-1]} extraction",
-        used=[d],
-        agent=iri(extractor),
-        agent_label=extractor.rsplit(":", 1)[-1],
-        version=version,
-        started=started,
-    )
+    if with_pages:
+        P.activity_quads(
+            w,
+            page_activity,
+            label=f"{extractor.rsplit(':', 1)[-1]} extraction",
+            used=[d],
+            agent=iri(extractor),
+            agent_label=extractor.rsplit(":", 1)[-1],
+            version=version,
+            started=started,
+        )
     chunk_activity = iri(f"{doc}/activity/chunks-{suffix}")
     count = 0
     for n, (page, text) in enumerate(zip(page_iris, pages), start=1):
-        P.page_quads(w, page, document=d, number=n, activity=page_activity)
+        if with_pages:
+            P.page_quads(w, page, document=d, number=n, activity=page_activity)
         for i, (start, end) in enumerate(chunk_spans(text, size, overlap)):
             P.chunk_quads(
                 w,

@@ -34,13 +34,14 @@ def load_group():
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--chunk-size", type=click.IntRange(1), default=1000, show_default=True, help="Characters per chunk.")
 @click.option("--chunk-overlap", type=click.IntRange(0), default=100, show_default=True, help="Characters shared by neighbouring chunks.")
+@click.option("--rechunk", is_flag=True, help="Add a second chunking to documents already loaded with other settings.")
 @_JSON
 @with_store
-def load_documents_command(store, paths, chunk_size, chunk_overlap, as_json):
+def load_documents_command(store, paths, chunk_size, chunk_overlap, rechunk, as_json):
     """Load text, Markdown and PDF files (or folders of them): Document → Page → Chunk."""
     from ragprov.loaders.documents import load_documents
 
-    report = load_documents(store, list(paths), chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    report = load_documents(store, list(paths), chunk_size=chunk_size, chunk_overlap=chunk_overlap, rechunk=rechunk)
     if as_json:
         echo_json(
             {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,11 +66,11 @@ def test_loading_twice_adds_nothing(store, tmp_path):
     assert store.count() == before
 
 
-def test_other_chunking_adds_new_chunks_of_the_same_document(memory_store, tmp_path):
+def test_a_requested_rechunking_adds_new_chunks_of_the_same_document(memory_store, tmp_path):
     f = tmp_path / "a.txt"
     f.write_text("Tiny Tim. " * 50)
     a = load_documents(memory_store, [f], chunk_size=100, chunk_overlap=10, show_progress=False).documents[0]
-    b = load_documents(memory_store, [f], chunk_size=200, chunk_overlap=0, show_progress=False).documents[0]
+    b = load_documents(memory_store, [f], chunk_size=200, chunk_overlap=0, show_progress=False, rechunk=True).documents[0]
     assert a.iri == b.iri and not b.skipped
     q = Q + f"SELECT (COUNT(?d) AS ?n) WHERE {{ GRAPH <urn:graph:source> {{ ?d a tg:Document }} }}"
     assert memory_store.select(q)[0]["n"].value == "1"
@@ -95,3 +96,38 @@ def test_chunk_spans_cover_the_text(text, size, overlap):
     for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
         assert s1 < s2 <= e1  # progress, no gap
     assert all(0 < e - s <= size for s, e in spans)
+
+
+def test_a_second_chunking_is_refused_unless_asked_for(store, tmp_path):
+    from ragprov.errors import LoadError
+    from ragprov.loaders import load_documents
+
+    book = tmp_path / "book.txt"
+    book.write_text("one two three four five six seven eight nine ten\n" * 40, encoding="utf-8")
+    load_documents(store, [book], chunk_size=200, chunk_overlap=20, show_progress=False)
+    before = store.count()
+    with pytest.raises(LoadError, match="already loaded with chunk size 200 and overlap 20"):
+        load_documents(store, [book], chunk_size=500, chunk_overlap=50, show_progress=False)
+    assert store.count() == before
+    assert load_documents(store, [book], chunk_size=200, chunk_overlap=20, show_progress=False).documents[0].skipped
+    report = load_documents(store, [book], chunk_size=500, chunk_overlap=50, show_progress=False, rechunk=True)
+    assert report.documents[0].chunks > 0 and store.count() > before
+    starts = store.select(
+        "SELECT ?t WHERE { GRAPH <urn:graph:source> { ?a <http://www.w3.org/ns/prov#used> ?d ; "
+        "<http://www.w3.org/ns/prov#startedAtTime> ?t . ?d a <https://trustgraph.ai/ns/Document> } }"
+    )
+    assert len(starts) == 1, "the pages were extracted once: their activity keeps one start time"
+
+
+def test_a_file_name_that_is_not_utf8_is_refused(store, tmp_path):
+    import os
+
+    from ragprov.errors import LoadError
+    from ragprov.loaders import load_documents
+
+    name = os.fsdecode(b"n\xffame.txt")
+    path = tmp_path / name
+    path.write_text("Marley was dead.", encoding="utf-8")
+    with pytest.raises(LoadError, match="not valid UTF-8"):
+        load_documents(store, [path], show_progress=False)
+    assert store.count() == 0

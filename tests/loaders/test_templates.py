@@ -83,6 +83,7 @@ LINEAGE = {
     "lineage/extraction": dict(document="urn:ragprov:doc:1"),
     "lineage/document-answers": dict(document="urn:ragprov:doc:1"),
     "lineage/sample-edges": dict(limit=3),
+    "extract/chunkings": dict(document="urn:ragprov:doc:1"),
 }
 
 
