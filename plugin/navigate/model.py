@@ -62,6 +62,8 @@ def describe(rows: Iterable[dict]) -> dict[str, Node]:
     """Fold ``?node ?p ?o`` rows into nodes; reified statements become triple terms."""
     nodes: dict[str, Node] = {}
     for row in rows:
+        if "p" not in row:  # an OPTIONAL look-up that found nothing
+            continue
         node = row["node"]
         entry = nodes.get(node.value)
         if entry is None:
