@@ -52,5 +52,8 @@ def import_command(source, form, replace, store):
                 data = f.read()
     except OSError as e:
         raise LoadError(f"cannot read {source}: {e.strerror}") from None
-    n = import_store(store, data, form=form, replace=replace)
+    try:
+        n = import_store(store, data, form=form, replace=replace)
+    except LoadError as e:
+        raise LoadError(f"{'standard input' if source == '-' else source}: {e}") from None
     click.echo(f"imported {n} quads into a {store.dialect.value} store", err=True)
