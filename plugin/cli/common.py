@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+import shutil
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -40,15 +42,29 @@ def with_store(fn: Callable | None = None, *, create: bool = True) -> Callable:
         )
         @functools.wraps(fn)
         def wrapper(*args: Any, store_location: str, dialect: str | None, **kwargs: Any):
+            new_dir = _new_store_directory(store_location)
             store = open_store(store_location, dialect=dialect, create=create)
             try:
-                return fn(*args, store=store, **kwargs)
-            finally:
+                result = fn(*args, store=store, **kwargs)
+            except BaseException:
                 store.close()
+                if new_dir is not None:  # a failed command leaves no empty store behind
+                    shutil.rmtree(new_dir, ignore_errors=True)
+                raise
+            store.close()
+            return result
 
         return wrapper
 
     return decorate(fn) if fn is not None else decorate
+
+
+def _new_store_directory(location: str) -> Path | None:
+    """The directory an on-disk store would be created in by this command, if it does not exist yet."""
+    if location.startswith(("memory", "http://", "https://")) or "://" in location:
+        return None
+    path = Path(location).expanduser()
+    return None if path.exists() else path
 
 
 def echo_json(data: Any) -> None:

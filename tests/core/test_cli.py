@@ -94,6 +94,15 @@ def test_read_commands_never_create_a_store(tmp_path):
     assert not missing.exists() and [p.name for p in other.iterdir()] == ["notes.txt"]
 
 
+def test_a_failed_write_leaves_no_new_store_behind(tmp_path):
+    bad = tmp_path / "bad.nq"
+    bad.write_text("this is not N-Quads")
+    target = tmp_path / "new-store"
+    out = ragprov("import", str(bad), "--store", str(target))
+    assert out.returncode == 1 and "bad.nq" in out.stderr
+    assert not target.exists()
+
+
 def test_agent_trace_shows_sub_trace(disk_store):
     path, g, a = disk_store
     out = ragprov("trace", "show", a.question.value, "--store", str(path))
