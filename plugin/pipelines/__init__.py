@@ -18,7 +18,7 @@ from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
 from .agent import Agent, AgentParams
-from ..navigate.facts import ChunkIndex, EntityIndex, FactsReader, FactsSchema
+from ..retrieve import ChunkIndex, EntityIndex, FactsReader, FactsSchema
 from .base import Pipeline, RunResult, Timings, Tokens
 from .docrag import DocRag, DocRagParams
 from .graphrag import GraphRag, GraphRagParams

@@ -12,7 +12,7 @@ from pyoxigraph import NamedNode
 
 from ..llm.engine import Engine, Passage
 from ..llm.offline import OfflineEngine
-from ..navigate.facts import FactsReader, FactsSchema
+from ..retrieve import FactsReader, FactsSchema
 from ..record import ChunkEvent, EndOfSession, Recorder
 from ..record.events import Event, Source
 
@@ -69,7 +69,7 @@ class RunResult:
 
 class Pipeline:
     """The common part of every pipeline: an engine (offline by default), a recorder, the
-    :class:`~ragprov.navigate.facts.FactsReader` all its reads go through (pipelines never query
+    :class:`~ragprov.retrieve.FactsReader` all its reads go through (pipelines never query
     a store themselves), and its ``params``. ``run(question)`` is the subclass's; afterwards
     :attr:`result` holds what the run produced."""
 

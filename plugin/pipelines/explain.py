@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..namespaces import PROV, TG
-from ..navigate.facts import local_name, source_citation
+from ..retrieve.terms import local_name, source_citation
 from ..record.events import ChunkEvent, EndOfSession, Event, ExplainEvent, Source
 
 __all__ = ["describe", "stage_properties"]
@@ -54,7 +54,7 @@ def _label(term, labels: dict) -> str:
 def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | None = None, cite: Citer | None = None) -> list[str]:
     """The lines to print for ``event`` (may be empty, e.g. for answer chunks); ``max_edges``
     shortens a long focus to its best edges; ``cite`` names a source (``title, p. N, chunk K``,
-    e.g. :meth:`FactsReader.citation <ragprov.navigate.facts.FactsReader.citation>`).
+    e.g. :meth:`FactsReader.citation <ragprov.retrieve.FactsReader.citation>`).
 
     >>> from pyoxigraph import NamedNode
     >>> end = EndOfSession(NamedNode("urn:q"), 3, 4, (Source(NamedNode("urn:d"), "carol.txt", 2, NamedNode("urn:c")),))

@@ -1,7 +1,7 @@
 """GraphRAG (TrustGraph style): concepts → seed entities → subgraph expansion → edge selection →
 sources → synthesis, every stage recorded as it happens and yielded as an event.
 
-The expansion reads the facts graph only (:class:`~ragprov.navigate.facts.FactsReader`). Per hop,
+The expansion reads the facts graph only (:class:`~ragprov.retrieve.FactsReader`). Per hop,
 each frontier entity contributes at most ``triple_limit`` facts (schema predicates left out), the
 hop's candidates are capped at ``max_candidates``, and the engine keeps the best ``edges_per_hop``;
 the kept edges' new endpoints form the next frontier. Each hop's candidate and kept counts are
@@ -31,7 +31,7 @@ from pyoxigraph import NamedNode, Triple
 
 from ..errors import ConfigurationError
 from ..llm.engine import EdgeText, Passage
-from ..navigate.facts import EdgeOrigin, term_text
+from ..retrieve import EdgeOrigin, term_text
 from ..record import EdgeSelection, HopStats
 from ..record.events import Event, Source
 from .base import Pipeline, Tokens

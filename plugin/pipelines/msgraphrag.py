@@ -33,18 +33,17 @@ IRIs: ``urn:ragprov:{local|global|drift}:{id}`` and ``…/{stage}``.
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from typing import Any, Iterator, Sequence
 
-from pyoxigraph import NamedNode, Triple
+from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
 from ..llm.engine import Passage
-from ..llm.text import BM25, content_tokens
 from ..namespaces import TG
-from ..navigate._terms import float_value as _num
-from ..navigate.facts import FactsReader, local_name
+from ..retrieve.context import approx_tokens, item_text as _item_text, local_candidates, report_text as _report_text, select_local, unit_sources
+from ..retrieve.lexical import BM25, content_tokens
+from ..retrieve.terms import local_name
 from ..record import EndOfSession, Recorder
 from ..record.events import Event, ExplainEvent, Source
 from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL
@@ -59,15 +58,6 @@ __all__ = [
     "DriftSearchParams",
     "approx_tokens",
 ]
-
-
-def approx_tokens(text: str) -> int:
-    """A model-independent token estimate: one token per four characters (at least one).
-
-    >>> approx_tokens("Marley was dead: to begin with.")
-    8
-    """
-    return max(1, math.ceil(len(text) / 4))
 
 
 class _Session:
@@ -183,7 +173,7 @@ class LocalSearch(_Mode):
         entities = [m.iri for m in matches]
         with timings.measure("context"):
             rows = self.reader.entity_context(entities)
-            candidates = _local_candidates(entities, rows)
+            candidates = local_candidates(entities, rows)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
             event = session.exploration(entities, all_items)
@@ -192,7 +182,10 @@ class LocalSearch(_Mode):
 
         with timings.measure("context"):
             texts = self.reader.item_texts(all_items)
-            kept = _local_select(candidates, texts, p, {m.iri: m.score for m in matches})
+            kept = select_local(
+                candidates, texts, entity_scores={m.iri: m.score for m in matches}, max_tokens=p.max_tokens,
+                community_prop=p.community_prop, text_unit_prop=p.text_unit_prop, top_k_relationships=p.top_k_relationships,
+            )
         selections = [
             {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": k["item"], "kind": k["kind"], "rank": n,
              "score": k.get("score"), "tokens": k["tokens"], "edge": k.get("edge")}
@@ -207,10 +200,10 @@ class LocalSearch(_Mode):
         sources: list[Source] = []
         units = [k["item"] for k in kept if k["kind"] == "text_unit"]
         with timings.measure("lineage"):
-            unit_sources = _unit_sources(self.reader, units)
+            unit_sources_ = unit_sources(self.reader, units)
         for k in kept:
             label, text = texts.get(k["item"], (None, None))
-            where = unit_sources.get(k["item"]) if k["kind"] == "text_unit" else None
+            where = unit_sources_.get(k["item"]) if k["kind"] == "text_unit" else None
             if where is not None and where not in sources:
                 sources.append(where)
             body = _item_text(k, label, text)
@@ -229,104 +222,6 @@ def _item_citation(item: dict, label: str | None) -> str:
     if len(name) > 60:
         name = name[:59] + "…"
     return f"{item['kind'].replace('_', ' ')}: {name}"
-
-
-def _local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dict[str, list[dict]]:
-    order = {e: i for i, e in enumerate(entities)}
-    selected = set(entities)
-    reports: dict[NamedNode, dict] = {}
-    rels: dict[NamedNode, dict] = {}
-    claims: dict[NamedNode, dict] = {}
-    units: dict[NamedNode, dict] = {}
-    for row in rows:
-        kind, item, entity = row["kind"].value, row["item"], row["entity"]
-        if kind == "report":
-            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": _num(row.get("rank"))})
-            r["matches"].add(entity)
-        elif kind == "relationship":
-            s, t = row["source"], row["target"]
-            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t,
-                                   "rank": _num(row.get("rank")), "weight": _num(row.get("weight")),
-                                   "in_network": s in selected and t in selected, "edge": Triple(s, item, t)})
-        elif kind == "claim":
-            claims.setdefault(item, {"item": item, "kind": "claim", "order": order[entity]})
-        elif kind == "text_unit":
-            u = units.setdefault(item, {"item": item, "kind": "text_unit", "order": order[entity], "entities": set()})
-            u["order"] = min(u["order"], order[entity])
-            u["entities"].add(entity)
-    # out-network relationships rank by how many selected entities their outside end links to
-    links: dict[NamedNode, int] = {}
-    for r in rels.values():
-        if not r["in_network"]:
-            outside = r["target"] if r["source"] in selected else r["source"]
-            links[outside] = links.get(outside, 0) + 1
-    for r in rels.values():
-        outside = None if r["in_network"] else (r["target"] if r["source"] in selected else r["source"])
-        r["links"] = links.get(outside, 0) if outside is not None else len(entities)
-    rel_count = {}
-    for r in rels.values():
-        for e in (r["source"], r["target"]):
-            rel_count[e] = rel_count.get(e, 0) + 1
-    for u in units.values():
-        u["relationships"] = sum(rel_count.get(e, 0) for e in u["entities"])
-    return {
-        "report": sorted(reports.values(), key=lambda r: (-len(r["matches"]), -r["rank"], r["item"].value)),
-        "entity": [{"item": e, "kind": "entity"} for e in entities],
-        "relationship": sorted(rels.values(), key=lambda r: (not r["in_network"], -r["links"], -r["rank"], -r["weight"], r["item"].value)),
-        "claim": sorted(claims.values(), key=lambda c: (c["order"], c["item"].value)),
-        "text_unit": sorted(units.values(), key=lambda u: (u["order"], -u["relationships"], u["item"].value)),
-    }
-
-
-def _item_text(item: dict, label: str | None, text: str | None) -> str:
-    kind = item["kind"]
-    if kind == "relationship":
-        return " ".join((text or label or "").split())
-    if kind == "text_unit":
-        return " ".join((text or "").split())
-    head = label or item["item"].value
-    return f"{head}: {' '.join((text or '').split())}" if text else head
-
-
-def _local_select(candidates: dict[str, list[dict]], texts: dict, p: LocalSearchParams, entity_scores: dict) -> list[dict]:
-    """Keep candidates in rank order while they fit their budget (GraphRAG's proportions)."""
-    budget = {
-        "report": int(p.max_tokens * p.community_prop),
-        "text_unit": int(p.max_tokens * p.text_unit_prop),
-    }
-    rest = p.max_tokens - budget["report"] - budget["text_unit"]
-    kept: list[dict] = []
-
-    def take(kind: str, limit: int | None, allowance: int) -> int:
-        used = 0
-        count = 0
-        for c in candidates[kind]:
-            if limit is not None and count >= limit:
-                break
-            label, text = texts.get(c["item"], (None, None))
-            tokens = approx_tokens(_item_text(c, label, text))
-            if used + tokens > allowance:
-                break
-            used += tokens
-            count += 1
-            score = entity_scores.get(c["item"]) if kind == "entity" else (
-                float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else None))
-            kept.append({**c, "tokens": tokens, "score": score})
-        return used
-
-    take("report", None, budget["report"])
-    used = take("entity", None, rest)
-    used += take("relationship", p.top_k_relationships * max(1, len(candidates["entity"])), rest - used)
-    take("claim", None, rest - used)
-    take("text_unit", None, budget["text_unit"])
-    return kept
-
-
-def _unit_sources(reader: FactsReader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
-    if not units:
-        return {}
-    records = {r.chunk: r for r in reader.chunk_index().records}
-    return {u: records[u].source() for u in units if u in records}
 
 
 # -- global search -----------------------------------------------------------------------------
@@ -415,11 +310,6 @@ class GlobalSearch(_Mode):
             for pt in kept
         ]
         yield from self._synthesize(session, question, passages, kind="facts")
-
-
-def _report_text(report: dict) -> str:
-    findings = " ".join(f"{s} {e}" for _, s, e in report["findings"])
-    return " ".join(f"{report['title'] or ''}. {report['summary']} {findings}".split())
 
 
 # -- DRIFT search ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from ragprov.errors import ConfigurationError, LLMError, ParameterError, Pipelin
 from ragprov.llm import OfflineEngine, load_prompt, parse_json_list, parse_react, prompt_ids
 from ragprov.llm.engine import EdgeText, Passage, Tool, Turn
 from ragprov.llm.prompt import parse_prompt
-from ragprov.llm.text import BM25, content_tokens, extract_concepts
+from ragprov.retrieve.lexical import BM25, content_tokens, extract_concepts
 
 
 def test_every_bundled_prompt_has_a_header_and_matching_inputs():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import NamedNode
 
-from ragprov.navigate.facts import FactsReader, FactsSchema
+from ragprov.retrieve import FactsReader, FactsSchema
 from ragprov.sparql import Dialect
 from ragprov.sparql.templates import catalog
 

@@ -1,0 +1,187 @@
+"""Microsoft GraphRAG's context for local, global and DRIFT search, read from the loaded index:
+an entity's reports, relationships, claims and text units (ranked as GraphRAG ranks them and cut to
+token budgets), item texts, and community reports with findings.
+
+The reads are templates (``retrieve/graphrag-*``) run through a :class:`~.reader.FactsReader`.
+
+>>> approx_tokens("Marley was dead: to begin with.")
+8
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from pyoxigraph import NamedNode, Triple
+
+from ..navigate._terms import float_value as _num, str_value
+from ..record.events import Source
+from ._batch import batches
+
+__all__ = [
+    "approx_tokens", "entity_context", "item_texts", "community_reports", "local_candidates", "select_local",
+    "item_text", "unit_sources", "report_text",
+]
+
+
+def entity_context(reader, entities: Sequence[NamedNode]) -> list[dict]:
+    """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
+    if not entities:
+        return []
+    return list(reader._select("retrieve/graphrag-entity-context", facts_graph=reader.facts_graph, entities=list(entities)))
+
+def item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
+    """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units)."""
+    out: dict[NamedNode, tuple[str | None, str | None]] = {}
+    for batch in batches(list(dict.fromkeys(items))):
+        for row in reader._select("retrieve/graphrag-texts", facts_graph=reader.facts_graph, items=list(batch)):
+            label, text = out.get(row["item"], (None, None))
+            label = label or str_value(row.get("label"))
+            text = text or str_value(row.get("text"))
+            out[row["item"]] = (label, text)
+    return out
+
+def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
+    """Community reports up to ``max_level`` with their findings, ordered by IRI."""
+    reports: dict[NamedNode, dict[str, Any]] = {}
+    for row in reader._select("retrieve/graphrag-reports", facts_graph=reader.facts_graph, max_level=max_level):
+        rep = reports.setdefault(row["report"], {
+            "report": row["report"],
+            "title": str_value(row.get("title")),
+            "summary": str_value(row.get("summary")) or "",
+            "rank": _num(row.get("rank")),
+            "level": int(_num(row.get("level"))),
+            "findings": {},
+        })
+        if "finding" in row:
+            rep["findings"][row["finding"]] = (
+                int(_num(row.get("index"))),
+                str_value(row.get("findingSummary")) or "",
+                str_value(row.get("explanation")) or "",
+            )
+    out = []
+    for rep in sorted(reports.values(), key=lambda r: r["report"].value):
+        rep["findings"] = [v for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
+        out.append(rep)
+    return out
+
+
+def approx_tokens(text: str) -> int:
+    """A model-independent token estimate: one token per four characters (at least one).
+
+    >>> approx_tokens("Marley was dead: to begin with.")
+    8
+    """
+    return max(1, math.ceil(len(text) / 4))
+
+
+
+def local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dict[str, list[dict]]:
+    order = {e: i for i, e in enumerate(entities)}
+    selected = set(entities)
+    reports: dict[NamedNode, dict] = {}
+    rels: dict[NamedNode, dict] = {}
+    claims: dict[NamedNode, dict] = {}
+    units: dict[NamedNode, dict] = {}
+    for row in rows:
+        kind, item, entity = row["kind"].value, row["item"], row["entity"]
+        if kind == "report":
+            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": _num(row.get("rank"))})
+            r["matches"].add(entity)
+        elif kind == "relationship":
+            s, t = row["source"], row["target"]
+            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t,
+                                   "rank": _num(row.get("rank")), "weight": _num(row.get("weight")),
+                                   "in_network": s in selected and t in selected, "edge": Triple(s, item, t)})
+        elif kind == "claim":
+            claims.setdefault(item, {"item": item, "kind": "claim", "order": order[entity]})
+        elif kind == "text_unit":
+            u = units.setdefault(item, {"item": item, "kind": "text_unit", "order": order[entity], "entities": set()})
+            u["order"] = min(u["order"], order[entity])
+            u["entities"].add(entity)
+    # out-network relationships rank by how many selected entities their outside end links to
+    links: dict[NamedNode, int] = {}
+    for r in rels.values():
+        if not r["in_network"]:
+            outside = r["target"] if r["source"] in selected else r["source"]
+            links[outside] = links.get(outside, 0) + 1
+    for r in rels.values():
+        outside = None if r["in_network"] else (r["target"] if r["source"] in selected else r["source"])
+        r["links"] = links.get(outside, 0) if outside is not None else len(entities)
+    rel_count = {}
+    for r in rels.values():
+        for e in (r["source"], r["target"]):
+            rel_count[e] = rel_count.get(e, 0) + 1
+    for u in units.values():
+        u["relationships"] = sum(rel_count.get(e, 0) for e in u["entities"])
+    return {
+        "report": sorted(reports.values(), key=lambda r: (-len(r["matches"]), -r["rank"], r["item"].value)),
+        "entity": [{"item": e, "kind": "entity"} for e in entities],
+        "relationship": sorted(rels.values(), key=lambda r: (not r["in_network"], -r["links"], -r["rank"], -r["weight"], r["item"].value)),
+        "claim": sorted(claims.values(), key=lambda c: (c["order"], c["item"].value)),
+        "text_unit": sorted(units.values(), key=lambda u: (u["order"], -u["relationships"], u["item"].value)),
+    }
+
+
+
+def item_text(item: dict, label: str | None, text: str | None) -> str:
+    kind = item["kind"]
+    if kind == "relationship":
+        return " ".join((text or label or "").split())
+    if kind == "text_unit":
+        return " ".join((text or "").split())
+    head = label or item["item"].value
+    return f"{head}: {' '.join((text or '').split())}" if text else head
+
+
+
+def select_local(
+    candidates: dict[str, list[dict]], texts: dict, *, entity_scores: dict, max_tokens: int, community_prop: float,
+    text_unit_prop: float, top_k_relationships: int,
+) -> list[dict]:
+    """Keep candidates in rank order while they fit their budget (GraphRAG's proportions)."""
+    budget = {
+        "report": int(max_tokens * community_prop),
+        "text_unit": int(max_tokens * text_unit_prop),
+    }
+    rest = max_tokens - budget["report"] - budget["text_unit"]
+    kept: list[dict] = []
+
+    def take(kind: str, limit: int | None, allowance: int) -> int:
+        used = 0
+        count = 0
+        for c in candidates[kind]:
+            if limit is not None and count >= limit:
+                break
+            label, text = texts.get(c["item"], (None, None))
+            tokens = approx_tokens(item_text(c, label, text))
+            if used + tokens > allowance:
+                break
+            used += tokens
+            count += 1
+            score = entity_scores.get(c["item"]) if kind == "entity" else (
+                float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else None))
+            kept.append({**c, "tokens": tokens, "score": score})
+        return used
+
+    take("report", None, budget["report"])
+    used = take("entity", None, rest)
+    used += take("relationship", top_k_relationships * max(1, len(candidates["entity"])), rest - used)
+    take("claim", None, rest - used)
+    take("text_unit", None, budget["text_unit"])
+    return kept
+
+
+
+def unit_sources(reader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
+    if not units:
+        return {}
+    records = {r.chunk: r for r in reader.chunk_index().records}
+    return {u: records[u].source() for u in units if u in records}
+
+
+
+def report_text(report: dict) -> str:
+    findings = " ".join(f"{s} {e}" for _, s, e in report["findings"])
+    return " ".join(f"{report['title'] or ''}. {report['summary']} {findings}".split())

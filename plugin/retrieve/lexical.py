@@ -1,0 +1,235 @@
+"""Lexical tools retrieval and the offline engine share: tokens, stopwords, concepts, BM25.
+
+>>> tokenize("Scrooge's nephew, Fred, visits the Cratchits!")
+['scrooge', 'nephew', 'fred', 'visit', 'the', 'cratchit']
+>>> extract_concepts("Who is Scrooge's nephew?")
+['scrooge nephew', 'scrooge', 'nephew']
+>>> bm = BM25([["scrooge", "miser"], ["tiny", "tim"], ["scrooge", "nephew", "fred"]])
+>>> [round(s, 3) for s in bm.scores(["scrooge", "fred"])]
+[0.499, 0.0, 1.299]
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from typing import Iterable, Sequence
+
+__all__ = ["tokenize", "stem", "STOPWORDS", "content_tokens", "extract_concepts", "BM25", "split_sentences"]
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren as at be because been before
+    being below between both but by can cannot could couldn did didn do does doesn doing don down
+    during each either else ever every few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how however i if in into is isn it its itself just least
+    let like made make many may me might more most much must my myself neither no nor not now of off
+    often on once only or other otherwise ought our ours ourselves out over own per perhaps quite
+    rather really same shall shan she should shouldn since so some still such than that the their
+    theirs them themselves then there these they this those though through thus to too toward
+    towards under until up upon us very via was wasn we were weren what whatever when whence
+    whenever where whereas whether which while who whoever whom whose why will with within without
+    won would wouldn yet you your yours yourself yourselves
+    tell explain describe give show list name find say says said know please main mainly kind sort
+    type role happen happens happened does doing done get gets got thing things something anything
+    """.split()
+)
+"""English function words and question scaffolding: never concepts, never scored."""
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    return text.replace("’", "'")
+
+
+def stem(token: str) -> str:
+    """A light, conservative English suffix folding (plurals, possessives) so that ``ghosts`` meets
+    ``ghost`` and ``cratchits`` meets ``cratchit``; anything unsure is left alone.
+
+    >>> [stem(w) for w in ["ghosts", "spirits", "stories", "classes", "bus", "his", "scrooge's"]]
+    ['ghost', 'spirit', 'story', 'class', 'bus', 'his', 'scrooge']
+    """
+    if token.endswith(("'s", "'")):
+        token = token[: token.rindex("'")]
+    if len(token) <= 3:
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith("sses"):
+        return token[:-2]
+    if token.endswith("s") and not token.endswith(("ss", "us", "is", "ous", "mas")):
+        return token[:-1]
+    return token
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_fold(text))
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased, folded word tokens of ``text`` (stopwords kept)."""
+    return [stem(w) for w in _words(text)]
+
+
+def content_tokens(text: str) -> list[str]:
+    """The tokens of ``text`` that are not stopwords (what BM25 scores).
+
+    >>> content_tokens("The Ghosts of Christmas")
+    ['ghost', 'christmas']
+    """
+    out = []
+    for word in _words(text):
+        token = _content_token(word)
+        if token is not None:
+            out.append(token)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _content_token(word: str) -> str | None:
+    """``word``'s stem, or ``None`` for a stopword (memoised: building an index over a large
+    graph folds the same few thousand words millions of times)."""
+    token = stem(word)
+    return None if _is_stop(word, token) else token
+
+
+def _is_stop(word: str, token: str) -> bool:
+    return word in STOPWORDS or token in STOPWORDS or _is_noise(token)
+
+
+def _is_noise(token: str) -> bool:
+    return len(token) < 2 and not token.isdigit()
+
+
+def extract_concepts(question: str, *, limit: int = 10, max_phrase: int = 3) -> list[str]:
+    """The concepts of a question: noun-phrase-like runs of content words (split at stopwords and
+    punctuation, at most ``max_phrase`` words), then their single words, first occurrence first,
+    de-duplicated. Deterministic; no model involved.
+
+    >>> extract_concepts("What does the Ghost of Christmas Past show Scrooge?")
+    ['ghost', 'christmas past', 'christmas', 'past', 'scrooge']
+    """
+    runs: list[list[str]] = []
+    current: list[str] = []
+    # Punctuation splits runs: walk the folded text keeping separators.
+    for piece in re.split(r"([,.;:!?()\[\]\"“”]+)", _fold(question)):
+        if re.fullmatch(r"[,.;:!?()\[\]\"“”]+", piece or "x"):
+            if current:
+                runs.append(current)
+            current = []
+            continue
+        for word in _WORD.findall(piece):
+            token = stem(word)
+            if _is_stop(word, token):
+                if current:
+                    runs.append(current)
+                current = []
+            else:
+                current.append(token)
+    if current:
+        runs.append(current)
+    out: list[str] = []
+    for run in runs:
+        for start in range(0, len(run), max_phrase):
+            chunk = run[start : start + max_phrase]
+            for concept in ([" ".join(chunk)] if len(chunk) > 1 else []) + chunk:
+                if concept not in out:
+                    out.append(concept)
+    return out[:limit]
+
+
+_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|vs|etc|e\.g|i\.e)|\b[A-Z])\.$")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` character spans of the sentences of ``text`` (blank-line and
+    end-punctuation splits), whitespace trimmed.
+
+    >>> t = "Marley was dead. Scrooge knew it!  Mrs. Cratchit laughed. Bah"
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['Marley was dead.', 'Scrooge knew it!', 'Mrs. Cratchit laughed.', 'Bah']
+    """
+    spans: list[tuple[int, int]] = []
+    glue = False
+    for m in re.finditer(r"[^.!?\n]+(?:[.!?]+[\"'’”)]*|\n|$)", text):
+        a, b = m.span()
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            if glue and spans:
+                spans[-1] = (spans[-1][0], b)
+            else:
+                spans.append((a, b))
+            # "Mrs." / "Dr." / "St." / initials do not end a sentence
+            glue = bool(_ABBREVIATION.search(text[a:b]))
+    return spans
+
+
+class BM25:
+    """Okapi BM25 over a fixed corpus of token lists, with an inverted index.
+
+    ``scores(query)`` gives one score per document; ``explain(query, i)`` the per-term parts
+    ``(term, tf, idf, contribution)`` of document ``i``'s score. Query terms repeat-count.
+    """
+
+    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75):
+        self.k1 = k1
+        self.b = b
+        self.n = len(documents)
+        self.lengths = [len(d) for d in documents]
+        self.avgdl = (sum(self.lengths) / self.n) if self.n else 0.0
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i, doc in enumerate(documents):
+            for term, tf in Counter(doc).items():
+                postings[term].append((i, tf))
+        self.postings = dict(postings)
+
+    def idf(self, term: str) -> float:
+        df = len(self.postings.get(term, ()))
+        return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+
+    def _part(self, tf: int, length: int, idf: float) -> float:
+        norm = 1.0 - self.b + self.b * (length / self.avgdl if self.avgdl else 0.0)
+        return idf * tf * (self.k1 + 1.0) / (tf + self.k1 * norm)
+
+    def scores(self, query: Iterable[str]) -> list[float]:
+        """One score per document (0.0 where no query term occurs)."""
+        out = [0.0] * self.n
+        for i, score in self.sparse_scores(query).items():
+            out[i] = score
+        return out
+
+    def sparse_scores(self, query: Iterable[str]) -> dict[int, float]:
+        """Only the documents with a positive score: ``{index: score}`` (cheap on large corpora)."""
+        out: dict[int, float] = {}
+        for term, qtf in Counter(query).items():
+            posting = self.postings.get(term)
+            if not posting:
+                continue
+            idf = self.idf(term)
+            for i, tf in posting:
+                out[i] = out.get(i, 0.0) + qtf * self._part(tf, self.lengths[i], idf)
+        return out
+
+    def top(self, query: Iterable[str], k: int) -> list[tuple[int, float]]:
+        """The ``k`` best ``(document, score)`` pairs with a positive score, best first (ties: lower index)."""
+        scores = self.sparse_scores(query)
+        ranked = sorted((i for i, s in scores.items() if s > 0), key=lambda i: (-scores[i], i))
+        return [(i, scores[i]) for i in ranked[:k]]
+
+    def explain(self, query: Iterable[str], i: int, document: Sequence[str]) -> list[tuple[str, int, float, float]]:
+        counts = Counter(document)
+        parts = []
+        for term, qtf in Counter(query).items():
+            tf = counts.get(term, 0)
+            if tf:
+                idf = self.idf(term)
+                parts.append((term, tf, idf, qtf * self._part(tf, self.lengths[i], idf)))
+        return parts

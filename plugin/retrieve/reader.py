@@ -1,0 +1,190 @@
+"""The read side of the facts graph for retrieval: entities, neighbourhoods, labels, chunks and
+edge sources — the only place retrieval pipelines read a store (with :mod:`.context` for the
+Microsoft GraphRAG index).
+
+Every read is a template (``queries/retrieve/*``, ``trace/labels``, and ``lineage/edge-sources``
+through :class:`~ragprov.navigate.lineage.Lineage`), never SPARQL assembled from strings. Facts are
+read from the facts graph only — the default graph, or a configured named graph such as
+``urn:graph:facts`` for stores whose default graph is the union of all graphs — never from the
+provenance graphs. Labels are resolved for the language model and the reader, but everything the
+trace records keeps the original IRIs and typed literals.
+
+:class:`~.indexes.EntityIndex` and :class:`~.indexes.ChunkIndex` are the lexical (BM25) indexes
+that seed GraphRAG and DocRAG; they are built once per reader and reused.
+
+>>> from ragprov.store import open_store
+>>> store = open_store("memory:")
+>>> store.update('INSERT DATA { <urn:e:scrooge> <http://www.w3.org/2000/01/rdf-schema#label> "Ebenezer Scrooge" }')
+>>> reader = FactsReader(store)
+>>> [m.label for m in reader.entity_index().search(["scrooge"], limit=3)]
+['Ebenezer Scrooge']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from pyoxigraph import NamedNode, Triple
+
+from ..navigate._terms import int_value
+from ..navigate.lineage import Lineage
+from ..record.events import Source
+from ..sparql.templates import Catalog, catalog as default_catalog
+from . import context
+from ._batch import batches as _batches
+from .indexes import ChunkIndex, ChunkRecord, EntityIndex
+from .schema import FactsSchema
+from .terms import EdgeOrigin, source_citation
+
+__all__ = ["FactsReader"]
+
+class FactsReader:
+    """The read-only queries retrieval runs, against one store and one facts graph."""
+
+    def __init__(self, store, *, facts_graph: NamedNode | None = None, schema: FactsSchema | None = None, catalog: Catalog | None = None):
+        self.store = store
+        self.facts_graph = facts_graph
+        self.schema = schema or FactsSchema()
+        self.catalog = catalog or default_catalog()
+        self.lineage = Lineage(store, catalog=self.catalog)
+        self._labels: dict[NamedNode, str] = {}
+        self._chunk_positions: dict[NamedNode, int] = {}
+        self._chunk_sources: dict[NamedNode, Source] = {}
+        self._entity_index: EntityIndex | None = None
+        self._chunk_index: ChunkIndex | None = None
+
+    def _select(self, name: str, **params):
+        return self.store.select(self.catalog.render(name, self.store.dialect, **params))
+
+    # -- entities ------------------------------------------------------------------------------
+    def entity_index(self) -> "EntityIndex":
+        """The BM25 index over every entity's labels and descriptions (one query, built once)."""
+        if self._entity_index is None:
+            rows = self._select(
+                "retrieve/entity-index",
+                facts_graph=self.facts_graph,
+                label_predicates=list(self.schema.label_predicates),
+                description_predicates=list(self.schema.description_predicates),
+                excluded_types=list(self.schema.excluded_types),
+            )
+            labels: dict[NamedNode, list[str]] = {}
+            descriptions: dict[NamedNode, list[str]] = {}
+            for row in rows:
+                entity = row["entity"]
+                if "label" in row:
+                    labels.setdefault(entity, [])
+                    if row["label"].value not in labels[entity]:
+                        labels[entity].append(row["label"].value)
+                if "description" in row:
+                    descriptions.setdefault(entity, []).append(row["description"].value)
+            self._entity_index = EntityIndex(labels, descriptions)
+            for entity, names in labels.items():
+                self._labels.setdefault(entity, names[0])
+        return self._entity_index
+
+    def neighbourhood(self, entities: Sequence[NamedNode], *, limit: int) -> list[tuple[NamedNode, Triple]]:
+        """``(frontier entity, fact)`` pairs, entity order kept, at most ``limit`` facts per entity."""
+        out: list[tuple[NamedNode, Triple]] = []
+        for batch in _batches(list(entities), 25):
+            rows = self._select(
+                "retrieve/neighbourhood",
+                facts_graph=self.facts_graph,
+                entities=list(batch),
+                limit=limit,
+                excluded_predicates=list(self.schema.excluded_predicates),
+                excluded_namespaces=list(self.schema.excluded_namespaces),
+            )
+            by_node: dict[NamedNode, list[Triple]] = {}
+            for row in rows:
+                by_node.setdefault(row["node"], []).append(Triple(row["s"], row["p"], row["o"]))
+            for entity in batch:
+                out.extend((entity, t) for t in by_node.get(entity, ()))
+        return out
+
+    def labels(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        """Labels for ``nodes`` (cached; ``trace/labels``, one query per 200 IRIs); nodes without
+        one are absent. Entities already named by the entity index keep that name."""
+        nodes = [n for n in dict.fromkeys(nodes) if isinstance(n, NamedNode)]
+        wanted = [n for n in nodes if n not in self._labels]
+        for batch in _batches(wanted):
+            for row in self._select("trace/labels", terms=list(batch), facts_graph=self.facts_graph):
+                if "label" in row:
+                    self._labels[row["term"]] = row["label"].value
+        return {n: self._labels[n] for n in nodes if n in self._labels}
+
+    # -- edges ---------------------------------------------------------------------------------
+    def edge_sources(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:
+        """Where each edge came from, one :class:`EdgeOrigin` per distinct chunk (or document),
+        ordered by chunk index (:meth:`Lineage.edges_sources`: one query per 200 edges); edges
+        nothing reifies are absent."""
+        out: dict[Triple, list[EdgeOrigin]] = {}
+        for batch in _batches(list(dict.fromkeys(edges))):
+            for edge, chains in self.lineage.edges_sources(batch).items():
+                found: dict[tuple[str, str], EdgeOrigin] = {}
+                for chain in chains:
+                    origin = EdgeOrigin.from_chain(chain)
+                    key = (origin.chunk.value if origin.chunk else "", origin.document.value)
+                    current = found.get(key)
+                    if current is None or (origin.source.page is not None and current.source.page is None):
+                        found[key] = origin
+                    if origin.chunk is not None:
+                        self._chunk_sources.setdefault(origin.chunk, origin.source)
+                        if origin.chunk_index is not None:
+                            self._chunk_positions[origin.chunk] = origin.chunk_index
+                if found:
+                    out[edge] = sorted(found.values(), key=lambda o: (o.chunk_index if o.chunk_index is not None else 1 << 30, o.chunk.value if o.chunk else "", o.document.value))
+        return out
+
+    # -- chunks --------------------------------------------------------------------------------
+    def chunk_index(self) -> "ChunkIndex":
+        """The BM25 index over every chunk's text (one query, built once)."""
+        if self._chunk_index is None:
+            records: dict[NamedNode, ChunkRecord] = {}
+            for row in self._select("retrieve/chunks", limit=None):
+                chunk = row["chunk"]
+                rec = ChunkRecord(
+                    chunk=chunk,
+                    text=row["text"].value,
+                    document=row.get("document"),
+                    title=row["title"].value if "title" in row else None,
+                    page=int_value(row.get("page")),
+                    index=int_value(row.get("index")),
+                )
+                old = records.get(chunk)
+                if old is None or (rec.page is not None and old.page is None) or (rec.title and not old.title):
+                    records[chunk] = rec
+            self._chunk_index = ChunkIndex(sorted(records.values(), key=lambda r: r.chunk.value))
+            for rec in self._chunk_index.records:
+                if rec.index is not None:
+                    self._chunk_positions.setdefault(rec.chunk, rec.index)
+        return self._chunk_index
+
+    def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met
+        (in the chunk index or an edge-source look-up; no query)."""
+        out: dict[NamedNode, str] = {}
+        records = {r.chunk: r for r in self._chunk_index.records} if self._chunk_index is not None else {}
+        for node in nodes:
+            if node in records:
+                out[node] = records[node].citation()
+            elif node in self._chunk_sources:
+                out[node] = source_citation(self._chunk_sources[node], self._chunk_positions.get(node))
+        return out
+
+    def citation(self, source: Source) -> str:
+        """``title, p. N, chunk K`` for a source this reader has seen (the chunk number from the
+        chunk or lineage look-ups already made; no query)."""
+        return source_citation(source, self._chunk_positions.get(source.chunk) if source.chunk is not None else None)
+
+    # -- Microsoft GraphRAG index (templates retrieve/graphrag-*, :mod:`.context`) ---------------
+    def entity_context(self, entities: Sequence[NamedNode]) -> list[dict]:
+        """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
+        return context.entity_context(self, entities)
+
+    def item_texts(self, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
+        """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units)."""
+        return context.item_texts(self, items)
+
+    def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
+        """Community reports up to ``max_level`` with their findings, ordered by IRI."""
+        return context.community_reports(self, max_level)
