@@ -175,11 +175,10 @@ def select_local(
 
 
 def unit_sources(reader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
+    """Where each text unit sits (document, title, page), from the chunk index."""
     if not units:
         return {}
-    records = {r.chunk: r for r in reader.chunk_index().records}
-    return {u: records[u].source() for u in units if u in records}
-
+    return {u: rec.source() for u, rec in reader.chunk_records(units).items()}
 
 
 def report_text(report: dict) -> str:

@@ -22,7 +22,7 @@ that seed GraphRAG and DocRAG; they are built once per reader and reused.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
@@ -35,6 +35,9 @@ from ._batch import batches as _batches
 from .indexes import ChunkIndex, ChunkRecord, EntityIndex
 from .schema import FactsSchema
 from .terms import EdgeOrigin, source_citation
+
+if TYPE_CHECKING:
+    from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
 
 __all__ = ["FactsReader"]
 
@@ -52,35 +55,91 @@ class FactsReader:
         self._chunk_sources: dict[NamedNode, Source] = {}
         self._entity_index: EntityIndex | None = None
         self._chunk_index: ChunkIndex | None = None
+        self._chunk_records: dict[NamedNode, ChunkRecord] = {}
+        self._text_index: Any = False  # not looked for yet
 
     def _select(self, name: str, **params):
         return self.store.select(self.catalog.render(name, self.store.dialect, **params))
 
     # -- entities ------------------------------------------------------------------------------
-    def entity_index(self) -> "EntityIndex":
-        """The BM25 index over every entity's labels and descriptions (one query, built once)."""
+    def entity_index(self) -> "EntityIndex | StoredEntityIndex":
+        """The BM25 index over every entity's labels and descriptions: the persistent
+        :mod:`.textindex` where the store has one, else built here once per reader."""
+        stored = self.text_index()
+        if stored is not None:
+            return stored.entities()
         if self._entity_index is None:
-            rows = self._select(
-                "retrieve/entity-index",
-                facts_graph=self.facts_graph,
-                label_predicates=list(self.schema.label_predicates),
-                description_predicates=list(self.schema.description_predicates),
-                excluded_types=list(self.schema.excluded_types),
-            )
-            labels: dict[NamedNode, list[str]] = {}
-            descriptions: dict[NamedNode, list[str]] = {}
-            for row in rows:
-                entity = row["entity"]
-                if "label" in row:
-                    labels.setdefault(entity, [])
-                    if row["label"].value not in labels[entity]:
-                        labels[entity].append(row["label"].value)
-                if "description" in row:
-                    descriptions.setdefault(entity, []).append(row["description"].value)
+            labels, descriptions = self.read_entities()
             self._entity_index = EntityIndex(labels, descriptions)
-            for entity, names in labels.items():
-                self._labels.setdefault(entity, names[0])
         return self._entity_index
+
+    def read_entities(self) -> tuple[dict[NamedNode, list[str]], dict[NamedNode, list[str]]]:
+        """Every entity's labels and descriptions (``retrieve/entity-index``, then
+        ``retrieve/not-entities`` per 200 candidates to drop predicates and excluded types)."""
+        rows = self._select(
+            "retrieve/entity-index",
+            facts_graph=self.facts_graph,
+            label_predicates=list(self.schema.label_predicates),
+            description_predicates=list(self.schema.description_predicates),
+        )
+        labels: dict[NamedNode, list[str]] = {}
+        descriptions: dict[NamedNode, list[str]] = {}
+        for row in rows:
+            entity = row["entity"]
+            if "label" in row:
+                labels.setdefault(entity, [])
+                if row["label"].value not in labels[entity]:
+                    labels[entity].append(row["label"].value)
+            if "description" in row:
+                descriptions.setdefault(entity, []).append(row["description"].value)
+        candidates = sorted(set(labels) | set(descriptions), key=lambda n: n.value)
+        for batch in _batches(candidates):
+            for row in self._select("retrieve/not-entities", facts_graph=self.facts_graph, terms=list(batch), excluded_types=list(self.schema.excluded_types)):
+                labels.pop(row["term"], None)
+                descriptions.pop(row["term"], None)
+        for entity, names in labels.items():
+            self._labels.setdefault(entity, names[0])
+        return labels, descriptions
+
+    # -- the persistent text index ---------------------------------------------------------------
+    def text_index(self) -> "TextIndex | None":
+        """The store's persistent :class:`~.textindex.TextIndex`, brought up to date when the
+        store's load stamp moved since it was built (a message on stderr says so); ``None`` for
+        stores without one (memory, endpoints without ``$RAGPROV_INDEX``)."""
+        if self._text_index is False:
+            from .textindex import TextIndex, index_location
+
+            location = index_location(self.store)
+            self._text_index = None if location is None else TextIndex.open(location)
+            if self._text_index is not None and self._text_index.stamp != self.load_stamp():
+                import sys
+
+                print(f"ragprov: the store changed since its text index was built ({location}); bringing it up to date…", file=sys.stderr)
+                self.sync_text_index(self._text_index)
+        return self._text_index
+
+    def load_stamp(self) -> str:
+        """What identifies the loads this store has seen, and the facts graph read
+        (``retrieve/load-stamp``): the persistent index is current while this is unchanged."""
+        row = self._select("retrieve/load-stamp")[0]
+        latest = row["latest"].value if "latest" in row else ""
+        return f"{self.facts_graph.value if self.facts_graph else ''}|{row['loads'].value}|{latest}"
+
+    def sync_text_index(self, index: "TextIndex"):
+        """Make ``index`` hold this store's entities, chunks and community reports (only
+        documents whose text changed are rewritten) and stamp it; returns the :class:`~.textindex.SyncReport`."""
+        import itertools
+
+        from .textindex import chunk_documents, entity_documents, report_documents
+
+        stamp = self.load_stamp()
+        labels, descriptions = self.read_entities()
+        documents = itertools.chain(
+            entity_documents(labels, descriptions),
+            chunk_documents(self.read_chunks()),
+            report_documents(context.community_reports(self, None), context.report_text),
+        )
+        return index.apply(documents, stamp=stamp)
 
     def neighbourhood(self, entities: Sequence[NamedNode], *, limit: int) -> list[tuple[NamedNode, Triple]]:
         """``(frontier entity, fact)`` pairs, entity order kept, at most ``limit`` facts per entity."""
@@ -136,34 +195,55 @@ class FactsReader:
         return out
 
     # -- chunks --------------------------------------------------------------------------------
-    def chunk_index(self) -> "ChunkIndex":
-        """The BM25 index over every chunk's text (one query, built once)."""
+    def chunk_index(self) -> "ChunkIndex | StoredChunkIndex":
+        """The BM25 index over every chunk's text: the persistent :mod:`.textindex` where the
+        store has one, else built here once per reader."""
+        stored = self.text_index()
+        if stored is not None:
+            return stored.chunks(seen=self._chunk_records)
         if self._chunk_index is None:
-            records: dict[NamedNode, ChunkRecord] = {}
-            for row in self._select("retrieve/chunks", limit=None):
-                chunk = row["chunk"]
-                rec = ChunkRecord(
-                    chunk=chunk,
-                    text=row["text"].value,
-                    document=row.get("document"),
-                    title=row["title"].value if "title" in row else None,
-                    page=int_value(row.get("page")),
-                    index=int_value(row.get("index")),
-                )
-                old = records.get(chunk)
-                if old is None or (rec.page is not None and old.page is None) or (rec.title and not old.title):
-                    records[chunk] = rec
-            self._chunk_index = ChunkIndex(sorted(records.values(), key=lambda r: r.chunk.value))
-            for rec in self._chunk_index.records:
-                if rec.index is not None:
-                    self._chunk_positions.setdefault(rec.chunk, rec.index)
+            self._chunk_index = ChunkIndex(self.read_chunks())
         return self._chunk_index
+
+    def read_chunks(self) -> list[ChunkRecord]:
+        """Every chunk with its text and location (``retrieve/chunks``), ordered by IRI."""
+        records: dict[NamedNode, ChunkRecord] = {}
+        for row in self._select("retrieve/chunks", limit=None):
+            chunk = row["chunk"]
+            rec = ChunkRecord(
+                chunk=chunk,
+                text=row["text"].value,
+                document=row.get("document"),
+                title=row["title"].value if "title" in row else None,
+                page=int_value(row.get("page")),
+                index=int_value(row.get("index")),
+            )
+            old = records.get(chunk)
+            if old is None or (rec.page is not None and old.page is None) or (rec.title and not old.title):
+                records[chunk] = rec
+        return sorted(records.values(), key=lambda r: r.chunk.value)
+
+    def chunk_records(self, chunks: Iterable[NamedNode]) -> dict[NamedNode, ChunkRecord]:
+        """The records of the chunks among ``chunks`` (from the chunk index), remembered for citations."""
+        chunks = list(chunks)
+        stored = self.text_index()
+        if stored is not None:
+            found = {NamedNode(iri): rec for iri, rec in stored.chunk_records(c.value for c in chunks).items()}
+        else:
+            records = {r.chunk: r for r in self.chunk_index().records}
+            found = {c: records[c] for c in chunks if c in records}
+        for rec in found.values():
+            self._chunk_records[rec.chunk] = rec
+            if rec.index is not None:
+                self._chunk_positions.setdefault(rec.chunk, rec.index)
+        return found
 
     def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met
-        (in the chunk index or an edge-source look-up; no query)."""
+        (in a chunk search or look-up, or an edge-source look-up; no query)."""
         out: dict[NamedNode, str] = {}
         records = {r.chunk: r for r in self._chunk_index.records} if self._chunk_index is not None else {}
+        records.update(self._chunk_records)
         for node in nodes:
             if node in records:
                 out[node] = records[node].citation()

@@ -16,7 +16,9 @@ from .conftest import FACTS
 SCHEMA = FactsSchema()
 EDGE = graphs.fact("scrooge", "partner", "marley")
 PARAMS = {
-    "retrieve/entity-index": dict(facts_graph=FACTS, label_predicates=list(SCHEMA.label_predicates), description_predicates=list(SCHEMA.description_predicates), excluded_types=list(SCHEMA.excluded_types)),
+    "retrieve/entity-index": dict(facts_graph=FACTS, label_predicates=list(SCHEMA.label_predicates), description_predicates=list(SCHEMA.description_predicates)),
+    "retrieve/not-entities": dict(facts_graph=FACTS, terms=[graphs.n("scrooge"), graphs.n("partner", graphs.R)], excluded_types=list(SCHEMA.excluded_types)),
+    "retrieve/load-stamp": dict(),
     "retrieve/neighbourhood": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")], limit=30, excluded_predicates=list(SCHEMA.excluded_predicates), excluded_namespaces=list(SCHEMA.excluded_namespaces)),
     "retrieve/chunks": dict(limit=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
@@ -40,8 +42,10 @@ def test_retrieve_templates_render_in_every_dialect(name, dialect):
 def test_retrieve_templates_answer(carol_store):
     s = carol_store
     run = lambda name: s.select(catalog().render(name, s.dialect, **PARAMS[name]))  # noqa: E731
-    entities = {r["entity"] for r in run("retrieve/entity-index")}
-    assert graphs.n("scrooge") in entities and graphs.n("partner", graphs.R) not in entities  # predicates are not entities
+    candidates = {r["entity"] for r in run("retrieve/entity-index")}
+    assert {graphs.n("scrooge"), graphs.n("partner", graphs.R)} <= candidates
+    assert {r["term"] for r in run("retrieve/not-entities")} == {graphs.n("partner", graphs.R)}  # predicates are not entities
+    assert graphs.n("partner", graphs.R) not in FactsReader(s, facts_graph=FACTS).read_entities()[0]
     facts = {(r["s"], r["p"], r["o"]) for r in run("retrieve/neighbourhood")}
     assert (graphs.n("scrooge"), graphs.n("partner", graphs.R), graphs.n("marley")) in facts
     assert all(p.value.startswith(("urn:test:rel:", "urn:test:age")) for _, p, _ in facts)  # rdf:type, labels, tg:description dropped
@@ -51,6 +55,27 @@ def test_retrieve_templates_answer(carol_store):
     assert [(o.chunk, o.source.page, o.source.title, o.chunk_index) for o in sources] == [(graphs.chunk_iri("c0"), 1, "A Christmas Carol", 0)]
     assert sources[0].citation() == reader.citation(sources[0].source) == "A Christmas Carol, p. 1, chunk 0"
     assert {r["chunk"] for r in run("retrieve/chunks")} == {graphs.chunk_iri(k) for k in graphs.CHUNKS}
+
+
+def _groups(text: str) -> list[str]:
+    """The text each ``{ … }`` group holds directly (nested groups blanked out)."""
+    out, stack = [], []
+    for i, ch in enumerate(text):
+        if ch == "{":
+            stack.append([])
+        elif ch == "}":
+            out.append("".join(stack.pop()))
+        elif stack:
+            stack[-1].append(ch)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(PARAMS))
+def test_every_values_block_sits_inside_the_union_branch_it_binds(name):
+    """A ``VALUES`` beside a ``UNION`` makes engines run the branches unbound, then join: each
+    branch starts from its own ``VALUES`` instead (the query stays bound on every engine)."""
+    text = catalog().render(name, Dialect.RDF12, **PARAMS[name])
+    assert not [g for g in _groups(text) if "UNION" in g and "VALUES" in g], text
 
 
 def test_adversarial_values_cannot_change_a_query():

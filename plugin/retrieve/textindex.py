@@ -1,0 +1,352 @@
+"""The persistent text index: BM25 postings of entity labels and descriptions, chunk and text-unit
+texts and community reports, kept in SQLite beside the store and maintained at load time.
+
+Why SQLite postings (see ``bench/textindex.py`` for the numbers): the standard library's ``sqlite3``
+needs no new dependency, writes incrementally in one transaction, and survives reopen; storing
+the postings (term, document, term frequency) and per-field lengths rather than FTS5's own
+``bm25()`` keeps the ranking *identical* to the in-process :class:`~.indexes.EntityIndex` and
+:class:`~.indexes.ChunkIndex` (FTS5's idf is ``log((N-n+.5)/(n+.5))`` and its length is summed over
+columns, so it orders documents differently; bm25s has no incremental insert).
+
+Where it lives (:func:`index_location`): ``$RAGPROV_INDEX`` when set; else, for an on-disk
+pyoxigraph store at ``DIR``, the sibling file ``DIR.ragprov-index.sqlite`` (pyoxigraph owns
+``DIR`` itself); memory stores and endpoints without ``$RAGPROV_INDEX`` keep the in-process index
+of each reader (built on first use, as before).
+
+A store changed behind the index's back is detected by its *load stamp*: every load writes a
+``prov:Activity`` into ``urn:graph:source`` (``retrieve/load-stamp`` counts them and reads the
+latest start time); the index keeps the stamp it was last synchronised at. When they differ the
+index is brought up to date (only documents whose text changed are rewritten) with a message on
+stderr; ``ragprov load`` does this as its last step, so ``ragprov ask`` never builds anything.
+
+>>> from pyoxigraph import NamedNode
+>>> index = TextIndex.open(None)
+>>> _ = index.apply([Document("entity", "urn:e:scrooge", {"label": "Ebenezer Scrooge", "description": "a miser"}, {"label": "Ebenezer Scrooge"})], stamp="1")
+>>> [(m.label, m.concept) for m in index.entities().search(["miser"], limit=3)]
+[('Ebenezer Scrooge', 'miser')]
+>>> index.stamp
+'1'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from pyoxigraph import NamedNode
+
+from ..errors import StoreError
+from .indexes import ChunkRecord, EntityIndex, EntityMatch
+from .lexical import content_tokens
+
+__all__ = ["TextIndex", "Document", "SyncReport", "index_location", "INDEX_ENV", "K1", "B"]
+
+INDEX_ENV = "RAGPROV_INDEX"
+K1, B = 1.2, 0.75
+_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS doc (
+  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL, data TEXT NOT NULL,
+  UNIQUE (kind, iri));
+CREATE TABLE IF NOT EXISTS length (doc INTEGER NOT NULL, field TEXT NOT NULL, length INTEGER NOT NULL,
+  PRIMARY KEY (doc, field)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS posting (kind TEXT NOT NULL, field TEXT NOT NULL, term TEXT NOT NULL, doc INTEGER NOT NULL,
+  tf INTEGER NOT NULL, PRIMARY KEY (kind, field, term, doc)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, total INTEGER NOT NULL,
+  PRIMARY KEY (kind, field)) WITHOUT ROWID;
+"""
+
+#: the fields each kind of document is scored on
+FIELDS = {"entity": ("label", "description"), "chunk": ("text",), "report": ("text",)}
+
+
+def index_location(store) -> Path | None:
+    """Where ``store``'s persistent index lives, or ``None`` for an in-process index per reader.
+
+    >>> from ragprov.store import EmbeddedStore
+    >>> index_location(EmbeddedStore()) is None
+    True
+    """
+    if os.environ.get(INDEX_ENV):
+        return Path(os.environ[INDEX_ENV])
+    path = getattr(store, "path", None)
+    if path is None:
+        return None
+    path = Path(path)
+    return path.with_name(path.name + ".ragprov-index.sqlite")
+
+
+@dataclasses.dataclass(frozen=True)
+class Document:
+    """One indexed thing: its ``kind`` (entity, chunk, report), IRI, the text of each field, and
+    what a search returns about it (``data``: label, or the chunk's record)."""
+
+    kind: str
+    iri: str
+    fields: dict[str, str]
+    data: dict[str, Any]
+
+    def digest(self) -> str:
+        return hashlib.sha1(json.dumps([self.fields, self.data], sort_keys=True).encode()).hexdigest()
+
+
+@dataclasses.dataclass
+class SyncReport:
+    """What a synchronisation changed: documents added or rewritten, removed, and kept."""
+
+    written: int = 0
+    removed: int = 0
+    kept: int = 0
+
+
+class TextIndex:
+    """BM25 postings in SQLite (see the module docstring)."""
+
+    def __init__(self, connection: sqlite3.Connection, location: Path | None):
+        self.db = connection
+        self.location = location
+
+    @classmethod
+    def open(cls, location: Path | None) -> "TextIndex":
+        """The index at ``location`` (created when absent); ``None`` keeps it in memory."""
+        try:
+            db = sqlite3.connect(":memory:" if location is None else str(location), timeout=60, isolation_level=None)
+            db.executescript(_SCHEMA)
+            version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the text index at {location}: {e}; delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
+        if version is None:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+        elif version[0] != _VERSION:
+            raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: delete it; the next load or query rebuilds it")
+        return cls(db, location)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def stamp(self) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        return row[0] if row else None
+
+    def __len__(self) -> int:
+        return self.db.execute("SELECT count(*) FROM doc").fetchone()[0]
+
+    def size(self) -> int:
+        """Bytes on disk (0 in memory)."""
+        return self.location.stat().st_size if self.location is not None and self.location.exists() else 0
+
+    # -- writing -------------------------------------------------------------------------------
+    def apply(self, documents: Iterable[Document], *, stamp: str, kinds: Sequence[str] | None = None, progress=None) -> SyncReport:
+        """Make the index hold exactly ``documents`` for the ``kinds`` they cover (default: every
+        kind): rewrite those whose text changed, add new ones, drop vanished ones; one transaction."""
+        kinds = tuple(kinds or FIELDS)
+        report = SyncReport()
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            known = {(k, i): (d, h) for d, k, i, h in db.execute(
+                f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
+            seen: set[tuple[str, str]] = set()
+            for doc in documents:
+                key = (doc.kind, doc.iri)
+                seen.add(key)
+                digest = doc.digest()
+                old = known.get(key)
+                if old is not None and old[1] == digest:
+                    report.kept += 1
+                    continue
+                if old is not None:
+                    self._remove(old[0], doc.kind)
+                self._insert(doc, digest)
+                report.written += 1
+                if progress is not None:
+                    progress(1)
+            for key, (doc_id, _) in known.items():
+                if key not in seen:
+                    self._remove(doc_id, key[0])
+                    report.removed += 1
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return report
+
+    def _insert(self, doc: Document, digest: str) -> None:
+        db = self.db
+        doc_id = db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES (?, ?, ?, ?)",
+                            (doc.kind, doc.iri, digest, json.dumps(doc.data))).lastrowid
+        for field in FIELDS[doc.kind]:
+            tokens = content_tokens(doc.fields.get(field, ""))
+            db.execute("INSERT INTO length VALUES (?, ?, ?)", (doc_id, field, len(tokens)))
+            db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?, ?)",
+                           [(doc.kind, field, term, doc_id, tf) for term, tf in Counter(tokens).items()])
+            self._count(doc.kind, field, 1, len(tokens))
+
+    def _remove(self, doc_id: int, kind: str) -> None:
+        db = self.db
+        for field, length in db.execute("SELECT field, length FROM length WHERE doc = ?", (doc_id,)).fetchall():
+            self._count(kind, field, -1, -length)
+        db.execute("DELETE FROM posting WHERE doc = ? AND kind = ?", (doc_id, kind))
+        db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
+        db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
+
+    def _count(self, kind: str, field: str, n: int, total: int) -> None:
+        self.db.execute(
+            "INSERT INTO stats VALUES (?, ?, ?, ?) ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
+            (kind, field, n, total))
+
+    # -- reading -------------------------------------------------------------------------------
+    def _stats(self, kind: str, field: str) -> tuple[int, float]:
+        row = self.db.execute("SELECT n, total FROM stats WHERE kind = ? AND field = ?", (kind, field)).fetchone()
+        n, total = row if row else (0, 0)
+        return n, (total / n if n else 0.0)
+
+    def sparse_scores(self, kind: str, field: str, query: Iterable[str]) -> dict[int, float]:
+        """``{document id: BM25}`` for the documents of ``kind`` whose ``field`` holds a query term
+        (the formula of :class:`~.lexical.BM25`, from the stored postings)."""
+        n, avgdl = self._stats(kind, field)
+        out: dict[int, float] = {}
+        for term, qtf in Counter(query).items():
+            posting = self.db.execute(
+                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = p.field "
+                "WHERE p.kind = ? AND p.field = ? AND p.term = ?", (kind, field, term)).fetchall()
+            if not posting:
+                continue
+            idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for doc, tf, length in posting:
+                norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
+                out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
+        return out
+
+    def _docs(self, ids: Iterable[int]) -> dict[int, tuple[str, dict]]:
+        ids = list(ids)
+        out: dict[int, tuple[str, dict]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            for doc_id, iri, data in self.db.execute(f"SELECT id, iri, data FROM doc WHERE id IN ({','.join('?' * len(part))})", part):
+                out[doc_id] = (iri, json.loads(data))
+        return out
+
+    def top(self, totals: dict[int, float], limit: int) -> list[tuple[int, str, dict, float]]:
+        """The best ``limit`` of ``totals`` (ties broken by IRI): ``(id, iri, data, score)``."""
+        if not totals or limit < 1:
+            return []
+        cut = sorted(totals.values(), reverse=True)[min(limit, len(totals)) - 1]
+        docs = self._docs(i for i, s in totals.items() if s >= cut)
+        ranked = sorted(docs, key=lambda i: (-totals[i], docs[i][0]))[:limit]
+        return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
+
+    def entities(self) -> "StoredEntityIndex":
+        return StoredEntityIndex(self)
+
+    def chunks(self, *, seen: dict | None = None) -> "StoredChunkIndex":
+        """Chunk search; ``seen`` (chunk → record) collects every record a search returns."""
+        return StoredChunkIndex(self, seen)
+
+    def chunk_records(self, iris: Iterable[str]) -> dict[str, ChunkRecord]:
+        """The stored chunk records of ``iris`` (those indexed)."""
+        iris = list(dict.fromkeys(iris))
+        out: dict[str, ChunkRecord] = {}
+        for start in range(0, len(iris), 500):
+            part = iris[start : start + 500]
+            for iri, data in self.db.execute(f"SELECT iri, data FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part):
+                out[iri] = chunk_record(iri, json.loads(data))
+        return out
+
+    def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """The best ``limit`` community reports for the query tokens: ``(iri, score)``."""
+        return [(iri, score) for _, iri, _, score in self.top({i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}, limit)]
+
+
+def chunk_record(iri: str, data: dict) -> ChunkRecord:
+    return ChunkRecord(
+        chunk=NamedNode(iri), text=data["text"], document=NamedNode(data["document"]) if data.get("document") else None,
+        title=data.get("title"), page=data.get("page"), index=data.get("index"))
+
+
+class StoredEntityIndex:
+    """:class:`~.indexes.EntityIndex`'s search over the stored postings (same scores, same order)."""
+
+    def __init__(self, index: TextIndex):
+        self.index = index
+
+    def __len__(self) -> int:
+        return self.index._stats("entity", "label")[0]
+
+    def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
+        totals: dict[int, float] = {}
+        best: dict[int, tuple[float, str]] = {}
+        label_tokens: dict[int, list[str]] = {}
+        for concept in concepts:
+            query = content_tokens(concept)
+            if not query:
+                continue
+            by_label = self.index.sparse_scores("entity", "label", query)
+            by_desc = self.index.sparse_scores("entity", "description", query)
+            exact = [i for i in by_label if i not in label_tokens]
+            if exact:
+                for doc_id, (_, data) in self.index._docs(exact).items():
+                    label_tokens[doc_id] = data["tokens"]
+            for i in set(by_label) | set(by_desc):
+                s = EntityIndex.LABEL_WEIGHT * by_label.get(i, 0.0) + by_desc.get(i, 0.0)
+                if s <= 0:
+                    continue
+                if i in by_label and label_tokens.get(i) == query:
+                    s *= 2.0
+                totals[i] = totals.get(i, 0.0) + s
+                if s > best.get(i, (0.0, ""))[0]:
+                    best[i] = (s, concept)
+        return [EntityMatch(NamedNode(iri), data["label"], round(score, 6), best[i][1]) for i, iri, data, score in self.index.top(totals, limit)]
+
+
+class StoredChunkIndex:
+    """:class:`~.indexes.ChunkIndex`'s search over the stored postings."""
+
+    def __init__(self, index: TextIndex, seen: dict | None = None):
+        self.index = index
+        self.seen = seen if seen is not None else {}
+
+    def __len__(self) -> int:
+        return self.index._stats("chunk", "text")[0]
+
+    def search(self, concepts: Sequence[str], *, limit: int) -> list[tuple[ChunkRecord, float]]:
+        query = [t for c in concepts for t in content_tokens(c)]
+        scores = {i: s for i, s in self.index.sparse_scores("chunk", "text", query).items() if s > 0}
+        found = [(chunk_record(iri, data), round(score, 6)) for _, iri, data, score in self.index.top(scores, limit)]
+        for rec, _ in found:
+            self.seen[rec.chunk] = rec
+        return found
+
+
+def entity_documents(labels: dict[NamedNode, list[str]], descriptions: dict[NamedNode, list[str]]) -> Iterator[Document]:
+    """The entity documents of :meth:`FactsReader.read_entities` (the text :class:`EntityIndex` scores)."""
+    from .terms import local_name
+
+    for entity in sorted(set(labels) | set(descriptions), key=lambda n: n.value):
+        names = labels.get(entity) or [local_name(entity.value)]
+        label_text = " ".join(names)
+        yield Document("entity", entity.value, {"label": label_text, "description": " ".join(descriptions.get(entity, []))},
+                       {"label": names[0], "tokens": content_tokens(label_text)})
+
+
+def chunk_documents(records: Iterable[ChunkRecord]) -> Iterator[Document]:
+    for r in records:
+        yield Document("chunk", r.chunk.value, {"text": r.text}, {
+            "text": r.text, "document": r.document.value if r.document is not None else None,
+            "title": r.title, "page": r.page, "index": r.index})
+
+
+def report_documents(reports: Iterable[dict], text) -> Iterator[Document]:
+    for rep in reports:
+        yield Document("report", rep["report"].value, {"text": text(rep)}, {"level": rep["level"]})
