@@ -25,6 +25,23 @@ _FACTS_GRAPH = click.option(
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print the load report as JSON.")
 
 
+def _update_text_index(store, facts_graph=None) -> None:
+    """The last step of every load: the store's persistent text index learns what changed
+    (:func:`ragprov.retrieve.reader.update_text_index`; nothing for stores without one)."""
+    import time
+
+    from ragprov.retrieve.reader import update_text_index
+
+    start = time.perf_counter()
+    report = update_text_index(store, facts_graph=facts_graph)
+    if report is not None:
+        click.echo(
+            f"text index: {report.written} document(s) written, {report.removed} removed, {report.kept} unchanged "
+            f"({time.perf_counter() - start:.2f} s)",
+            err=True,
+        )
+
+
 @cli.group("load")
 def load_group():
     """Load documents, knowledge triples or Microsoft GraphRAG output, with extraction provenance."""
@@ -42,6 +59,7 @@ def load_documents_command(store, paths, chunk_size, chunk_overlap, rechunk, as_
     from ragprov.loaders.documents import load_documents
 
     report = load_documents(store, list(paths), chunk_size=chunk_size, chunk_overlap=chunk_overlap, rechunk=rechunk)
+    _update_text_index(store)
     if as_json:
         echo_json(
             {
@@ -91,6 +109,7 @@ def load_triples_command(store, file, source, input_format, llm_model, ontology,
         ontology=ontology,
         require_source=not allow_unknown_source,
     )
+    _update_text_index(store, _facts_graph(facts_graph))
     if as_json:
         echo_json({"activity": report.activity, "facts": report.facts, "quads": report.quads, "skipped": report.skipped})
         return
@@ -118,6 +137,7 @@ def load_graphrag_command(store, output_dir, namespace, unknown_entities, facts_
     report = load_graphrag(
         store, output_dir, facts_graph=_facts_graph(facts_graph), namespace=namespace, unknown_entities=unknown_entities
     )
+    _update_text_index(store, _facts_graph(facts_graph))
     if as_json:
         echo_json(
             {

@@ -39,7 +39,7 @@ from .terms import EdgeOrigin, source_citation
 if TYPE_CHECKING:
     from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
 
-__all__ = ["FactsReader"]
+__all__ = ["FactsReader", "update_text_index"]
 
 class FactsReader:
     """The read-only queries retrieval runs, against one store and one facts graph."""
@@ -268,3 +268,19 @@ class FactsReader:
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
         """Community reports up to ``max_level`` with their findings, ordered by IRI."""
         return context.community_reports(self, max_level)
+
+
+def update_text_index(store, *, facts_graph: NamedNode | None = None, schema: FactsSchema | None = None):
+    """Bring ``store``'s persistent text index up to date after a load (what ``ragprov load``
+    does last); returns the :class:`~.textindex.SyncReport`, or ``None`` for a store without one."""
+    from .textindex import TextIndex, index_location
+
+    location = index_location(store)
+    if location is None:
+        return None
+    reader = FactsReader(store, facts_graph=facts_graph, schema=schema)
+    index = TextIndex.open(location)
+    try:
+        return reader.sync_text_index(index)
+    finally:
+        index.close()

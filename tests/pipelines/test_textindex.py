@@ -1,0 +1,102 @@
+"""The persistent text index (ragprov.retrieve.textindex) on the real Microsoft GraphRAG fixtures:
+the same top-k as a from-scratch in-process BM25 build, survives reopen, updated by a second load,
+and a store changed behind its back is noticed."""
+
+from __future__ import annotations
+
+import pytest
+from pyoxigraph import NamedNode
+
+from ragprov.resources import data_dir
+from ragprov.retrieve import ChunkIndex, EntityIndex, FactsReader
+from ragprov.retrieve.lexical import extract_concepts
+from ragprov.retrieve.reader import update_text_index
+from ragprov.retrieve.textindex import INDEX_ENV, TextIndex, index_location
+from ragprov.store import EmbeddedStore
+
+from .conftest import FACTS
+
+graphrag_loader = pytest.importorskip("ragprov.loaders.graphrag")
+CAROL = data_dir() / "graphrag" / "christmas-carol-v3"
+QUESTIONS = [
+    "Who is Tiny Tim?",
+    "What does the Ghost of Christmas Past show Scrooge?",
+    "How is Scrooge related to Fred?",
+    "Bob Cratchit family Christmas dinner",
+    "Marley's chains and the counting-house",
+    "spirit",
+]
+
+
+@pytest.fixture(autouse=True)
+def _no_index_override(monkeypatch):
+    monkeypatch.delenv(INDEX_ENV, raising=False)
+
+
+@pytest.fixture
+def carol_dir(tmp_path):
+    """An on-disk store with the Christmas Carol index loaded and its text index built (as `ragprov load` does)."""
+    path = tmp_path / "store"
+    store = EmbeddedStore(path)
+    graphrag_loader.load_graphrag(store, CAROL, facts_graph=FACTS, show_progress=False)
+    report = update_text_index(store, facts_graph=FACTS)
+    assert report is not None and report.written > 100 and report.removed == 0
+    store.close()
+    return path
+
+
+def test_index_lives_beside_a_directory_store_and_nowhere_for_memory(tmp_path, monkeypatch):
+    assert index_location(EmbeddedStore()) is None
+    assert index_location(EmbeddedStore(tmp_path / "s")) == tmp_path / "s.ragprov-index.sqlite"
+    monkeypatch.setenv(INDEX_ENV, str(tmp_path / "elsewhere.sqlite"))
+    assert index_location(EmbeddedStore()) == tmp_path / "elsewhere.sqlite"
+
+
+def test_same_top_k_as_a_from_scratch_build(carol_dir, capsys):
+    store = EmbeddedStore(carol_dir)
+    reader = FactsReader(store, facts_graph=FACTS)
+    stored_entities, stored_chunks = reader.entity_index(), reader.chunk_index()
+    assert type(stored_entities).__name__ == "StoredEntityIndex"
+    assert "bringing it up to date" not in capsys.readouterr().err  # built at load time, not here
+    scratch_entities = EntityIndex(*reader.read_entities())
+    scratch_chunks = ChunkIndex(reader.read_chunks())
+    assert len(stored_entities) == len(scratch_entities) > 50 and len(stored_chunks) == len(scratch_chunks) > 5
+    for question in QUESTIONS:
+        concepts = extract_concepts(question)
+        assert stored_entities.search(concepts, limit=10) == scratch_entities.search(concepts, limit=10), question
+        assert stored_chunks.search(concepts, limit=5) == scratch_chunks.search(concepts, limit=5), question
+
+
+def test_survives_reopen_without_rebuilding(carol_dir, capsys):
+    size = (carol_dir.parent / "store.ragprov-index.sqlite").stat().st_size
+    first = FactsReader(EmbeddedStore(carol_dir), facts_graph=FACTS).entity_index().search(["tiny tim"], limit=3)
+    second_reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    assert second_reader.entity_index().search(["tiny tim"], limit=3) == first and first[0].label == "TINY TIM"
+    assert "bringing it up to date" not in capsys.readouterr().err
+    assert (carol_dir.parent / "store.ragprov-index.sqlite").stat().st_size == size
+
+
+def test_a_second_load_updates_it(carol_dir, tmp_path):
+    from ragprov.loaders.triples import load_triples
+
+    facts = tmp_path / "more.nt"
+    facts.write_text('<urn:x:fezziwig-ball> <http://www.w3.org/2000/01/rdf-schema#label> "Zanzibar Quokka" .\n', encoding="utf-8")
+    store = EmbeddedStore(carol_dir)
+    load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)
+    report = update_text_index(store, facts_graph=FACTS)
+    assert report.written == 1 and report.removed == 0 and report.kept > 100  # only the new entity is written
+    found = FactsReader(store, facts_graph=FACTS).entity_index().search(["quokka"], limit=1)
+    assert [m.iri for m in found] == [NamedNode("urn:x:fezziwig-ball")]
+
+
+def test_a_store_changed_behind_its_back_is_noticed(carol_dir, tmp_path, capsys):
+    from ragprov.loaders.triples import load_triples
+
+    facts = tmp_path / "more.nt"
+    facts.write_text('<urn:x:fezziwig-ball> <http://www.w3.org/2000/01/rdf-schema#label> "Zanzibar Quokka" .\n', encoding="utf-8")
+    store = EmbeddedStore(carol_dir)
+    load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)  # the index is not told
+    reader = FactsReader(store, facts_graph=FACTS)
+    assert [m.iri for m in reader.entity_index().search(["quokka"], limit=1)] == [NamedNode("urn:x:fezziwig-ball")]
+    assert "the store changed since its text index was built" in capsys.readouterr().err
+    assert TextIndex.open(index_location(store)).stamp == reader.load_stamp()
