@@ -82,12 +82,7 @@ def content_tokens(text: str) -> list[str]:
     >>> content_tokens("The Ghosts of Christmas")
     ['ghost', 'christmas']
     """
-    out = []
-    for word in _words(text):
-        token = _content_token(word)
-        if token is not None:
-            out.append(token)
-    return out
+    return [t for t in map(_content_token, _words(text)) if t is not None]
 
 
 @functools.lru_cache(maxsize=1 << 17)

@@ -120,6 +120,8 @@ class TextIndex:
         """The index at ``location`` (created when absent); ``None`` keeps it in memory."""
         try:
             db = sqlite3.connect(":memory:" if location is None else str(location), timeout=60, isolation_level=None)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         except sqlite3.Error as e:
@@ -157,6 +159,7 @@ class TextIndex:
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
+            postings: list[tuple] = []
             for doc in documents:
                 key = (doc.kind, doc.iri)
                 seen.add(key)
@@ -167,10 +170,12 @@ class TextIndex:
                     continue
                 if old is not None:
                     self._remove(old[0], doc.kind)
-                self._insert(doc, digest)
+                postings.extend(self._insert(doc, digest))
                 report.written += 1
                 if progress is not None:
                     progress(1)
+            postings.sort()
+            db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?, ?)", postings)
             for key, (doc_id, _) in known.items():
                 if key not in seen:
                     self._remove(doc_id, key[0])
@@ -182,16 +187,18 @@ class TextIndex:
             raise
         return report
 
-    def _insert(self, doc: Document, digest: str) -> None:
+    def _insert(self, doc: Document, digest: str) -> list[tuple]:
+        """Write ``doc`` and its field lengths; returns its postings (written in one batch)."""
         db = self.db
         doc_id = db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES (?, ?, ?, ?)",
                             (doc.kind, doc.iri, digest, json.dumps(doc.data))).lastrowid
+        postings = []
         for field in FIELDS[doc.kind]:
             tokens = content_tokens(doc.fields.get(field, ""))
             db.execute("INSERT INTO length VALUES (?, ?, ?)", (doc_id, field, len(tokens)))
-            db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?, ?)",
-                           [(doc.kind, field, term, doc_id, tf) for term, tf in Counter(tokens).items()])
+            postings.extend((doc.kind, field, term, doc_id, tf) for term, tf in Counter(tokens).items())
             self._count(doc.kind, field, 1, len(tokens))
+        return postings
 
     def _remove(self, doc_id: int, kind: str) -> None:
         db = self.db
