@@ -27,22 +27,17 @@ from .errors import (
     StoreUnavailableError,
     TemplateError,
 )
-from .namespaces import FACTS_GRAPH, LIBRARY_GRAPH, PROV, RETRIEVAL_GRAPH, SOURCE_GRAPH, TG
-from .navigate import Navigator, Trace, TraceSummary
-from .record import (
-    ChunkEvent,
-    ChunkSelection,
-    EdgeSelection,
-    EndOfSession,
-    ExplainEvent,
-    HopStats,
-    Recorder,
-    Source,
-    event_from_json,
-    event_to_json,
-)
-from .sparql import Catalog, Dialect, catalog, render
-from .store import EmbeddedStore, EndpointConfig, EndpointStore, Store, open_store
+
+#: where each public name lives: imported on first use, so that ``import ragprov`` (and every
+#: ``ragprov`` command) pays only for what it touches (PEP 562)
+_LAZY = {
+    **dict.fromkeys(("FACTS_GRAPH", "LIBRARY_GRAPH", "PROV", "RETRIEVAL_GRAPH", "SOURCE_GRAPH", "TG"), "namespaces"),
+    **dict.fromkeys(("Navigator", "Trace", "TraceSummary"), "navigate"),
+    **dict.fromkeys(("ChunkEvent", "ChunkSelection", "EdgeSelection", "EndOfSession", "ExplainEvent", "HopStats",
+                     "Recorder", "Source", "event_from_json", "event_to_json"), "record"),
+    **dict.fromkeys(("Catalog", "Dialect", "catalog", "render"), "sparql"),
+    **dict.fromkeys(("EmbeddedStore", "EndpointConfig", "EndpointStore", "Store", "open_store"), "store"),
+}
 
 __all__ = [
     "__version__",
@@ -94,3 +89,22 @@ __all__ = [
     "PipelineError",
     "LLMError",
 ]
+
+
+def __getattr__(name: str):
+    import importlib
+
+    module = _LAZY.get(name)
+    if module is None:  # a subpackage (ragprov.store, ...) reached as an attribute
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError:
+            raise AttributeError(f"module 'ragprov' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+

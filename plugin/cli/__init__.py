@@ -1,40 +1,80 @@
 """The ``ragprov`` command: one group, one module per command group (§10).
 
-Each module below registers its commands on :data:`cli`; nothing imports this package.
+Each module registers its commands on :data:`cli`; a module is imported only when one of its
+commands runs (:data:`COMMANDS` names them, with their one-line help for ``ragprov --help``), so a
+command pays only for the imports it needs. A test checks :data:`COMMANDS` against the modules.
 """
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
 from .. import __version__
-from .common import main_entry, run
+
+#: command name → (module under ragprov.cli, one-line help shown by ``ragprov --help``)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ask": ("ask", "Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."),
+    "demo": ("demo", "Load the bundled Christmas Carol GraphRAG output, ask questions with -x, show a trace and a lineage."),
+    "export": ("transfer", "Write every quad of --store as N-Quads (the default graph and every named graph)."),
+    "extraction": ("lineage", "What extraction produced from a document."),
+    "import": ("transfer", "Add the quads of an export (any form) to --store, spelled in the store's dialect."),
+    "lineage": ("lineage", "Where an edge came from, and which answers a document fed."),
+    "load": ("load", "Load documents, knowledge triples or Microsoft GraphRAG output, with extraction provenance."),
+    "ontology": ("ontology", "The ragprov ontology: QC checks and consistency."),
+    "query": ("query", "The SPARQL templates behind every view: list, render or run them."),
+    "spool": ("spool", "The local spool of stage writes that failed because the store was unreachable."),
+    "trace": ("traces", "Show, delete and audit recorded traces."),
+    "traces": ("traces", "List top-level traces, newest first."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A group whose commands' modules load on first use (commands registered directly work too)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMANDS:
+            importlib.import_module(f".{COMMANDS[name][0]}", __name__)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        limit = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+        for name in self.list_commands(ctx):
+            if name in self.commands:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+            else:
+                rows.append((name, click.utils.make_default_short_help(COMMANDS[name][1], limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="ragprov")
 def cli() -> None:
     """Auditable graph-RAG: record, navigate and check retrieval provenance in any RDF store."""
 
 
-# Command groups register themselves on `cli` when imported.
-from . import traces as _traces  # noqa: E402,F401
-from . import query as _query  # noqa: E402,F401
-from . import ontology as _ontology  # noqa: E402,F401
-from . import spool as _spool  # noqa: E402,F401
-from . import transfer as _transfer  # noqa: E402,F401
-from . import ask as _ask  # noqa: E402,F401
-from . import demo as _demo  # noqa: E402,F401
-from . import load as _load  # noqa: E402,F401
-from . import lineage as _lineage  # noqa: E402,F401
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
+    from .common import main_entry, run
+
     if argv is None:
         main_entry(cli)
     else:
         raise SystemExit(run(cli, argv))
 
 
-__all__ = ["cli", "main", "run"]
+def __getattr__(name: str):
+    if name == "run":  # ragprov.cli.run: the shared runner, loaded with the store layer
+        from .common import run
+
+        return run
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["cli", "main", "run", "COMMANDS"]

@@ -89,7 +89,8 @@ def demo_command(location: str | None, max_edges: int) -> None:
             click.echo(f"edge: {labels.get(edge.subject, edge.subject.value)} → {labels.get(edge.object, str(edge.object))}")
             click.echo(f"      {' '.join(labels.get(edge.predicate, edge.predicate.value).split())}")
             chains = Lineage(store).edge_sources(edge)
-            texts = {r.chunk: r.text for r in graph.reader.chunk_index().records}
+            records = graph.reader.chunk_records([c.chunk.iri for c in chains[:2] if c.chunk is not None])
+            texts = {chunk: r.text for chunk, r in records.items()}
             for chain in chains[:2]:
                 click.echo(f"  {chain}")
                 chunk = chain.chunk

@@ -2,7 +2,18 @@
 
 from .dialect import Dialect, statement_iri
 from .escape import sparql_iri, sparql_literal, sparql_string, sparql_term, to_literal, to_named_node
-from .templates import Catalog, Param, TemplateInfo, catalog, render
+
+
+def __getattr__(name: str):
+    """The template catalog (Jinja2) loads on first use (PEP 562): reading a dialect or escaping
+    a value does not need it."""
+    if name in ("Catalog", "Param", "TemplateInfo", "catalog", "render"):
+        from . import templates
+
+        value = getattr(templates, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Dialect",

@@ -33,13 +33,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
-import jinja2.meta
-import yaml
 from markupsafe import Markup
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError, ParameterError, TemplateError
-from ..resources import queries_dir
+from ..resources import data_dir, queries_dir
 from .dialect import Dialect
 from .escape import (
     sparql_boolean,
@@ -52,7 +50,7 @@ from .escape import (
     sparql_term,
 )
 
-__all__ = ["Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES"]
+__all__ = ["Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES", "header_cache", "HEADER_CACHE"]
 
 PARAM_TYPES = frozenset(
     {"iri", "string", "integer", "double", "datetime", "boolean", "term", "triple", "list", "object"}
@@ -289,18 +287,28 @@ def _environment(root: Path) -> jinja2.Environment:
     return env
 
 
-def _parse_header(name: str, path: Path, source: str) -> TemplateInfo:
+#: the package's template headers, parsed once (``python -m ragprov.sparql.templates`` writes it;
+#: a test checks it is current): reading YAML in every process cost 0.2 s of every command
+HEADER_CACHE = "template-headers.json"
+
+
+def _header_text(source: str) -> str:
     lines = []
     for line in source.splitlines():
         if not line.startswith("#"):
             break
         lines.append(line[2:] if line.startswith("# ") else line[1:])
-    try:
-        header = yaml.safe_load("\n".join(lines)) or {}
-    except yaml.YAMLError as e:
-        raise TemplateError(f"{path}: the header is not YAML: {e}") from None
-    if not isinstance(header, dict):
-        raise TemplateError(f"{path}: the header must be a YAML mapping")
+    return "\n".join(lines)
+
+
+def _parse_header(name: str, path: Path, source: str, cached: dict | None = None) -> TemplateInfo:
+    """The header of a template; ``cached`` (from :data:`HEADER_CACHE`) is used while it was
+    parsed from exactly this header text, else the YAML is parsed here."""
+    text = _header_text(source)
+    if cached is not None and cached.get("text") == text:
+        header = cached["header"]
+    else:
+        header = _load_yaml(path, text)
     for key in ("summary", "kind", "params", "returns"):
         if key not in header:
             raise TemplateError(f"{path}: the header has no '{key}'")
@@ -325,6 +333,45 @@ def _parse_header(name: str, path: Path, source: str) -> TemplateInfo:
     )
 
 
+def _load_yaml(path: Path, text: str) -> dict:
+    import yaml
+
+    try:
+        header = yaml.safe_load(text) or {}
+    except yaml.YAMLError as e:
+        raise TemplateError(f"{path}: the header is not YAML: {e}") from None
+    if not isinstance(header, dict):
+        raise TemplateError(f"{path}: the header must be a YAML mapping")
+    return header
+
+
+def _template_files(root: Path) -> Iterable[tuple[str, Path]]:
+    for path in sorted(root.rglob("*.j2")):
+        if path.name.startswith("_"):
+            continue  # an included fragment, not a template of its own
+        yield re.sub(r"\.(rq|ru)\.j2$", "", path.relative_to(root).as_posix()), path
+
+
+def header_cache(root: Path | None = None) -> dict[str, dict]:
+    """Every template's header text and parsed header, by name: what :data:`HEADER_CACHE` holds."""
+    out = {}
+    for name, path in _template_files(Path(root) if root is not None else queries_dir()):
+        text = _header_text(path.read_text(encoding="utf-8"))
+        out[name] = {"text": text, "header": _load_yaml(path, text)}
+    return out
+
+
+def _read_header_cache(root: Path) -> dict[str, dict]:
+    if root != queries_dir():
+        return {}
+    import json
+
+    try:
+        return json.loads((data_dir() / HEADER_CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 class Catalog:
     """Every template under a folder (by default the package's ``queries/``), by name.
 
@@ -336,12 +383,9 @@ class Catalog:
         self._env = _environment(self.root)
         self._infos: dict[str, TemplateInfo] = {}
         self._templates: dict[str, jinja2.Template] = {}
-        for path in sorted(self.root.rglob("*.j2")):
-            rel = path.relative_to(self.root).as_posix()
-            if path.name.startswith("_"):
-                continue  # an included fragment, not a template of its own
-            name = re.sub(r"\.(rq|ru)\.j2$", "", rel)
-            self._infos[name] = _parse_header(name, path, path.read_text(encoding="utf-8"))
+        cache = _read_header_cache(self.root)
+        for name, path in _template_files(self.root):
+            self._infos[name] = _parse_header(name, path, path.read_text(encoding="utf-8"), cache.get(name))
             self._templates[name] = None  # type: ignore[assignment]
 
     def names(self) -> list[str]:
@@ -356,6 +400,8 @@ class Catalog:
     def variables(self, name: str) -> set[str]:
         """The names the template's text reads (what its header must declare)."""
         info = self.info(name)
+        import jinja2.meta
+
         ast = self._env.parse(info.path.read_text(encoding="utf-8"))
         return set(jinja2.meta.find_undeclared_variables(ast)) - set(self._env.globals)
 
@@ -410,3 +456,11 @@ def catalog() -> Catalog:
 def render(name: str, dialect: Dialect | str, /, **params: Any) -> str:
     """Render a template of the package catalog; see :meth:`Catalog.render`."""
     return catalog().render(name, dialect, **params)
+
+
+if __name__ == "__main__":  # python -m ragprov.sparql.templates: rewrite the header cache
+    import json
+
+    target = data_dir() / HEADER_CACHE
+    target.write_text(json.dumps(header_cache(), indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{target}: {len(header_cache())} template headers")

@@ -10,12 +10,30 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..errors import ConfigurationError, NotFoundError
-from ..sparql.dialect import Dialect
-from .base import Row, Rows, Store, Term
-from .detect import detect_dialect
-from .embedded import EmbeddedStore
-from .endpoint import EndpointConfig, EndpointStore, redact
+
+if TYPE_CHECKING:
+    from ..sparql.dialect import Dialect
+    from .base import Store
+
+#: imported on first use (PEP 562): ``ragprov --help`` loads no store, the HTTP stack (requests)
+#: loads for endpoint stores only
+_LAZY = {
+    "EndpointConfig": "endpoint", "EndpointStore": "endpoint", "redact": "endpoint", "detect_dialect": "detect",
+    "EmbeddedStore": "embedded", "Row": "base", "Rows": "base", "Store": "base", "Term": "base",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "Store",
@@ -52,11 +70,11 @@ def _check_store_directory(path: Path, *, create: bool) -> None:
 def open_store(
     location: str | Path | None = None,
     *,
-    dialect: str | Dialect | None = None,
+    dialect: "str | Dialect | None" = None,
     spool: str | Path | None = None,
     create: bool = True,
     **options,
-) -> Store:
+) -> "Store":
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
 
     With no location, ``$RAGPROV_STORE`` is used, else ``memory:``. Endpoint options
@@ -72,14 +90,19 @@ def open_store(
     store cannot be reached, to be replayed in order later (``ragprov spool replay``): a trace is
     never lost. Embedded stores write locally and need none.
     """
+    from ..sparql.dialect import Dialect
+    from .embedded import EmbeddedStore
+
     if location is None:
         location = os.environ.get(STORE_ENV) or "memory:"
     location = str(location)
     if dialect is None and os.environ.get("RAGPROV_DIALECT"):
         dialect = os.environ["RAGPROV_DIALECT"]
     if location in ("memory:", ":memory:", "memory"):
-        store: Store = EmbeddedStore()
+        store: "Store" = EmbeddedStore()
     elif location.startswith(("http://", "https://")):
+        from .endpoint import EndpointConfig, EndpointStore
+
         env = {
             "update_url": os.environ.get("RAGPROV_UPDATE_URL"),
             "user": os.environ.get("RAGPROV_STORE_USER"),
@@ -98,6 +121,8 @@ def open_store(
             return SpoolingStore(endpoint, spool)
         return endpoint
     elif "://" in location or location.startswith("memory:"):
+        from .endpoint import redact
+
         raise ConfigurationError(
             f"unknown store location {redact(location)!r}: use memory:, a directory, or an http(s) URL"
         )

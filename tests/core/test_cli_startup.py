@@ -1,0 +1,65 @@
+"""CLI start-up: commands load their modules on first use, ``ragprov --help`` lists them without
+importing any, and the precompiled template-header cache matches the templates."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+
+import click
+
+from ragprov.cli import COMMANDS, cli
+
+
+def _one_line(text: str) -> str:
+    return " ".join((text or "").split("\n\n")[0].split())
+
+
+def test_the_lazy_command_table_matches_the_modules():
+    for name, (module, short) in COMMANDS.items():
+        importlib.import_module(f"ragprov.cli.{module}")
+        command = cli.commands[name]
+        assert _one_line(command.short_help or command.help) == short, name
+    assert set(cli.commands) == set(COMMANDS), "every command is in ragprov.cli.COMMANDS"
+
+
+def test_help_imports_no_command_module_nor_heavy_library():
+    code = (
+        "import sys; from ragprov.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('requests', 'jinja2', 'yaml', 'pyarrow', 'ragprov.cli.ask', 'ragprov.cli.load', 'ragprov.sparql.templates') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "HEAVY []" in out
+    for name in COMMANDS:
+        assert f"  {name} " in out
+
+
+def test_traces_needs_no_http_stack(tmp_path):
+    code = (
+        "import sys; from ragprov.cli import main\n"
+        f"try:\n    main(['traces', '--store', 'memory:'])\nexcept SystemExit:\n    pass\n"
+        "print('HEAVY', [m for m in ('requests', 'pyarrow', 'ragprov.llm', 'yaml') if m in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "HEAVY []" in out
+
+
+def test_the_template_header_cache_is_current():
+    """Regenerate with ``python -m ragprov.sparql.templates`` after editing a template header."""
+    from ragprov.resources import data_dir
+    from ragprov.sparql.templates import HEADER_CACHE, header_cache
+
+    shipped = json.loads((data_dir() / HEADER_CACHE).read_text(encoding="utf-8"))
+    assert shipped == json.loads(json.dumps(header_cache())), "run: python -m ragprov.sparql.templates"
+
+
+def test_a_stale_cache_entry_is_never_used(tmp_path):
+    from ragprov.sparql.templates import _parse_header
+
+    source = "# summary: now\n# kind: select\n# params: {}\n# returns: x\nSELECT * {}\n"
+    stale = {"text": "summary: then\nkind: select\nparams: {}\nreturns: x", "header": {"summary": "then", "kind": "select", "params": {}, "returns": "x"}}
+    assert _parse_header("t", tmp_path / "t.rq.j2", source, stale).summary == "now"
