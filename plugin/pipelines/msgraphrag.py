@@ -41,8 +41,8 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError
 from ..llm.engine import Passage
 from ..namespaces import TG
-from ..retrieve.context import approx_tokens, item_text as _item_text, local_candidates, report_text as _report_text, select_local, unit_sources
-from ..retrieve.lexical import BM25, content_tokens
+from ..retrieve.context import approx_tokens, best_reports, item_text as _item_text, local_candidates, report_text as _report_text, select_local, unit_sources
+from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from ..record import EndOfSession, Recorder
 from ..record.events import Event, ExplainEvent, Source
@@ -351,10 +351,8 @@ class DriftSearch(_Mode):
 
         # primer: the reports that match the question best
         with timings.measure("context"):
-            reports = self.reader.community_reports(p.max_level)
-            bm = BM25([content_tokens(_report_text(r)) for r in reports])
             query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
-            top = [reports[i] for i, _ in bm.top(query, p.primer_reports)]
+            top = best_reports(self.reader, query, limit=p.primer_reports, max_level=p.max_level)
         with timings.measure("record"):
             event = session.exploration([], [r["report"] for r in top])
         exploration = session.last

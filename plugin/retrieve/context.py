@@ -21,7 +21,7 @@ from ._batch import batches
 
 __all__ = [
     "approx_tokens", "entity_context", "item_texts", "community_reports", "local_candidates", "select_local",
-    "item_text", "unit_sources", "report_text",
+    "item_text", "unit_sources", "report_text", "best_reports",
 ]
 
 
@@ -184,3 +184,20 @@ def unit_sources(reader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
 def report_text(report: dict) -> str:
     findings = " ".join(f"{s} {e}" for _, s, e in report["findings"])
     return " ".join(f"{report['title'] or ''}. {report['summary']} {findings}".split())
+
+
+def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | None) -> list[dict[str, Any]]:
+    """The ``limit`` community reports (up to ``max_level``) whose text matches the query tokens
+    best by BM25 (DRIFT's primer): from the persistent text index when the store has one (all
+    levels), else from a BM25 over :func:`report_text` built once per reader."""
+    from .lexical import BM25, content_tokens
+
+    reports = reader.community_reports(max_level)
+    stored = reader.text_index() if max_level is None else None
+    if stored is not None:
+        by_iri = {r["report"].value: r for r in reports}
+        return [by_iri[iri] for iri, _ in stored.reports(query, limit) if iri in by_iri]
+    bm = reader._memo.get(("report-bm25", max_level))
+    if bm is None:
+        bm = reader._memo[("report-bm25", max_level)] = BM25([content_tokens(report_text(r)) for r in reports])
+    return [reports[i] for i, _ in bm.top(query, limit)]

@@ -57,6 +57,7 @@ class FactsReader:
         self._chunk_index: ChunkIndex | None = None
         self._chunk_records: dict[NamedNode, ChunkRecord] = {}
         self._text_index: Any = False  # not looked for yet
+        self._memo: dict[Any, Any] = {}  # what one reader reads once (community reports, their BM25)
 
     def _select(self, name: str, **params):
         return self.store.select(self.catalog.render(name, self.store.dialect, **params))
@@ -266,8 +267,11 @@ class FactsReader:
         return context.item_texts(self, items)
 
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
-        """Community reports up to ``max_level`` with their findings, ordered by IRI."""
-        return context.community_reports(self, max_level)
+        """Community reports up to ``max_level`` with their findings, ordered by IRI (read once per reader)."""
+        key = ("reports", max_level)
+        if key not in self._memo:
+            self._memo[key] = context.community_reports(self, max_level)
+        return self._memo[key]
 
 
 def update_text_index(store, *, facts_graph: NamedNode | None = None, schema: FactsSchema | None = None):
