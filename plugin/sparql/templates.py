@@ -251,8 +251,27 @@ def _autoescape(name: str | None) -> bool:
     return not (name or "").startswith("record/")
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between processes (Jinja2's own cache, keyed by each template's
+    source checksum, so an edited template is recompiled): ``$RAGPROV_TEMPLATE_CACHE``, else
+    ``$XDG_CACHE_HOME/ragprov/templates`` (``~/.cache/...``); none when it cannot be written."""
+    import os
+
+    folder = os.environ.get("RAGPROV_TEMPLATE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "ragprov", "templates"
+    )
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
+
+
 def _environment(root: Path) -> jinja2.Environment:
     env = jinja2.Environment(
+        bytecode_cache=_bytecode_cache(),
         loader=_BodyLoader(str(root)),
         undefined=jinja2.StrictUndefined,
         # Plain strings never print: _finalize refuses them first. Autoescape only makes macro
