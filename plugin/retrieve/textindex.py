@@ -50,23 +50,25 @@ __all__ = ["TextIndex", "Document", "SyncReport", "index_location", "INDEX_ENV",
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "1"
+_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS doc (
   id INTEGER PRIMARY KEY, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL, data TEXT NOT NULL,
   UNIQUE (kind, iri));
-CREATE TABLE IF NOT EXISTS length (doc INTEGER NOT NULL, field TEXT NOT NULL, length INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS length (doc INTEGER NOT NULL, field TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL,
   PRIMARY KEY (doc, field)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS posting (kind TEXT NOT NULL, field TEXT NOT NULL, term TEXT NOT NULL, doc INTEGER NOT NULL,
-  tf INTEGER NOT NULL, PRIMARY KEY (kind, field, term, doc)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS posting (field INTEGER NOT NULL, term TEXT NOT NULL, doc INTEGER NOT NULL,
+  tf INTEGER NOT NULL, PRIMARY KEY (field, term, doc)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, total INTEGER NOT NULL,
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
 """
 
 #: the fields each kind of document is scored on
 FIELDS = {"entity": ("label", "description"), "chunk": ("text",), "report": ("text",)}
+#: a field's number in the posting table
+FIELD_IDS = {(kind, field): n for n, (kind, field) in enumerate((k, f) for k, fs in FIELDS.items() for f in fs)}
 
 
 def index_location(store) -> Path | None:
@@ -159,7 +161,7 @@ class TextIndex:
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
-            postings: list[tuple] = []
+            self._pending = _Pending()
             for doc in documents:
                 key = (doc.kind, doc.iri)
                 seen.add(key)
@@ -170,16 +172,15 @@ class TextIndex:
                     continue
                 if old is not None:
                     self._remove(old[0], doc.kind)
-                postings.extend(self._insert(doc, digest))
+                self._insert(doc, digest)
                 report.written += 1
                 if progress is not None:
                     progress(1)
-            postings.sort()
-            db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?, ?)", postings)
             for key, (doc_id, _) in known.items():
                 if key not in seen:
                     self._remove(doc_id, key[0])
                     report.removed += 1
+            self._pending.write(db)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
             db.execute("COMMIT")
         except BaseException:
@@ -187,31 +188,27 @@ class TextIndex:
             raise
         return report
 
-    def _insert(self, doc: Document, digest: str) -> list[tuple]:
-        """Write ``doc`` and its field lengths; returns its postings (written in one batch)."""
-        db = self.db
-        doc_id = db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES (?, ?, ?, ?)",
-                            (doc.kind, doc.iri, digest, json.dumps(doc.data))).lastrowid
-        postings = []
+    def _insert(self, doc: Document, digest: str) -> None:
+        """Write ``doc``; its lengths, postings and counts wait in :class:`_Pending` (one batch)."""
+        doc_id = self.db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES (?, ?, ?, ?)",
+                                 (doc.kind, doc.iri, digest, json.dumps(doc.data))).lastrowid
+        pending = self._pending
         for field in FIELDS[doc.kind]:
             tokens = content_tokens(doc.fields.get(field, ""))
-            db.execute("INSERT INTO length VALUES (?, ?, ?)", (doc_id, field, len(tokens)))
-            postings.extend((doc.kind, field, term, doc_id, tf) for term, tf in Counter(tokens).items())
-            self._count(doc.kind, field, 1, len(tokens))
-        return postings
+            field_id = FIELD_IDS[doc.kind, field]
+            counts = Counter(tokens)
+            pending.lengths.append((doc_id, field, len(tokens), " ".join(counts)))
+            pending.postings.extend((field_id, term, doc_id, tf) for term, tf in counts.items())
+            pending.count(doc.kind, field, 1, len(tokens))
 
     def _remove(self, doc_id: int, kind: str) -> None:
         db = self.db
-        for field, length in db.execute("SELECT field, length FROM length WHERE doc = ?", (doc_id,)).fetchall():
-            self._count(kind, field, -1, -length)
-        db.execute("DELETE FROM posting WHERE doc = ? AND kind = ?", (doc_id, kind))
+        for field, length, terms in db.execute("SELECT field, length, terms FROM length WHERE doc = ?", (doc_id,)).fetchall():
+            self._pending.count(kind, field, -1, -length)
+            db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?",
+                           [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term])
         db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
-
-    def _count(self, kind: str, field: str, n: int, total: int) -> None:
-        self.db.execute(
-            "INSERT INTO stats VALUES (?, ?, ?, ?) ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
-            (kind, field, n, total))
 
     # -- reading -------------------------------------------------------------------------------
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
@@ -226,8 +223,8 @@ class TextIndex:
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
             posting = self.db.execute(
-                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = p.field "
-                "WHERE p.kind = ? AND p.field = ? AND p.term = ?", (kind, field, term)).fetchall()
+                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
+                "WHERE p.field = ? AND p.term = ?", (field, FIELD_IDS[kind, field], term)).fetchall()
             if not posting:
                 continue
             idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
@@ -274,6 +271,28 @@ class TextIndex:
     def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The best ``limit`` community reports for the query tokens: ``(iri, score)``."""
         return [(iri, score) for _, iri, _, score in self.top({i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}, limit)]
+
+
+class _Pending:
+    """What one :meth:`TextIndex.apply` writes in batches at its end: lengths, postings, counts."""
+
+    def __init__(self) -> None:
+        self.lengths: list[tuple] = []
+        self.postings: list[tuple] = []
+        self.counts: dict[tuple[str, str], list[int]] = {}
+
+    def count(self, kind: str, field: str, n: int, total: int) -> None:
+        c = self.counts.setdefault((kind, field), [0, 0])
+        c[0] += n
+        c[1] += total
+
+    def write(self, db: sqlite3.Connection) -> None:
+        db.executemany("INSERT INTO length VALUES (?, ?, ?, ?)", self.lengths)
+        self.postings.sort()
+        db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?)", self.postings)
+        db.executemany(
+            "INSERT INTO stats VALUES (?, ?, ?, ?) ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
+            [(k, f, n, t) for (k, f), (n, t) in self.counts.items()])
 
 
 def chunk_record(iri: str, data: dict) -> ChunkRecord:

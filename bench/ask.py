@@ -1,0 +1,125 @@
+"""Whole-process ``ragprov ask`` in every mode on a store grown to ≥ 1M facts, beside the floor.
+
+The store: the bundled Christmas Carol GraphRAG index loaded with ``ragprov load graphrag`` (so
+the text index is built at load time), grown with synthetic entities and relationships to
+``--facts`` facts (``bench/pipeline.py``'s generator), then the text index brought up to date
+(:func:`ragprov.retrieve.reader.update_text_index`). Built once and cached under
+``--cache`` (default ``/work/bench-cache/retrieve-ask-<facts>``); the bench builds it when absent
+and prints the build times: load, growth, index update, and the index's share of the whole.
+
+Each round runs, interleaved, one process per mode (graph-rag, doc-rag, local, global, drift,
+agent; offline engine) and one *floor* process that opens the same store and looks up one bound
+triple (``quads_for_pattern``) — printed as its time to open the store and its whole-process
+time. Per mode: wall p50/p95 and peak RSS (``wait4``), and the ratio to the floor process.
+
+    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench._common import percentiles  # noqa: E402
+
+MODES = ("graph-rag", "doc-rag", "local", "global", "drift", "agent")
+QUESTIONS = ["Who is Scrooge's nephew?", "What happens to Tiny Tim?", "Who was Jacob Marley?", "How does Scrooge treat Bob Cratchit?"]
+FACTS = "urn:graph:facts"
+FLOOR = (
+    "import time, sys; t0 = time.perf_counter()\n"
+    "import pyoxigraph as ox\n"
+    "s = ox.Store.read_only(sys.argv[1]); t1 = time.perf_counter()\n"
+    "n = sum(1 for _ in s.quads_for_pattern(ox.NamedNode('urn:bench:entity:7'), None, None, ox.NamedNode(sys.argv[2])))\n"
+    "t2 = time.perf_counter(); print(f'{t1 - t0:.6f} {t2 - t1:.6f} {n}')\n"
+)
+
+
+def build(store_dir: Path, facts: int) -> None:
+    from bench.pipeline import grow
+    from ragprov.retrieve.reader import update_text_index
+    from ragprov.retrieve.textindex import index_location
+    from ragprov.store import EmbeddedStore
+    from pyoxigraph import NamedNode
+
+    store_dir.parent.mkdir(parents=True, exist_ok=True)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ragprov.cli", "load", "graphrag", str(ROOT / "plugin/data/graphrag/christmas-carol-v3"),
+                    "--facts-graph", FACTS, "--store", str(store_dir)], check=True, stdout=subprocess.DEVNULL)
+    load = time.perf_counter() - t
+    store = EmbeddedStore(store_dir)
+    t = time.perf_counter()
+    size = grow(store, facts)
+    growth = time.perf_counter() - t
+    t = time.perf_counter()
+    report = update_text_index(store, facts_graph=NamedNode(FACTS))
+    index = time.perf_counter() - t
+    store.close()
+    mib = index_location(store).stat().st_size / 2**20
+    print(f"built {store_dir}: {size:,} facts; load {load:.1f} s + growth {growth:.1f} s + text index {index:.1f} s "
+          f"({report.written:,} documents) → index {100 * index / (load + growth + index):.1f} % of load time; index {mib:.0f} MiB")
+
+
+def measure(argv: list[str]) -> tuple[float, int, str]:
+    """Wall seconds and peak RSS (KiB) of one process, from its own rusage."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    out = proc.stdout.read().decode()
+    err = proc.stderr.read().decode()
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{' '.join(argv[:5])} failed: {err.strip()[-400:]}")
+    return wall, usage.ru_maxrss, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--facts", type=int, default=1_000_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cache", type=Path, default=None)
+    args = ap.parse_args(argv)
+    cache = args.cache or Path(f"/work/bench-cache/retrieve-ask-{args.facts}")
+    store_dir = cache / "store"
+    if not (store_dir / "CURRENT").exists():
+        build(store_dir, args.facts)
+    env_store = ["--store", str(store_dir)]
+    ragprov = [sys.executable, "-m", "ragprov.cli"]
+    # one warm-up of each (bytecode and template caches, page cache)
+    for mode in MODES:
+        measure(ragprov + ["ask", mode, QUESTIONS[0], "--facts-graph", FACTS] + env_store)
+    walls: dict[str, list[float]] = {m: [] for m in MODES + ("floor",)}
+    rss: dict[str, int] = {m: 0 for m in MODES + ("floor",)}
+    opens: list[float] = []
+    lookups: list[float] = []
+    for r in range(args.rounds):
+        question = QUESTIONS[r % len(QUESTIONS)]
+        for mode in MODES:
+            wall, peak, _ = measure(ragprov + ["ask", mode, question, "--facts-graph", FACTS] + env_store)
+            walls[mode].append(wall)
+            rss[mode] = max(rss[mode], peak)
+        wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
+        t_open, t_lookup, _ = out.split()
+        walls["floor"].append(wall)
+        rss["floor"] = max(rss["floor"], peak)
+        opens.append(float(t_open))
+        lookups.append(float(t_lookup))
+    floor50 = percentiles(walls["floor"])[0]
+    print(f"store: {store_dir} ({args.rounds} rounds, interleaved)")
+    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms; "
+          f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
+    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'peak MiB':>9}")
+    for mode in MODES:
+        p50, p95 = percentiles(walls[mode])
+        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {rss[mode] / 1024:9.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
