@@ -206,10 +206,10 @@ class FactsReader:
             self._chunk_index = ChunkIndex(self.read_chunks())
         return self._chunk_index
 
-    def read_chunks(self) -> list[ChunkRecord]:
-        """Every chunk with its text and location (``retrieve/chunks``), ordered by IRI."""
+    def read_chunks(self, chunks: Sequence[NamedNode] | None = None) -> list[ChunkRecord]:
+        """Every chunk (or those of ``chunks``) with its text and location (``retrieve/chunks``), ordered by IRI."""
         records: dict[NamedNode, ChunkRecord] = {}
-        for row in self._select("retrieve/chunks", limit=None):
+        for row in self._select("retrieve/chunks", limit=None, chunks=list(chunks) if chunks is not None else None):
             chunk = row["chunk"]
             rec = ChunkRecord(
                 chunk=chunk,
@@ -230,9 +230,13 @@ class FactsReader:
         stored = self.text_index()
         if stored is not None:
             found = {NamedNode(iri): rec for iri, rec in stored.chunk_records(c.value for c in chunks).items()}
-        else:
-            records = {r.chunk: r for r in self.chunk_index().records}
+        elif self._chunk_index is not None:
+            records = {r.chunk: r for r in self._chunk_index.records}
             found = {c: records[c] for c in chunks if c in records}
+        else:
+            found = {}
+            for batch in _batches(list(dict.fromkeys(chunks))):
+                found.update((r.chunk, r) for r in self.read_chunks(batch))
         for rec in found.values():
             self._chunk_records[rec.chunk] = rec
             if rec.index is not None:
