@@ -43,26 +43,32 @@ def item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str 
     return out
 
 def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
-    """Community reports up to ``max_level`` with their findings, ordered by IRI."""
+    """Community reports up to ``max_level`` with their findings, ordered by IRI
+    (``retrieve/graphrag-reports``, then ``retrieve/graphrag-report-texts`` per 200 reports)."""
     reports: dict[NamedNode, dict[str, Any]] = {}
     for row in reader._select("retrieve/graphrag-reports", facts_graph=reader.facts_graph, max_level=max_level):
-        rep = reports.setdefault(row["report"], {
-            "report": row["report"],
-            "title": str_value(row.get("title")),
-            "summary": str_value(row.get("summary")) or "",
-            "rank": _num(row.get("rank")),
-            "level": int(_num(row.get("level"))),
-            "findings": {},
-        })
-        if "finding" in row:
-            rep["findings"][row["finding"]] = (
-                int(_num(row.get("index"))),
-                str_value(row.get("findingSummary")) or "",
-                str_value(row.get("explanation")) or "",
-            )
+        reports[row["report"]] = {"report": row["report"], "title": None, "summary": "", "rank": 0.0,
+                                  "level": int(_num(row["level"])), "findings": {}}
+    for batch in batches(sorted(reports, key=lambda r: r.value)):
+        for row in reader._select("retrieve/graphrag-report-texts", facts_graph=reader.facts_graph, reports=list(batch)):
+            rep = reports[row["report"]]
+            if "finding" in row:
+                finding = rep["findings"].setdefault(row["finding"], [0, "", ""])
+                if "index" in row:
+                    finding[0] = int(_num(row["index"]))
+                elif "findingSummary" in row:
+                    finding[1] = row["findingSummary"].value
+                elif "explanation" in row:
+                    finding[2] = row["explanation"].value
+            elif "title" in row:
+                rep["title"] = row["title"].value
+            elif "summary" in row:
+                rep["summary"] = row["summary"].value
+            elif "rank" in row:
+                rep["rank"] = _num(row["rank"])
     out = []
     for rep in sorted(reports.values(), key=lambda r: r["report"].value):
-        rep["findings"] = [v for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
+        rep["findings"] = [tuple(v) for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
         out.append(rep)
     return out
 

@@ -22,6 +22,7 @@ PARAMS = {
     "retrieve/neighbourhood": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")], limit=30, excluded_predicates=list(SCHEMA.excluded_predicates), excluded_namespaces=list(SCHEMA.excluded_namespaces)),
     "retrieve/chunks": dict(limit=None, chunks=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
+    "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
 }
@@ -97,7 +98,9 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     loader.load_graphrag(s, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
     render = lambda name, **kw: s.select(catalog().render(name, s.dialect, **kw))  # noqa: E731
     rows = render("retrieve/graphrag-reports", facts_graph=FACTS, max_level=0)
-    assert rows and all(int(r["level"].value) == 0 for r in rows) and any("findingSummary" in r for r in rows)
+    assert rows and all(int(r["level"].value) == 0 for r in rows)
+    parts = render("retrieve/graphrag-report-texts", facts_graph=FACTS, reports=[r["report"] for r in rows])
+    assert {r["report"] for r in parts} == {r["report"] for r in rows} and any("findingSummary" in r for r in parts)
     tim = next(r["entity"] for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]}) if "label" in r and r["label"].value == "TINY TIM")
     context = render("retrieve/graphrag-entity-context", facts_graph=FACTS, entities=[tim])
     assert {r["kind"].value for r in context} == {"report", "relationship", "claim", "text_unit"}
