@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
-from .client import KEY_ENV, MODEL_ENV, URL_ENV, Completion, LLMClient, LLMConfig, StreamedCompletion
+import os
+
+from .env import KEY_ENV, MODEL_ENV, URL_ENV
 from .engine import (
     AnswerStream,
     Choice,
@@ -55,8 +57,21 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str):
+    """The HTTP client's names load on first use (PEP 562): the offline engine needs no requests."""
+    if name in ("Completion", "LLMClient", "LLMConfig", "StreamedCompletion"):
+        from . import client
+
+        return getattr(client, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def engine_from_config(*, url: str | None = None, model: str | None = None, api_key: str | None = None, **options) -> Engine:
     """The LLM engine if a URL is given or ``RAGPROV_LLM_URL`` is set, else the offline engine."""
+    if not (url or os.environ.get(URL_ENV) or model or api_key):
+        return OfflineEngine()
+    from .client import LLMClient, LLMConfig
+
     config = LLMConfig.from_env(url=url, model=model, api_key=api_key, **options)
     if config is None:
         return OfflineEngine()

@@ -35,6 +35,7 @@ import requests
 
 from ..errors import ConfigurationError, LLMError
 from ..store.endpoint import redact
+from .env import KEY_ENV, MODEL_ENV, URL_ENV
 
 __all__ = [
     "LLMConfig",
@@ -48,9 +49,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-URL_ENV = "RAGPROV_LLM_URL"
-MODEL_ENV = "RAGPROV_LLM_MODEL"
-KEY_ENV = "RAGPROV_LLM_API_KEY"
 
 _RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Generic, Iterator, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Iterator, Protocol, Sequence, TypeVar
 
 from ..errors import LLMError, PipelineError
-from .client import LLMClient, StreamedCompletion
 from .prompt import Prompt, load_prompt
+
+if TYPE_CHECKING:  # the HTTP client (requests) loads only when an LLM is configured
+    from .client import LLMClient, StreamedCompletion
 
 __all__ = [
     "Engine",

@@ -25,7 +25,6 @@ import re
 from importlib import resources
 from pathlib import Path
 
-import yaml
 
 from ..errors import ConfigurationError, NotFoundError, ParameterError
 
@@ -82,6 +81,8 @@ def parse_prompt(source: str, *, origin: str = "<prompt>") -> Prompt:
         head.append(lines[n][2:] if lines[n].startswith("# ") else lines[n][1:])
         n += 1
     try:
+        import yaml
+
         header = yaml.safe_load("\n".join(head)) or {}
     except yaml.YAMLError as e:
         raise ConfigurationError(f"{origin}: the prompt header is not YAML: {e}") from None

@@ -63,3 +63,14 @@ def test_a_stale_cache_entry_is_never_used(tmp_path):
     source = "# summary: now\n# kind: select\n# params: {}\n# returns: x\nSELECT * {}\n"
     stale = {"text": "summary: then\nkind: select\nparams: {}\nreturns: x", "header": {"summary": "then", "kind": "select", "params": {}, "returns": "x"}}
     assert _parse_header("t", tmp_path / "t.rq.j2", source, stale).summary == "now"
+
+
+def test_an_offline_ask_loads_no_http_client():
+    code = (
+        "import sys; from ragprov.cli import main\n"
+        "try:\n    main(['ask', 'graph-rag', 'Who is Scrooge?', '--store', 'memory:'])\nexcept SystemExit:\n    pass\n"
+        "print('HEAVY', [m for m in ('requests', 'yaml', 'pyarrow') if m in sys.modules])\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("RAGPROV_LLM")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert "HEAVY []" in out
