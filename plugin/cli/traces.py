@@ -27,7 +27,7 @@ def _parse_time(value: str) -> _dt.datetime:
 @click.option("--since", default=None, help="Only traces started at or after this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store(create=False)
+@with_store(read_only=True)
 def traces_command(store, kind, since, limit, fmt):
     """List top-level traces, newest first."""
     rows = Navigator(store).list_traces(kind=kind, since=_parse_time(since) if since else None, limit=limit)
@@ -59,7 +59,7 @@ def trace_group():
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot"]), default="text", show_default=True)
 @click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_show(store, question, fmt, show_provenance, facts_graph):
     """Show one trace: its question and every stage in order."""
     from pyoxigraph import NamedNode
@@ -109,7 +109,7 @@ def _source_chains(store, trace) -> dict:
 @click.argument("stage")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_stage(store, stage, fmt, facts_graph):
     """Show one stage of a trace in detail, with every edge or chunk it selected."""
     from pyoxigraph import NamedNode
@@ -146,7 +146,7 @@ def trace_delete(store, question, before):
 @click.option("--before", default=None, help="Only traces started before this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=100, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_incomplete(store, before, limit, fmt):
     """Traces that never ended (crashed or abandoned sessions), oldest first."""
     rows = Navigator(store).incomplete(before=_parse_time(before) if before else None, limit=limit)

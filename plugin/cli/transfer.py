@@ -23,7 +23,7 @@ from .common import with_store
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
               help="Where to write the N-Quads (- for standard output).")
-@with_store(create=False)
+@with_store(read_only=True)
 def export_command(form, output, store):
     """Write every quad of --store as N-Quads (the default graph and every named graph)."""
     data = export_store(store, form=form)

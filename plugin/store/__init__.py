@@ -55,6 +55,7 @@ def open_store(
     dialect: str | Dialect | None = None,
     spool: str | Path | None = None,
     create: bool = True,
+    read_only: bool = False,
     **options,
 ) -> Store:
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
@@ -67,6 +68,8 @@ def open_store(
     ``create=False`` opens only an existing on-disk store (what read commands want): a missing
     path is a :class:`NotFoundError`, never a new empty store. A directory that holds other files is
     refused either way, so a mistyped ``--store`` never writes database files into it.
+    ``read_only=True`` opens an on-disk store for reading only (implies ``create=False``): any
+    number of readers run beside each other and beside the one writer.
 
     ``spool`` (or ``$RAGPROV_SPOOL``): a directory where an endpoint store's updates go when the
     store cannot be reached, to be replayed in order later (``ragprov spool replay``): a trace is
@@ -103,8 +106,8 @@ def open_store(
         )
     else:
         path = Path(location).expanduser()
-        _check_store_directory(path, create=create)
-        store = EmbeddedStore(path)
+        _check_store_directory(path, create=create and not read_only)
+        store = EmbeddedStore(path, read_only=read_only)
     if dialect is not None and Dialect.parse(dialect) is not Dialect.RDF12:
         raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
     return store
