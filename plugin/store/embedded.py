@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import json
 import os
 import sys
@@ -68,6 +69,19 @@ def writer_of(path: Path) -> str:
         return "another process"
 
 
+def failure_message(store: "EmbeddedStore", what: str, e: OSError) -> str:
+    """What to tell the user when ``store`` failed ``what`` ("a load", "a query"…) with ``e``."""
+    path = store.path
+    shown = store.staging_of or path
+    outcome = "nothing was written (the store is as it was)" if store.staging_of else "nothing more was written"
+    if path is not None and not path.exists():
+        return f"the store directory {path} was removed while this command ran ({what} failed); {outcome}"
+    text = str(e)
+    if getattr(e, "errno", None) == errno.ENOSPC or "no space left on device" in text.lower():
+        return f"the disk holding the store at {shown} is full ({what} failed); {outcome}: free space there and run again"
+    return f"the store at {shown} failed {what}: {text}"
+
+
 class EmbeddedStore(StoreMixin):
     """A pyoxigraph :class:`~pyoxigraph.Store`; ``path=None`` keeps everything in memory.
 
@@ -99,9 +113,10 @@ class EmbeddedStore(StoreMixin):
                     f"the store at {self.path} is being written by {self._holder()}: wait for it to finish, "
                     "or read meanwhile (reading commands open the store read-only and need no turn)"
                 ) from None
-            if isinstance(e, PermissionError) or "permission denied" in str(e).lower():
-                raise StoreError(f"cannot write to the store at {self.path} (permission denied): "
-                                 "reading commands still work; run writing ones as a user who may write there") from None
+            reason = next((r for r in ("permission denied", "read-only file system") if r in str(e).lower()), None)
+            if isinstance(e, PermissionError) or reason:
+                raise StoreError(f"cannot write to the store at {self.path} ({reason or 'permission denied'}): "
+                                 "reading commands still work; run writing ones where the store may be written") from None
             raise StoreError(f"cannot open the store at {self.path}: {e}") from None
         if self.path is not None and not read_only:
             self._claim()
@@ -109,9 +124,12 @@ class EmbeddedStore(StoreMixin):
     def _claim(self) -> None:
         """Say who writes this store (see :data:`WRITER_FILE`)."""
         assert self.path is not None
+        program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+        if program == "__main__.py":  # python -m ragprov.cli
+            program = "ragprov"
         note = {
             "pid": os.getpid(),
-            "command": " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv)) or "python",
+            "command": " ".join([program, *sys.argv[1:]]),
             "since": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         }
         target = self.path / WRITER_FILE
@@ -126,12 +144,7 @@ class EmbeddedStore(StoreMixin):
         return writer_of(self.path)
 
     def _failed(self, what: str, e: OSError) -> NoReturn:
-        if self.path is not None and not self.path.exists():
-            raise StoreError(
-                f"the store directory {self.path} was removed while this command ran ({what} failed); "
-                "nothing more was written"
-            ) from None
-        raise StoreError(f"the store failed {what}: {e}") from None
+        raise StoreError(failure_message(self, what, e)) from None
 
     def __repr__(self) -> str:
         return f"EmbeddedStore({str(self.path) if self.path else 'memory:'})"
