@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import sys
 
 import click
 
@@ -127,19 +128,33 @@ def trace_stage(store, stage, fmt, facts_graph):
 @trace_group.command("delete")
 @click.argument("question", required=False)
 @click.option("--before", default=None, help="Delete every top-level trace started before this ISO date-time.")
+@click.option("--dry-run", is_flag=True, help="With --before: say how many traces would go, delete nothing.")
+@click.option("--yes", "-y", is_flag=True, help="With --before: do not ask for confirmation on a terminal.")
 @with_store(create=False)
-def trace_delete(store, question, before):
-    """Delete one trace (with its sub-traces and content), or all traces older than --before."""
+def trace_delete(store, question, before, dry_run, yes):
+    """Delete one trace (with its sub-traces and content), or all traces older than --before.
+
+    With --before, the number of traces is told first; on a terminal you are asked to confirm.
+    """
     nav = Navigator(store)
     if (question is None) == (before is None):
         raise InvalidValueError("give either a trace's question IRI or --before DATE, not both or neither")
     if question is not None:
+        if dry_run:
+            raise InvalidValueError("--dry-run goes with --before (one trace: `ragprov trace show` it first)")
         nav.delete(question)
         click.echo(f"deleted {question}")
-    else:
-        when = _parse_time(before)
-        nav.delete_before(when)
-        click.echo(f"deleted every top-level trace started before {when.isoformat()}")
+        return
+    when = _parse_time(before)
+    n = nav.count_before(when)
+    what = f"{n} top-level trace(s) started before {when.isoformat()} (with their sub-traces)"
+    if dry_run or n == 0:
+        click.echo(f"{'would delete' if n else 'nothing to delete:'} {what}")
+        return
+    if not yes and sys.stdin.isatty() and not click.confirm(f"delete {what}?", default=False, err=True):
+        raise click.exceptions.Abort()
+    nav.delete_before(when)
+    click.echo(f"deleted {what}")
 
 
 @trace_group.command("incomplete")

@@ -8,6 +8,8 @@ EmbeddedStore(memory:)
 from __future__ import annotations
 
 import os
+import re
+import urllib.parse
 from pathlib import Path
 
 from ..errors import ConfigurationError, NotFoundError
@@ -49,6 +51,15 @@ def _check_store_directory(path: Path, *, create: bool) -> None:
         )
 
 
+def _check_url(url: str) -> None:
+    """A clear error for a URL that cannot be parsed (``http://[::1``, a port that is no number)."""
+    try:
+        urllib.parse.urlsplit(url).port
+    except ValueError as e:
+        shown = re.sub(r"(?<=://)[^/@]*@", "", url)  # no credentials in the message
+        raise ConfigurationError(f"not a valid endpoint URL {shown!r} ({e}): e.g. http://127.0.0.1:7878") from None
+
+
 def open_store(
     location: str | Path | None = None,
     *,
@@ -83,6 +94,7 @@ def open_store(
     if location in ("memory:", ":memory:", "memory"):
         store: Store = EmbeddedStore()
     elif location.startswith(("http://", "https://")):
+        _check_url(location)
         env = {
             "update_url": os.environ.get("RAGPROV_UPDATE_URL"),
             "user": os.environ.get("RAGPROV_STORE_USER"),
