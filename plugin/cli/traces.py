@@ -125,6 +125,11 @@ def trace_stage(store, stage, fmt, facts_graph):
     click.echo("\n".join(stage_lines(shown, labels)))
 
 
+def _on_a_terminal() -> bool:
+    """Whether someone can answer a question (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
 @trace_group.command("delete")
 @click.argument("question", required=False)
 @click.option("--before", default=None, help="Delete every top-level trace started before this ISO date-time.")
@@ -151,7 +156,7 @@ def trace_delete(store, question, before, dry_run, yes):
     if dry_run or n == 0:
         click.echo(f"{'would delete' if n else 'nothing to delete:'} {what}")
         return
-    if not yes and sys.stdin.isatty() and not click.confirm(f"delete {what}?", default=False, err=True):
+    if not yes and _on_a_terminal() and not click.confirm(f"delete {what}?", default=False, err=True):
         raise click.exceptions.Abort()
     nav.delete_before(when)
     click.echo(f"deleted {what}")
