@@ -17,7 +17,6 @@ import pytest
 from ragprov.errors import StoreError
 from ragprov.record import Recorder
 from ragprov.store import EmbeddedStore
-from ragprov.store.staging import staged
 from tests.core.builders import graph_rag_trace
 from tests.faults.faults import ragprov, run_ragprov
 
@@ -67,6 +66,8 @@ def test_a_second_writer_is_told_who_holds_the_store(tmp_path):
 
 
 def test_in_process_writer_and_staged_writer_refuse_each_other_with_the_holder(tmp_path):
+    from ragprov.store.staging import staged
+
     path = tmp_path / "store"
     store = EmbeddedStore(path)
     with pytest.raises(StoreError, match=rf"being written by process {os.getpid()}"):
@@ -111,6 +112,8 @@ def test_a_read_only_store_directory_can_be_read(tmp_path):
 
 
 def test_a_store_removed_under_a_running_command_says_so(tmp_path):
+    from ragprov.store.staging import staged
+
     path = tmp_path / "store"
     _store_with_traces(path, 1)
     with pytest.raises(StoreError, match="was removed while this command ran"):
