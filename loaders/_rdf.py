@@ -360,7 +360,9 @@ class QuadWriter:
                     else:
                         self._raw.load(data, format=_ox.RdfFormat.N_QUADS, lenient=True)
                 except OSError as e:
-                    raise StoreError(f"the store failed a load: {e}") from None
+                    from ragprov.store.embedded import failure_message
+
+                    raise StoreError(failure_message(self.store, "a load", e)) from None
             else:
                 self.store.load(data, format="nquads")
         except StoreError:

@@ -222,6 +222,9 @@ def load_documents(
         data = _read(path)
         mime = _mime_type(path, data)
         title, pages = read_pages(path, data, mime)
+        if not any(page.strip() for page in pages):
+            what = "has no text layer (a scanned PDF? run OCR first)" if mime == PDF else "is empty (no text to load)"
+            raise LoadError(f"{path}: the file {what}; nothing was loaded")
         checked.append((path, document_iri(data), mime, title, len(pages)))
     if not rechunk:
         for path, doc, *_ in checked:

@@ -84,6 +84,8 @@ Choices, for the retrieval pipelines that read this:
 
 from __future__ import annotations
 
+import math
+
 import dataclasses
 import datetime as _dt
 import hashlib
@@ -252,6 +254,10 @@ def open_output(path: str | Path) -> GraphRagOutput:
     schema = SCHEMAS[version]
     tables: dict[str, Table] = {}
     for name, arrow in schemas.items():
+        twice = sorted({n for n in arrow.names if arrow.names.count(n) > 1})
+        if twice:
+            raise LoadError(f"{files[name]}: table {name!r} has more than one column named {', '.join(map(repr, twice))}; "
+                            "keep one of each (the table was not written by GraphRAG as is)")
         columns: dict[str, str] = {}
         for canon, col in schema.columns[name].items():
             source = next((n for n in col.names if n in arrow.names), None)
@@ -274,6 +280,25 @@ def open_output(path: str | Path) -> GraphRagOutput:
 
 
 # -- value checks ---------------------------------------------------------------------------------
+def _number(table: Table, n: int, column: str, value: Any) -> None:
+    """A finite number or nothing (NaN and infinities cannot be written as xsd:double facts)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LoadError(f"{table.where(n, column)}: expected a number, got {value!r}")
+    if not math.isfinite(value):
+        raise LoadError(f"{table.where(n, column)}: expected a finite number, got {value!r}; fix or drop the row")
+
+
+def _finite_numbers(column: pa.ChunkedArray | pa.Array | None) -> bool:
+    """Whether a column holds only numbers that are finite (or null), checked column-wise."""
+    if column is None or pa.types.is_null(column.type) or pa.types.is_integer(column.type):
+        return True
+    if not pa.types.is_floating(column.type):
+        return False
+    return not pc.any(pc.invert(pc.is_finite(column))).as_py()
+
+
 def _id(table: Table, n: int, column: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise LoadError(f"{table.where(n, column)}: expected a non-empty id, got {value!r}")
@@ -460,8 +485,7 @@ def _check_rows(out: GraphRagOutput, policy: str) -> _Index:
             for u in units_of:
                 if u not in ix.text_units:
                     raise LoadError(f"{rels.where(n, 'text_unit_ids')}: unknown text unit {u!r}")
-            if row.get("weight") is not None and not isinstance(row["weight"], (int, float)):
-                raise LoadError(f"{rels.where(n, 'weight')}: expected a number, got {row['weight']!r}")
+            _number(rels, n, "weight", row.get("weight"))
     nodes = t.get("nodes")
     membership: dict[tuple[int, str], int] = {}  # (level, entity id) -> community
     if nodes is not None:
@@ -525,8 +549,7 @@ def _check_rows(out: GraphRagOutput, policy: str) -> _Index:
                 if not isinstance(row["title"], str):
                     raise LoadError(f"{reports.where(n, 'title')}: expected a title, got {row['title']!r}")
                 _findings(reports, n, row.get("findings"))
-                if row.get("rank") is not None and not isinstance(row["rank"], (int, float)):
-                    raise LoadError(f"{reports.where(n, 'rank')}: expected a number")
+                _number(reports, n, "rank", row.get("rank"))
     cov = t.get("covariates")
     if cov is not None:
         for batch in cov.batches(skip=("description", "source_text")):
@@ -602,8 +625,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
                     ix.placeholders.update(unknown)
         if not ix.text_units.issuperset(_id_values(cols["text_unit_ids"], nonempty=True)):
             raise _Suspect
-        weight = cols.get("weight")
-        if weight is not None and not (pa.types.is_integer(weight.type) or pa.types.is_floating(weight.type) or pa.types.is_null(weight.type)):
+        if not _finite_numbers(cols.get("weight")):
             raise _Suspect
     if comms is not None:
         for _, size, cols in comms.columns_of(8192, skip=("title", "id", "human_readable_id", "size", "period", "children")):
@@ -633,8 +655,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
                 ft = findings.type
                 if not (pa.types.is_list(ft) and pa.types.is_struct(ft.value_type)) or pc.list_flatten(findings).null_count:
                     raise _Suspect
-            rank = cols.get("rank")
-            if rank is not None and not (pa.types.is_integer(rank.type) or pa.types.is_floating(rank.type) or pa.types.is_null(rank.type)):
+            if not _finite_numbers(cols.get("rank")):
                 raise _Suspect
     cov = t.get("covariates")
     if cov is not None:

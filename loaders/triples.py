@@ -212,6 +212,8 @@ def load_triples(
     for _n, _fact, fact_sources in _facts(path, fmt, data, src):
         sources.update(fact_sources)
         count += 1
+    if not count:
+        raise LoadError(f"{path}: the file holds no triples; nothing was loaded")
     if require_source:
         for s in sorted(sources):
             if not store.ask(render("extract/exists", store.dialect, node=s)):

@@ -83,7 +83,8 @@ def run_question(
 
     ``out(text, nl=True)`` and ``err(text)`` default to stdout and stderr. If the reader of either
     goes away, printing stops but the run is drained, so its trace is complete. If the pipeline
-    fails mid-run, stderr names the trace left incomplete before the error propagates."""
+    fails mid-run, stderr names the trace left incomplete before the error propagates (on a directory
+    store nothing of it is written: the command writes all or nothing)."""
     if out is None:
         out = _Output(lambda text, nl: click.echo(text, nl=nl), stream=sys.stdout)
     else:
@@ -141,8 +142,11 @@ def run_question(
                     summary["termination_reason"] = pipe.result.termination_reason
     except Exception:
         if trace is not None and not summary:
-            err(f"the trace {trace.value} was left incomplete; `ragprov trace incomplete` lists it "
-                f"(`ragprov trace delete {trace.value}` removes it)")
+            if getattr(pipe.recorder.store, "staging_of", None) is not None:
+                err(f"nothing of the trace {trace.value} was recorded: the store is as it was")
+            else:
+                err(f"the trace {trace.value} was left incomplete; `ragprov trace incomplete` lists it "
+                    f"(`ragprov trace delete {trace.value}` removes it)")
         raise
     if fmt == "json":
         out(json.dumps(summary, indent=2, ensure_ascii=False))

@@ -5,24 +5,28 @@ from __future__ import annotations
 import functools
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import click
 
-from ..errors import RagprovError
-from ..store import STORE_ENV, open_store
+from ..errors import ConfigurationError, RagprovError
+from ..store import STORE_ENV, _check_store_directory, open_store
+from ..store.staging import staged
 
 __all__ = ["with_store", "echo_json", "print_table", "fail", "parse_params"]
 
 
-def with_store(fn: Callable | None = None, *, create: bool = True) -> Callable:
+def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bool = False) -> Callable:
     """Add ``--store`` (``$RAGPROV_STORE``; ``memory:``, a directory, or an endpoint URL) and
     ``--dialect``; the command receives an opened ``store`` keyword argument, closed afterwards.
 
-    ``create=False`` for commands that only read (or delete): they never make a new store.
+    ``create=False`` for commands that never make a new store (delete); ``read_only=True`` for
+    commands that only read: a directory store is opened read-only, beside a writer and other
+    readers. A command that writes to a directory store writes all or nothing (see
+    :mod:`ragprov.store.staging`): an error, Ctrl-C or a kill leaves the store as it was, and a
+    new store path not created at all.
     """
 
     def decorate(fn: Callable) -> Callable:
@@ -42,29 +46,29 @@ def with_store(fn: Callable | None = None, *, create: bool = True) -> Callable:
         )
         @functools.wraps(fn)
         def wrapper(*args: Any, store_location: str, dialect: str | None, **kwargs: Any):
-            new_dir = _new_store_directory(store_location)
-            store = open_store(store_location, dialect=dialect, create=create)
+            directory = _store_directory(store_location)
+            if directory is not None and not read_only:
+                _check_store_directory(directory, create=create)
+                if dialect not in (None, "rdf12"):
+                    raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
+                with staged(directory) as store:
+                    return fn(*args, store=store, **kwargs)
+            store = open_store(store_location, dialect=dialect, create=create, read_only=read_only)
             try:
-                result = fn(*args, store=store, **kwargs)
-            except BaseException:
+                return fn(*args, store=store, **kwargs)
+            finally:
                 store.close()
-                if new_dir is not None:  # a failed command leaves no empty store behind
-                    shutil.rmtree(new_dir, ignore_errors=True)
-                raise
-            store.close()
-            return result
 
         return wrapper
 
     return decorate(fn) if fn is not None else decorate
 
 
-def _new_store_directory(location: str) -> Path | None:
-    """The directory an on-disk store would be created in by this command, if it does not exist yet."""
+def _store_directory(location: str) -> Path | None:
+    """The directory of an on-disk store location (None for memory: and endpoints)."""
     if location.startswith(("memory", "http://", "https://")) or "://" in location:
         return None
-    path = Path(location).expanduser()
-    return None if path.exists() else path
+    return Path(location).expanduser()
 
 
 def echo_json(data: Any) -> None:

@@ -51,7 +51,7 @@ def lineage_group():
 @click.argument("predicate")
 @click.argument("object_")
 @_FORMAT
-@with_store(create=False)
+@with_store(read_only=True)
 def lineage_edge(store, subject, predicate, object_, fmt):
     """Edge S P O → statement → chunk → page → document (O may be an N-Triples literal)."""
     from pyoxigraph import Triple
@@ -76,7 +76,7 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @lineage_group.command("document")
 @click.argument("document")
 @_FORMAT
-@with_store(create=False)
+@with_store(read_only=True)
 def lineage_document(store, document, fmt):
     """Every recorded answer whose selected edges (or chunks) rest on DOCUMENT, newest first."""
     from ..navigate.lineage import Lineage
@@ -108,7 +108,7 @@ def extraction_group():
 @extraction_group.command("show")
 @click.argument("document")
 @_FORMAT
-@with_store(create=False)
+@with_store(read_only=True)
 def extraction_show(store, document, fmt):
     """DOCUMENT → its pages, chunks, statements (with their facts) and other derived entities."""
     from ..navigate.lineage import Lineage

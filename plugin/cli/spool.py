@@ -40,7 +40,9 @@ def spool_status(spool_dir, fmt):
         click.echo(f"dialects   {', '.join(status.dialects)}")
         click.echo(f"stores     {', '.join(status.stores)}")
     if status.rejected:
-        click.echo(f"rejected   {status.rejected} (see {status.directory}/rejected/)")
+        click.echo(f"rejected   {status.rejected} set aside in {status.directory}/rejected/ (never sent again):")
+        for name, message in status.rejections:
+            click.echo(f"  {name}  {message}")
 
 
 @spool_group.command("replay")

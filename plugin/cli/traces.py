@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import sys
 
 import click
 
@@ -27,7 +28,7 @@ def _parse_time(value: str) -> _dt.datetime:
 @click.option("--since", default=None, help="Only traces started at or after this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=20, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store(create=False)
+@with_store(read_only=True)
 def traces_command(store, kind, since, limit, fmt):
     """List top-level traces, newest first."""
     rows = Navigator(store).list_traces(kind=kind, since=_parse_time(since) if since else None, limit=limit)
@@ -59,7 +60,7 @@ def trace_group():
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot"]), default="text", show_default=True)
 @click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_show(store, question, fmt, show_provenance, facts_graph):
     """Show one trace: its question and every stage in order."""
     from pyoxigraph import NamedNode
@@ -109,7 +110,7 @@ def _source_chains(store, trace) -> dict:
 @click.argument("stage")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_stage(store, stage, fmt, facts_graph):
     """Show one stage of a trace in detail, with every edge or chunk it selected."""
     from pyoxigraph import NamedNode
@@ -124,29 +125,48 @@ def trace_stage(store, stage, fmt, facts_graph):
     click.echo("\n".join(stage_lines(shown, labels)))
 
 
+def _on_a_terminal() -> bool:
+    """Whether someone can answer a question (standard input is a terminal)."""
+    return sys.stdin.isatty()
+
+
 @trace_group.command("delete")
 @click.argument("question", required=False)
 @click.option("--before", default=None, help="Delete every top-level trace started before this ISO date-time.")
+@click.option("--dry-run", is_flag=True, help="With --before: say how many traces would go, delete nothing.")
+@click.option("--yes", "-y", is_flag=True, help="With --before: do not ask for confirmation on a terminal.")
 @with_store(create=False)
-def trace_delete(store, question, before):
-    """Delete one trace (with its sub-traces and content), or all traces older than --before."""
+def trace_delete(store, question, before, dry_run, yes):
+    """Delete one trace (with its sub-traces and content), or all traces older than --before.
+
+    With --before, the number of traces is told first; on a terminal you are asked to confirm.
+    """
     nav = Navigator(store)
     if (question is None) == (before is None):
         raise InvalidValueError("give either a trace's question IRI or --before DATE, not both or neither")
     if question is not None:
+        if dry_run:
+            raise InvalidValueError("--dry-run goes with --before (one trace: `ragprov trace show` it first)")
         nav.delete(question)
         click.echo(f"deleted {question}")
-    else:
-        when = _parse_time(before)
-        nav.delete_before(when)
-        click.echo(f"deleted every top-level trace started before {when.isoformat()}")
+        return
+    when = _parse_time(before)
+    n = nav.count_before(when)
+    what = f"{n} top-level trace(s) started before {when.isoformat()} (with their sub-traces)"
+    if dry_run or n == 0:
+        click.echo(f"{'would delete' if n else 'nothing to delete:'} {what}")
+        return
+    if not yes and _on_a_terminal() and not click.confirm(f"delete {what}?", default=False, err=True):
+        raise click.exceptions.Abort()
+    nav.delete_before(when)
+    click.echo(f"deleted {what}")
 
 
 @trace_group.command("incomplete")
 @click.option("--before", default=None, help="Only traces started before this ISO date-time.")
 @click.option("--limit", type=click.IntRange(1, 100000), default=100, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@with_store(create=False)
+@with_store(read_only=True)
 def trace_incomplete(store, before, limit, fmt):
     """Traces that never ended (crashed or abandoned sessions), oldest first."""
     rows = Navigator(store).incomplete(before=_parse_time(before) if before else None, limit=limit)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
-from ..errors import LoadError
+from ..errors import ConfigurationError, LoadError
 from ..store.transfer import FORMS, export_store, import_store
 from . import cli
 from .common import with_store
@@ -23,16 +24,21 @@ from .common import with_store
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
               help="Where to write the N-Quads (- for standard output).")
-@with_store(create=False)
+@with_store(read_only=True)
 def export_command(form, output, store):
     """Write every quad of --store as N-Quads (the default graph and every named graph)."""
+    if output != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        raise ConfigurationError(f"cannot write {output}: the directory {os.path.dirname(os.path.abspath(output))} does not exist")
     data = export_store(store, form=form)
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        with open(output, "wb") as f:
-            f.write(data)
+        try:
+            with open(output, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise ConfigurationError(f"cannot write {output}: {e.strerror}") from None
         lines = data.count(b"\n")
         click.echo(f"exported {lines} quads ({form}) to {output}", err=True)
 
@@ -52,8 +58,13 @@ def import_command(source, form, replace, store):
                 data = f.read()
     except OSError as e:
         raise LoadError(f"cannot read {source}: {e.strerror}") from None
+    name = "standard input" if source == "-" else source
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"{name} is not N-Quads text (byte {e.start} is not UTF-8): give a file written by `ragprov export`") from None
     try:
         n = import_store(store, data, form=form, replace=replace)
     except LoadError as e:
-        raise LoadError(f"{'standard input' if source == '-' else source}: {e}") from None
+        raise LoadError(f"{name}: {e}") from None
     click.echo(f"imported {n} quads into a {store.dialect.value} store", err=True)

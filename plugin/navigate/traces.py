@@ -169,6 +169,11 @@ class Navigator:
             )
         self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=q, before=None))
 
+    def count_before(self, before: _dt.datetime) -> int:
+        """How many top-level traces :meth:`delete_before` would delete (sub-traces not counted)."""
+        rows = self.store.select(self.catalog.render("trace/count_before", self.store.dialect, before=before))
+        return int(rows[0]["n"].value) if rows else 0
+
     def delete_before(self, before: _dt.datetime) -> None:
         """Delete every top-level trace started before ``before`` (retention), in one update."""
         self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=None, before=before))

@@ -61,9 +61,15 @@ def _escape_char(match: re.Match[str]) -> str:
 
 
 def to_named_node(value: object) -> NamedNode:
-    """Validate ``value`` (a :class:`NamedNode` or a string) as an absolute IRI."""
+    """Validate ``value`` (a :class:`NamedNode` or a string) as an absolute IRI.
+
+    A :class:`NamedNode` is checked again: one parsed leniently, or read back from a store, may hold
+    anything.
+    """
     if isinstance(value, NamedNode):
-        return value
+        if _IRI_FORBIDDEN.search(value.value) is None:
+            return value
+        value = value.value
     if not isinstance(value, str):
         raise InvalidValueError(f"expected an IRI, got {type(value).__name__}: {value!r}")
     if _IRI_FORBIDDEN.search(value):
@@ -194,7 +200,7 @@ def sparql_term(value: object) -> str:
         dt = value.datatype.value
         if dt in (XSD_STRING, _RDF_LANG_STRING):
             return sparql_string(value.value)
-        return sparql_string(value.value) + f"^^<{dt}>"
+        return sparql_string(value.value) + "^^" + sparql_iri(value.datatype)
     if isinstance(value, str):
         return sparql_string(value)
     if isinstance(value, bool):

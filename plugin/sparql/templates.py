@@ -40,6 +40,7 @@ from ..errors import InvalidValueError, NotFoundError, ParameterError, TemplateE
 from ..resources import data_dir, queries_dir
 from .dialect import Dialect
 from .escape import (
+    _IRI_FORBIDDEN,
     sparql_boolean,
     sparql_datetime,
     sparql_double,
@@ -132,9 +133,12 @@ def _wrap(fn):
 
 
 def _iri_filter(value: object) -> Sparql:
-    # Fast path: a NamedNode was validated by pyoxigraph when it was made.
+    # Every IRI is checked here, a NamedNode too: one parsed leniently (as the loaders' batches
+    # are) or read back from a store was never validated. The fast path is one regex search.
     if type(value) is NamedNode:
-        return Sparql("<" + value.value + ">")
+        text = value.value
+        if _IRI_FORBIDDEN.search(text) is None:
+            return Sparql("<" + text + ">")
     return Sparql(sparql_iri(_defined(value)))
 
 

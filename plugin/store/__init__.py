@@ -8,6 +8,8 @@ EmbeddedStore(memory:)
 from __future__ import annotations
 
 import os
+import re
+import urllib.parse
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -67,12 +69,22 @@ def _check_store_directory(path: Path, *, create: bool) -> None:
         )
 
 
+def _check_url(url: str) -> None:
+    """A clear error for a URL that cannot be parsed (``http://[::1``, a port that is no number)."""
+    try:
+        urllib.parse.urlsplit(url).port
+    except ValueError as e:
+        shown = re.sub(r"(?<=://)[^/@]*@", "", url)  # no credentials in the message
+        raise ConfigurationError(f"not a valid endpoint URL {shown!r} ({e}): e.g. http://127.0.0.1:7878") from None
+
+
 def open_store(
     location: str | Path | None = None,
     *,
     dialect: "str | Dialect | None" = None,
     spool: str | Path | None = None,
     create: bool = True,
+    read_only: bool = False,
     **options,
 ) -> "Store":
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
@@ -85,6 +97,8 @@ def open_store(
     ``create=False`` opens only an existing on-disk store (what read commands want): a missing
     path is a :class:`NotFoundError`, never a new empty store. A directory that holds other files is
     refused either way, so a mistyped ``--store`` never writes database files into it.
+    ``read_only=True`` opens an on-disk store for reading only (implies ``create=False``): any
+    number of readers run beside each other and beside the one writer.
 
     ``spool`` (or ``$RAGPROV_SPOOL``): a directory where an endpoint store's updates go when the
     store cannot be reached, to be replayed in order later (``ragprov spool replay``): a trace is
@@ -103,6 +117,7 @@ def open_store(
     elif location.startswith(("http://", "https://")):
         from .endpoint import EndpointConfig, EndpointStore
 
+        _check_url(location)
         env = {
             "update_url": os.environ.get("RAGPROV_UPDATE_URL"),
             "user": os.environ.get("RAGPROV_STORE_USER"),
@@ -128,8 +143,8 @@ def open_store(
         )
     else:
         path = Path(location).expanduser()
-        _check_store_directory(path, create=create)
-        store = EmbeddedStore(path)
+        _check_store_directory(path, create=create and not read_only)
+        store = EmbeddedStore(path, read_only=read_only)
     if dialect is not None and Dialect.parse(dialect) is not Dialect.RDF12:
         raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
     return store

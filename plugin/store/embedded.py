@@ -9,8 +9,14 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import datetime as _dt
+import errno
+import json
+import os
+import sys
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NoReturn
 
 import pyoxigraph as ox
 from pyoxigraph import NamedNode, Quad
@@ -19,7 +25,11 @@ from ..errors import ConfigurationError, QueryError, StoreError
 from ..sparql.dialect import Dialect
 from .base import QuadFormat, Rows, StoreMixin
 
-__all__ = ["EmbeddedStore", "RDF_FORMATS"]
+__all__ = ["EmbeddedStore", "RDF_FORMATS", "WRITER_FILE"]
+
+WRITER_FILE = "ragprov-writer.json"
+"""In a directory store open for writing: who writes it (pid, command, since), for the message a
+second writer gets. RocksDB ignores files it did not make."""
 
 RDF_FORMATS = {
     "nquads": ox.RdfFormat.N_QUADS,
@@ -50,13 +60,44 @@ def rows_from(results: ox.QuerySolutions) -> Rows:
     return Rows(names, rows)
 
 
+def writer_of(path: Path) -> str:
+    """The process writing the store at ``path``, as its :data:`WRITER_FILE` says."""
+    try:
+        note = json.loads((path / WRITER_FILE).read_text(encoding="utf-8"))
+        return f"process {note['pid']} ({note['command']}, since {note['since']})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another process"
+
+
+def failure_message(store: "EmbeddedStore", what: str, e: OSError) -> str:
+    """What to tell the user when ``store`` failed ``what`` ("a load", "a query"…) with ``e``."""
+    path = store.path
+    shown = store.staging_of or path
+    outcome = "nothing was written (the store is as it was)" if store.staging_of else "nothing more was written"
+    if path is not None and not path.exists():
+        return f"the store directory {path} was removed while this command ran ({what} failed); {outcome}"
+    text = str(e)
+    if getattr(e, "errno", None) == errno.ENOSPC or "no space left on device" in text.lower():
+        return f"the disk holding the store at {shown} is full ({what} failed); {outcome}: free space there and run again"
+    return f"the store at {shown} failed {what}: {text}"
+
+
 class EmbeddedStore(StoreMixin):
-    """A pyoxigraph :class:`~pyoxigraph.Store`; ``path=None`` keeps everything in memory."""
+    """A pyoxigraph :class:`~pyoxigraph.Store`; ``path=None`` keeps everything in memory.
+
+    An on-disk store has one writer at a time; ``read_only=True`` opens it for reading only, beside
+    the writer and other readers (and in a directory the user may not write to). A second writer
+    is refused with a :class:`StoreError` naming the process that holds the store.
+    """
 
     dialect = Dialect.RDF12
 
     def __init__(self, path: str | Path | None = None, *, read_only: bool = False):
         self.path = Path(path) if path is not None else None
+        self.read_only = read_only
+        self.staging_of: Path | None = None
+        """Set when this store stages a write to the store at that path (see ``store.staging``)."""
+        self._writer_file: Path | None = None
         try:
             if self.path is None:
                 self._store = ox.Store()
@@ -66,12 +107,44 @@ class EmbeddedStore(StoreMixin):
                 self.path.mkdir(parents=True, exist_ok=True)
                 self._store = ox.Store(str(self.path))
         except OSError as e:
+            self._store = None
             if "lock" in str(e).lower():
                 raise StoreError(
-                    f"the store at {self.path} is open in another process (an on-disk store has one "
-                    "user at a time): close that process, or serve the store with `oxigraph serve`"
+                    f"the store at {self.path} is being written by {self._holder()}: wait for it to finish, "
+                    "or read meanwhile (reading commands open the store read-only and need no turn)"
                 ) from None
+            reason = next((r for r in ("permission denied", "read-only file system") if r in str(e).lower()), None)
+            if isinstance(e, PermissionError) or reason:
+                raise StoreError(f"cannot write to the store at {self.path} ({reason or 'permission denied'}): "
+                                 "reading commands still work; run writing ones where the store may be written") from None
             raise StoreError(f"cannot open the store at {self.path}: {e}") from None
+        if self.path is not None and not read_only:
+            self._claim()
+
+    def _claim(self) -> None:
+        """Say who writes this store (see :data:`WRITER_FILE`)."""
+        assert self.path is not None
+        program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+        if program == "__main__.py":  # python -m ragprov.cli
+            program = "ragprov"
+        note = {
+            "pid": os.getpid(),
+            "command": " ".join([program, *sys.argv[1:]]),
+            "since": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        }
+        target = self.path / WRITER_FILE
+        with contextlib.suppress(OSError):
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(note), encoding="utf-8")
+            os.replace(tmp, target)
+            self._writer_file = target
+
+    def _holder(self) -> str:
+        assert self.path is not None
+        return writer_of(self.path)
+
+    def _failed(self, what: str, e: OSError) -> NoReturn:
+        raise StoreError(failure_message(self, what, e)) from None
 
     def __repr__(self) -> str:
         return f"EmbeddedStore({str(self.path) if self.path else 'memory:'})"
@@ -89,7 +162,7 @@ class EmbeddedStore(StoreMixin):
         except SyntaxError as e:
             raise QueryError(f"the query was rejected: {e}") from None
         except OSError as e:
-            raise StoreError(f"the store failed a query: {e}") from None
+            self._failed("a query", e)
         if isinstance(result, ox.QueryBoolean):
             return bool(result)
         if isinstance(result, ox.QuerySolutions):
@@ -102,7 +175,7 @@ class EmbeddedStore(StoreMixin):
         except SyntaxError as e:
             raise QueryError(f"the update was rejected: {e}") from None
         except OSError as e:
-            raise StoreError(f"the store failed an update: {e}") from None
+            self._failed("an update", e)
 
     def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None:
         try:
@@ -110,16 +183,25 @@ class EmbeddedStore(StoreMixin):
         except SyntaxError as e:
             raise QueryError(f"the data could not be parsed as {format}: {e}") from None
         except OSError as e:
-            raise StoreError(f"the store failed a load: {e}") from None
+            self._failed("a load", e)
 
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
-        return self.raw.dump(format=rdf_format(format))
+        try:
+            return self.raw.dump(format=rdf_format(format))
+        except OSError as e:
+            self._failed("a dump", e)
 
     def extend(self, quads: Iterable[Quad]) -> None:
-        self.raw.extend(quads)
+        try:
+            self.raw.extend(quads)
+        except OSError as e:
+            self._failed("a write", e)
 
     def bulk_extend(self, quads: Iterable[Quad]) -> None:
-        self.raw.bulk_extend(quads)
+        try:
+            self.raw.bulk_extend(quads)
+        except OSError as e:
+            self._failed("a write", e)
 
     def count(self, graph: NamedNode | None = None) -> int:
         if graph is None:
@@ -127,14 +209,19 @@ class EmbeddedStore(StoreMixin):
         return sum(1 for _ in self.raw.quads_for_pattern(None, None, None, graph))
 
     def flush(self) -> None:
-        if self.path is not None:
-            self.raw.flush()
+        if self.path is not None and not self.read_only:
+            try:
+                self.raw.flush()
+            except OSError as e:
+                self._failed("a flush", e)
 
     def close(self) -> None:
         """Flush and release the store (an on-disk store's lock goes with the last reference)."""
         store, self._store = getattr(self, "_store", None), None
-        if store is not None and self.path is not None:
-            try:
+        if store is not None and self.path is not None and not self.read_only:
+            with contextlib.suppress(OSError):
                 store.flush()
-            except OSError:
-                pass
+        writer_file, self._writer_file = getattr(self, "_writer_file", None), None
+        if writer_file is not None:
+            with contextlib.suppress(OSError):
+                writer_file.unlink()

@@ -38,6 +38,7 @@ False
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
 import math
@@ -77,6 +78,8 @@ _MEDIA = {
 _XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
 _XSD_DOUBLE = NamedNode("http://www.w3.org/2001/XMLSchema#double")
 VIRTUOSO_DEFAULT_GRAPH = "urn:ragprov:graph:default"
+# An Authorization header's value as a server may echo it back in an error body.
+_AUTH_VALUE = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?(?:basic|bearer|digest)?\s*)[^\s'\",}]+")
 
 
 def redact(url: str) -> str:
@@ -345,8 +348,19 @@ class EndpointStore(StoreMixin):
             delay *= 2
         raise StoreUnavailableError(f"the store at {redact(url)} is unreachable: {type(last).__name__}: {last}")
 
+    def _scrub(self, text: str) -> str:
+        """``text`` (a server's error body) with the credentials it may echo blanked out."""
+        c = self.config
+        secrets = [c.password, c.token]
+        if c.user is not None:
+            secrets.append(base64.b64encode(f"{c.user}:{c.password or ''}".encode()).decode())
+        for secret in secrets:
+            if secret:
+                text = text.replace(secret, "***")
+        return _AUTH_VALUE.sub(r"\1***", text)
+
     def _raise_for(self, response: requests.Response, url: str):  # noqa: C901
-        body = response.text.strip().replace("\n", " ")[:300]
+        body = self._scrub(response.text).strip().replace("\n", " ")[:300]
         status = response.status_code
         if status in (401, 403):
             raise QueryError(f"the store at {redact(url)} refused the request (HTTP {status}): check credentials")

@@ -13,10 +13,17 @@ fsync'd before ``update`` returns. Never duplicated: a stage is one ``INSERT DAT
 triples), so an entry that is sent again after a crash between "accepted" and "removed" changes
 nothing.
 
+A full disk (or any other failure to write the spool) raises :class:`~ragprov.errors.StoreError`
+naming the spool directory and the store that could not be reached, and leaves no partial entry.
+
 Each entry is one file ``<sequence>.ru``, SPARQL text whose first lines are comments saying which
 dialect it was rendered in and for which store; replay refuses a store of another dialect. An entry
-the store rejects as invalid (:class:`~ragprov.errors.QueryError`) would block the queue forever: it
-is moved to ``rejected/`` and reported.
+the store rejects for good would block the queue forever: it is moved to ``rejected/`` with the
+store's message beside it (listed by ``ragprov spool status``) and replay goes on. Rejected for good
+means a :class:`~ragprov.errors.QueryError` (a 4xx, a syntax error), or a server error that comes
+back when the entry is sent again while the store answers a probe (``ASK {}``) at once: some engines
+answer 500 for an update they will never take (Jena, for an IRI holding U+2028). An outage (the
+probe fails too) stops the replay, keeping the entry and everything after it.
 
 >>> import tempfile
 >>> from ragprov.store import EmbeddedStore
@@ -76,6 +83,8 @@ class SpoolStatus:
     dialects: list[str]
     stores: list[str]
     rejected: int
+    rejections: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    """Each update set aside: its file name under ``rejected/`` and the store's message."""
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -166,18 +175,32 @@ class Spool:
             f"# ragprov-spool: spooled={_dt.datetime.now(_dt.timezone.utc).isoformat()}\n"
         )
         data = (header + update).encode("utf-8")
-        with self._lock(".append.lock"):
-            seq = self._next_sequence()
-            final = self.directory / f"{seq:016d}.ru"
-            tmp = self.directory / f".{seq:016d}.{os.getpid()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                os.write(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, final)
-            _fsync_dir(self.directory)
+        try:
+            with self._lock(".append.lock"):
+                seq = self._next_sequence()
+                final = self.directory / f"{seq:016d}.ru"
+                tmp = self.directory / f".{seq:016d}.{os.getpid()}.tmp"
+                try:
+                    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                    try:
+                        view = memoryview(data)
+                        while view:  # os.write may write less than asked
+                            view = view[os.write(fd, view):]
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                    os.replace(tmp, final)
+                except BaseException:
+                    with contextlib.suppress(OSError):
+                        tmp.unlink()
+                    raise
+                _fsync_dir(self.directory)
+        except OSError as e:
+            raise StoreError(
+                f"the store at {store} could not take an update and the spool at {self.directory} cannot "
+                f"keep it either: {e.strerror or e}; free space there (or set {SPOOL_ENV} to another "
+                "directory) and run again"
+            ) from None
         return final
 
     @staticmethod
@@ -204,7 +227,7 @@ class Spool:
                 continue
             dialects.add(meta.get("dialect", "?"))
             stores.add(meta.get("store", "?"))
-        rejected = len(list(self.rejected_dir.glob("*.ru"))) if self.rejected_dir.exists() else 0
+        rejections = self.rejections()
         return SpoolStatus(
             directory=str(self.directory),
             pending=len(entries),
@@ -213,8 +236,32 @@ class Spool:
             newest=entries[-1].name if entries else None,
             dialects=sorted(dialects),
             stores=sorted(stores),
-            rejected=rejected,
+            rejected=len(rejections),
+            rejections=rejections,
         )
+
+    def rejections(self) -> list[tuple[str, str]]:
+        """The updates set aside, oldest first: ``(file name, the store's message)``."""
+        if not self.rejected_dir.exists():
+            return []
+        out = []
+        for entry in sorted(self.rejected_dir.glob("*.ru")):
+            note = entry.with_name(entry.name + ".error")
+            try:
+                message = note.read_text(encoding="utf-8").strip()
+            except OSError:
+                message = "(no message kept)"
+            out.append((entry.name, message))
+        return out
+
+    def _set_aside(self, entry: Path, message: str) -> None:
+        """Move ``entry`` to ``rejected/`` with the store's message beside it (message first, so a
+        crash in between leaves the entry queued, never a rejected entry without its reason)."""
+        self.rejected_dir.mkdir(exist_ok=True)
+        (self.rejected_dir / (entry.name + ".error")).write_text(message + "\n", encoding="utf-8")
+        os.replace(entry, self.rejected_dir / entry.name)
+        _fsync_dir(self.rejected_dir)
+        _fsync_dir(self.directory)
 
     def replay(self, store, *, limit: int | None = None) -> ReplayReport:
         """Send the spooled updates to ``store`` in order; stop at the first that cannot be delivered.
@@ -223,6 +270,7 @@ class Spool:
         nothing replayed). Raises :class:`ConfigurationError` when an entry was rendered for
         another dialect than ``store`` speaks, before sending anything of it.
         """
+        store = getattr(store, "unspooled", store)  # a SpoolingStore would spool the updates again
         report = ReplayReport()
         with self._lock(".replay.lock", blocking=False) as acquired:
             if not acquired:
@@ -245,13 +293,16 @@ class Spool:
                 try:
                     store.update(text)
                 except StoreUnavailableError as e:
-                    report.error = str(e)
-                    break
+                    verdict = _after_server_error(store, text)
+                    if verdict == "outage":
+                        report.error = str(e)
+                        break
+                    if verdict == "rejected":
+                        self._set_aside(entry, str(e))
+                        report.rejected.append(entry.name)
+                        continue
                 except QueryError as e:
-                    self.rejected_dir.mkdir(exist_ok=True)
-                    os.replace(entry, self.rejected_dir / entry.name)
-                    (self.rejected_dir / (entry.name + ".error")).write_text(str(e) + "\n")
-                    _fsync_dir(self.directory)
+                    self._set_aside(entry, str(e))
                     report.rejected.append(entry.name)
                     continue
                 entry.unlink()
@@ -260,6 +311,25 @@ class Spool:
                 _fsync_dir(self.directory)
         report.remaining = len(self.entries())
         return report
+
+
+def _after_server_error(store, update: str) -> str:
+    """After a server error on ``update``: ``"outage"`` when the store does not answer ``ASK {}``,
+    ``"delivered"`` when a second try went through (a failed update applied nothing), and
+    ``"rejected"`` when the store answers yet fails ``update`` again: the update, not the store,
+    is the trouble."""
+    try:
+        store.query("ASK {}")
+        store.update(update)
+    except QueryError:
+        return "rejected"
+    except StoreError:
+        try:
+            store.query("ASK {}")
+        except StoreError:
+            return "outage"
+        return "rejected"
+    return "delivered"
 
 
 def _store_label(store) -> str:
@@ -290,6 +360,11 @@ class SpoolingStore(StoreMixin):
     @property
     def dialect(self) -> Dialect:  # type: ignore[override]
         return self.store.dialect
+
+    @property
+    def unspooled(self):
+        """The wrapped store itself (what a replay sends to)."""
+        return self.store
 
     def query(self, sparql: str) -> Rows | bool:
         return self.store.query(sparql)

@@ -66,10 +66,10 @@ def test_ask_with_an_llm_url_and_a_bad_key_fails_in_one_line_without_the_key(sto
     assert code == 1
     notice, error = err.strip().splitlines()
     assert error.startswith("error: the LLM at") and "HTTP 401" in error and "sk-secret-xyz" not in err + out
-    # the question was recorded before the LLM failed: the notice names the incomplete trace
-    trace = re.search(r"the trace (\S+) was left incomplete; `ragprov trace incomplete` lists it", notice).group(1)
+    # a directory store is written all or nothing: the question recorded before the LLM failed is not kept
+    trace = re.search(r"nothing of the trace (\S+) was recorded: the store is as it was", notice).group(1)
     assert run(cli, ["trace", "incomplete", "--store", store_dir]) == 0
-    assert trace in capsys.readouterr().out
+    assert trace not in capsys.readouterr().out
 
 
 def test_ask_output_closed_early_still_completes_the_trace(store_dir, monkeypatch):

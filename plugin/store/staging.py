@@ -1,0 +1,214 @@
+"""All-or-nothing writes to an on-disk store: write into a staged copy, swap it in on success.
+
+A load (or any command that writes) into a directory store goes through :func:`staged`: the
+command writes into a sibling directory ``.<name>.staging-<pid>`` — an empty new store, or a
+checkpoint of the existing one (pyoxigraph's ``Store.backup``: hard links to the immutable table
+files, so its cost does not grow with the data) — and only when it returns is that directory put in
+the store's place, by one atomic rename (an exchange of the two directories for an existing store).
+Whatever stops the command before (an error, Ctrl-C, SIGKILL, a full disk), the store is as it was,
+and a new store path is not created at all. While a command writes, the store itself stays open for
+writing by that process (so a second writer is refused, told who holds it), and readers, which open
+it read-only, read the last complete state beside it.
+
+A staging directory left by a killed process is removed by the next staged write.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "store"
+>>> with staged(path) as store:
+...     store.update('INSERT DATA { <urn:a> <urn:b> "c" }')
+>>> EmbeddedStore(path, read_only=True).count()
+1
+>>> with staged(path) as store:
+...     store.update('INSERT DATA { <urn:a> <urn:b> "d" }')
+...     raise RuntimeError("stopped half-way")
+Traceback (most recent call last):
+...
+RuntimeError: stopped half-way
+>>> EmbeddedStore(path, read_only=True).count()
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import gc
+import os
+import re
+import shutil
+import signal
+from pathlib import Path
+from typing import Iterator
+
+from ..errors import StoreError
+from .embedded import EmbeddedStore, writer_of
+
+__all__ = ["staged", "staging_directory"]
+
+_STAGING = re.compile(r"^\.(?P<name>.+)\.staging-(?P<pid>\d+)$")
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def staging_directory(path: Path) -> Path:
+    """Where this process stages a write to the store at ``path``."""
+    return path.parent / f".{path.name}.staging-{os.getpid()}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_stale(path: Path) -> None:
+    """Remove staging directories of ``path`` left by processes that no longer run."""
+    try:
+        siblings = list(os.scandir(path.parent))
+    except OSError:
+        return
+    for entry in siblings:
+        m = _STAGING.match(entry.name)
+        if m and m.group("name") == path.name and not _alive(int(m.group("pid"))):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _renameat2(a: Path, b: Path, flags: int) -> bool:
+    """Linux ``renameat2``; False where the system has none (the caller falls back)."""
+    libc_name = ctypes.util.find_library("c")
+    renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) if libc_name else None
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), flags) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two directories in one step (``RENAME_EXCHANGE``); elsewhere, two renames (a crash
+    between them leaves the old store beside, under its staging name)."""
+    if not _renameat2(a, b, _RENAME_EXCHANGE):
+        aside = a.with_name(a.name + ".old")
+        os.rename(b, aside)
+        os.rename(a, b)
+        os.rename(aside, a)
+
+
+def _move_into_place(a: Path, b: Path) -> None:
+    """Rename ``a`` to ``b``, never over something at ``b`` (``RENAME_NOREPLACE``)."""
+    try:
+        if _renameat2(a, b, _RENAME_NOREPLACE):
+            return
+    except FileExistsError:
+        pass
+    else:
+        if not b.exists():
+            os.rename(a, b)
+            return
+    raise StoreError(f"{b} was created by another process during this command; nothing written")
+
+
+@contextlib.contextmanager
+def _one_writer(path: Path) -> Iterator[None]:
+    """Hold the store directory (``flock``) for the whole staged write: a second writer is refused
+    at once, told who holds it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except FileNotFoundError:
+        yield  # a new store: the final no-replace rename settles a race
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreError(
+                f"the store at {path} is being written by {writer_of(path)}: wait for it to finish, "
+                "or read meanwhile (reading commands open the store read-only and need no turn)"
+            ) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while the staged store is put in place (they act right after)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError):  # no pthread_sigmask, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _release(store: EmbeddedStore | None) -> None:
+    """Close ``store`` so that pyoxigraph lets go of its files and lock now."""
+    if store is not None:
+        store.close()
+    gc.collect()  # a reference cycle holding the pyoxigraph store would keep its lock
+
+
+@contextlib.contextmanager
+def staged(path: str | Path) -> Iterator[EmbeddedStore]:
+    """A writable store whose writes reach ``path`` all at once when the block ends without error,
+    or not at all (see the module docs)."""
+    path = Path(path).expanduser().resolve()
+    with _one_writer(path):
+        live = EmbeddedStore(path) if (path / "CURRENT").is_file() else None  # refuses in-place writers
+        stage = staging_directory(path)
+        store: EmbeddedStore | None = None
+        try:
+            _remove_stale(path)
+            shutil.rmtree(stage, ignore_errors=True)
+            if live is not None:
+                try:
+                    live.raw.backup(str(stage))
+                except OSError as e:
+                    raise StoreError(f"cannot stage a write to the store at {path} (in {stage}): {e}") from None
+            store = EmbeddedStore(stage)
+            store.staging_of = path
+            yield store
+            _release(store)
+            store = None
+            _fsync_dir(stage)
+            with _signals_held():
+                if live is None:
+                    _move_into_place(stage, path)
+                else:
+                    # Let go of the old store first: a pyoxigraph store still open on `path` after
+                    # the swap would take the new files there for its own obsolete ones.
+                    _release(live)
+                    live = None
+                    if not (path / "CURRENT").is_file():
+                        raise StoreError(f"the store directory {path} was removed while this command ran; nothing written")
+                    _exchange(stage, path)
+                _fsync_dir(path.parent)
+        except BaseException:
+            _release(store)
+            raise
+        finally:
+            _release(live)
+            shutil.rmtree(stage, ignore_errors=True)
