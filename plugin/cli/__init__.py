@@ -27,6 +27,7 @@ from . import ask as _ask  # noqa: E402,F401
 from . import demo as _demo  # noqa: E402,F401
 from . import load as _load  # noqa: E402,F401
 from . import lineage as _lineage  # noqa: E402,F401
+from . import serve as _serve  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> None:
