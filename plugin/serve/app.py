@@ -284,7 +284,8 @@ class Api:
         unknown = set(data) - {"mode", "question", "options"}
         if unknown:
             raise InvalidValueError(f"unknown field(s) {', '.join(sorted(unknown))}: send mode, question and options")
-        mode, question, options = data.get("mode"), data.get("question"), data.get("options") or {}
+        mode, question, options = data.get("mode"), data.get("question"), data.get("options")
+        options = {} if options is None else options
         if mode not in PIPELINES:
             raise InvalidValueError(f"unknown mode {mode!r}: use one of {', '.join(PIPELINES)}")
         if not isinstance(question, str) or not question.strip():

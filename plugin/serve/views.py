@@ -73,12 +73,14 @@ def parse_edge(text: str) -> Triple:
 
     >>> parse_edge('<urn:s> <urn:p> "x"').object.value
     'x'
+    >>> type(parse_edge('<urn:s> <urn:p> <urn:o> .')).__name__
+    'Triple'
     """
     line = text.strip()
     if not line.endswith("."):
         line += " ."
     try:
-        triples = list(parse(line.encode("utf-8"), format=RdfFormat.N_TRIPLES))
+        triples = [q.triple for q in parse(line.encode("utf-8"), format=RdfFormat.N_TRIPLES)]
     except (SyntaxError, ValueError) as e:
         raise InvalidValueError(f"not an edge in N-Triples form (<s> <p> <o> or <s> <p> \"literal\"): {text[:200]!r} ({e})") from None
     if len(triples) != 1:
