@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the headless browser the explorer's browser tests drive (tests/serve/test_browser.py):
-# Debian's chromium and its chromedriver (/usr/bin/chromium, /usr/bin/chromedriver). Idempotent:
+# Debian's chromium and its chromedriver (/usr/bin/chromium, /usr/bin/chromedriver), and Graphviz,
+# which lays out `trace show --format dot` to check it stays readable (tests/serve/test_page.py). Idempotent:
 # installs only what is missing. Called by .ci/run; locally: sudo .ci/install-browser.sh
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -14,6 +15,7 @@ fi
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+command -v dot >/dev/null 2>&1 || need+=(graphviz)
 
 if [ "${#need[@]}" -gt 0 ]; then
   echo "install-browser: apt-get install ${need[*]}"
@@ -22,3 +24,4 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 chromium --version 2>/dev/null || true
 chromedriver --version
+dot -V

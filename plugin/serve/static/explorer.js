@@ -1,6 +1,6 @@
 /* ragprov explorer: ask with live stages, browse traces, follow an edge down to its sentence.
  *
- * Plain JavaScript, no library, no network beyond this server. With a <script id="ragprov-data">
+ * Plain JavaScript, no library, no network beyond this server. With a script element "ragprov-data"
  * block in the page (the file `ragprov trace show ID --format html` writes) it shows that trace
  * from the embedded data and needs no server at all.
  */
