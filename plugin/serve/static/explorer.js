@@ -277,7 +277,7 @@ function edgeGraph(trace, edges) {
   const node = (t) => { const k = t.iri || t.literal || t.label; if (!nodes.has(k)) nodes.set(k, { key: k, label: t.label, x: 0, y: 0, vx: 0, vy: 0 }); return nodes.get(k); };
   const links = edges.map((x) => ({ a: node(x.edge_view.s), b: node(x.edge_view.o), sel: x }));
   const list = [...nodes.values()];
-  const W = 900, H = Math.max(360, Math.min(760, 160 + list.length * 12));
+  const W = 900, H = Math.max(360, Math.min(900, 160 + list.length * 14));
   // Fruchterman–Reingold from a circle (deterministic: no randomness), cooling linearly.
   const k = 0.8 * Math.sqrt((W * H) / Math.max(list.length, 1));
   list.forEach((n, i) => { const t = (2 * Math.PI * i) / list.length; n.x = W / 2 + (W / 3) * Math.cos(t); n.y = H / 2 + (H / 3) * Math.sin(t); });
@@ -298,11 +298,17 @@ function edgeGraph(trace, edges) {
       l.a.vx += (dx / d) * f; l.a.vy += (dy / d) * f; l.b.vx -= (dx / d) * f; l.b.vy -= (dy / d) * f;
     }
     for (const n of list) {
-      n.vx += (W / 2 - n.x) * 0.05; n.vy += (H / 2 - n.y) * 0.05;  // a little gravity keeps loose parts in view
+      n.vx += (W / 2 - n.x) * 0.02; n.vy += (H / 2 - n.y) * 0.02;  // a little gravity keeps loose parts near
       const d = Math.max(Math.hypot(n.vx, n.vy), 0.01), move = Math.min(d, temp);
-      n.x = Math.min(W - 90, Math.max(20, n.x + (n.vx / d) * move));
-      n.y = Math.min(H - 16, Math.max(16, n.y + (n.vy / d) * move));
+      n.x += (n.vx / d) * move; n.y += (n.vy / d) * move;
     }
+  }
+  // Fit the drawing into the frame (room on the right for labels), instead of piling nodes on its edges.
+  const xs = list.map((n) => n.x), ys = list.map((n) => n.y);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  for (const n of list) {
+    n.x = 24 + ((n.x - x0) / Math.max(x1 - x0, 1)) * (W - 24 - 170);
+    n.y = 22 + ((n.y - y0) / Math.max(y1 - y0, 1)) * (H - 44);
   }
   const svg = s("svg", { class: "graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "selected edges" });
   for (const l of links) {
@@ -331,7 +337,8 @@ function sourceBlock(entry) {
     h("span", { class: "kind" }, n.kind), n.kind === "document"
       ? h("a", { class: "document-link", href: "#/document/" + enc(n.iri) }, n.title || n.label || localName(n.iri))
       : [n.title || n.label || (n.chunk_index != null ? `chunk ${n.chunk_index}` : n.page_number != null ? `page ${n.page_number}` : localName(n.iri).slice(0, 24))])));
-  const text = entry.text || "";
+  // Flow hard-wrapped lines (same length, so the highlight's offsets still hold); keep blank lines.
+  const text = (entry.text || "").replace(/([^\n])\n(?!\n)/g, "$1 ");
   const body = h("div", { class: "source-text" });
   if (entry.highlight) {
     const [a, b] = entry.highlight;
