@@ -34,14 +34,13 @@ STATIC = Path(__file__).parent / "static"
 def trace_data(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = None) -> dict[str, Any]:
     """The trace view with everything its clicks need: edge lineage and the lineage of kept chunks."""
     trace = trace_view(store, ref, facts_graph=facts_graph)
-    nodes: dict[str, Any] = {}
-    chunks = [sel["chunk"] for st in trace["stages"] for sel in st["selections"] if sel.get("chunk")]
-    chunks += [c["chunk"] for c in trace["citations"] if c.get("chunk")]
-    for iri in dict.fromkeys(chunks):
-        try:
-            nodes[iri] = node_lineage(store, iri, terms=[trace["query"]])
-        except NotFoundError:
-            continue
+    nodes: dict[str, Any] = dict(trace["chunks"])
+    for iri in dict.fromkeys(c["chunk"] for c in trace["citations"] if c.get("chunk")):
+        if iri not in nodes:
+            try:
+                nodes[iri] = node_lineage(store, iri, terms=[trace["query"]])
+            except NotFoundError:
+                continue
     return {"trace": trace, "nodes": nodes, "documents": {}}
 
 

@@ -226,7 +226,32 @@ def _stage_extras(stage: Stage, stage_json: dict, labels: dict[str, str], previo
     stage_json["candidates"] = candidates
 
 
-def _citations(store, answer: str | None, stages: Sequence[Stage], chains: dict[str, list[dict]]) -> list[dict]:
+def _chunk_lineages(store, stages: Sequence[Stage], terms: Sequence[str]) -> dict[str, dict]:
+    """Each chunk a stage kept (DocRAG) or an index item that has a lineage (text units, entities),
+    down to its document, with its text and the sentence best matching ``terms``."""
+    out: dict[str, dict] = {}
+    nodes = [sel.chunk or sel.item for st in stages for sel in st.selections if (sel.chunk or sel.item) is not None]
+    for iri in dict.fromkeys(nodes):
+        try:
+            out[iri.value] = node_lineage(store, iri, terms=terms)
+        except NotFoundError:  # an item with no extraction provenance (a community report, a map point)
+            continue
+    return out
+
+
+def _chunk_label(lineage: dict) -> str:
+    """``title, p. N, chunk K`` for a chunk lineage (what the answers' source lines say)."""
+    chunk, doc = lineage.get("chunk") or {}, lineage.get("document") or {}
+    parts = [doc.get("title") or doc.get("label") or local_name(doc.get("iri", ""))]
+    page = next((n.get("page_number") for n in lineage["chain"] if n["kind"] == "page"), None)
+    if page is not None:
+        parts.append(f"p. {page}")
+    if chunk.get("chunk_index") is not None:
+        parts.append(f"chunk {chunk['chunk_index']}")
+    return ", ".join(p for p in parts if p)
+
+
+def _citations(answer: str | None, chains: dict[str, list[dict]], chunks: dict[str, dict]) -> list[dict]:
     """The answer's ``[n] title, p. P, chunk K`` source lines, each tied to the chunk it names."""
     if not answer:
         return []
@@ -235,14 +260,8 @@ def _citations(store, answer: str | None, stages: Sequence[Stage], chains: dict[
         for c in chain_list:
             if c.get("chunk"):
                 known.setdefault(c["chunk"]["iri"], {"chunk": c["chunk"], "document": c["document"]})
-    chunk_iris = [sel.chunk for st in stages for sel in st.selections if sel.chunk is not None]
-    for iri in chunk_iris:
-        if iri.value not in known:
-            try:
-                lin = node_lineage(store, iri)
-            except NotFoundError:
-                continue
-            known[iri.value] = {"chunk": lin["chunk"] or lin["chain"][0], "document": lin["document"]}
+    for iri, lin in chunks.items():
+        known.setdefault(iri, {"chunk": lin["chunk"] or lin["chain"][0], "document": lin["document"]})
     out = []
     for m in _CITATION_LINE.finditer(answer):
         number, label = int(m.group(1)), m.group(2).strip()
@@ -265,7 +284,8 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
     """The trace ``ref`` (a question IRI or session id) for the explorer (see the module docstring).
 
     With ``with_lineage`` every selected edge's lineage (with texts) comes along under
-    ``lineage`` (one query for all edges), so citations resolve and a static page needs no server."""
+    ``lineage`` (one query for all edges), and every kept chunk's under ``chunks``, so citations
+    resolve and a static page needs no server."""
     nav = Navigator(store)
     trace = nav.trace(ref)
     labels = _labels_for(nav, trace.stages, facts_graph)
@@ -282,7 +302,13 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
         for edge, chains in Lineage(store).edges_sources(edges).items():
             lineage[edge_key(edge)] = _edge_lineage_view(store, edge, chains, labels)
     data["lineage"] = lineage
-    data["citations"] = _citations(store, trace.answer, trace.stages, {k: v["chains"] for k, v in lineage.items()})
+    chunks = _chunk_lineages(store, trace.stages, [trace.summary.query]) if with_lineage else {}
+    for stage_json in data["stages"]:
+        for sel in stage_json["selections"]:
+            found = chunks.get(sel.get("chunk") or sel.get("item") or "")
+            sel["source_label"] = _chunk_label(found) if found else None
+    data["chunks"] = chunks
+    data["citations"] = _citations(trace.answer, {k: v["chains"] for k, v in lineage.items()}, chunks)
     return data
 
 

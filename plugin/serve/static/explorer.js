@@ -57,6 +57,8 @@ const api = {
   trace: (id) => EMBEDDED ? Promise.resolve(EMBEDDED.trace) : getJSON(`/traces/${enc(id)}`),
   edge: (key, trace) => (trace && trace.lineage && trace.lineage[key]) ? Promise.resolve(trace.lineage[key]) : getJSON(`/lineage/edge?edge=${enc(key)}`),
   node: (iri, terms) => EMBEDDED ? (EMBEDDED.nodes[iri] ? Promise.resolve(EMBEDDED.nodes[iri]) : Promise.reject(new Error("not in this file"))) : getJSON(`/lineage/node?node=${enc(iri)}&terms=${enc(terms || "")}`),
+  // a chunk the trace kept comes with the trace; only other nodes need a request
+  nodeOf: (trace, iri) => (trace && trace.chunks && trace.chunks[iri]) ? Promise.resolve(trace.chunks[iri]) : api.node(iri, trace ? trace.query : ""),
   document: (iri) => EMBEDDED ? (EMBEDDED.documents[iri] ? Promise.resolve(EMBEDDED.documents[iri]) : Promise.reject(new Error("not in this file"))) : getJSON(`/lineage/document?document=${enc(iri)}`),
 };
 
@@ -186,7 +188,7 @@ function answerWithCitations(trace) {
     out.append(text.slice(last, m.index));
     const cite = byNumber.get(Number(m[1]));
     out.append(cite && cite.chunk
-      ? h("a", { class: "cite", title: cite.label, "data-n": m[1], onclick: () => showNode(cite.chunk, trace.query) }, m[1])
+      ? h("a", { class: "cite", title: cite.label, "data-n": m[1], onclick: () => showNode(cite.chunk, trace) }, m[1])
       : h("span", { class: "cite" }, m[0]));
     last = m.index + m[0].length;
   }
@@ -245,14 +247,16 @@ function stageItem(trace, st, n, start) {
   if (chunks.length) li.append(chunkTable(trace, chunks));
   const items = st.selections.filter((x) => x.item);
   if (items.length) li.append(h("table", { class: "items" }, h("tbody", {}, items.map((x) =>
-    h("tr", {}, h("td", {}, "#" + x.rank), h("td", {}, x.item_kind || "item"), h("td", {}, x.item_label), h("td", { class: "score" }, x.score != null ? x.score.toFixed(3) : ""))))));
+    h("tr", x.source_label ? { class: "item-row edge-row", onclick: () => showNode(x.item, trace) } : {},
+      h("td", {}, "#" + x.rank), h("td", {}, x.item_kind || "item"), h("td", {}, x.item_label, x.source_label ? h("span", { class: "muted small" }, " · " + x.source_label) : ""),
+      h("td", { class: "score" }, x.score != null ? Number(x.score).toFixed(3) : ""))))));
   const c = st.candidates || {};
   if (c.considered != null) {
     const dropped = c.considered - c.kept;
     li.append(h("div", { class: "small candidates" }, `kept ${c.kept} of ${c.considered} candidates; `, h("span", { class: "not-kept" }, `${dropped} not kept`),
       c.entities && c.entities.length ? ` (explored from ${c.entities.length} entities: ${c.entities.slice(0, 12).map((e) => e.label).join(", ")}${c.entities.length > 12 ? " …" : ""})` : ""));
     if (c.not_kept && c.not_kept.length) li.append(h("ul", { class: "small not-kept-list" }, c.not_kept.map((iri) =>
-      h("li", { class: "not-kept" }, "not kept: ", h("a", { onclick: () => showNode(iri, trace.query) }, localName(iri).slice(0, 16) + "…")))));
+      h("li", { class: "not-kept" }, "not kept: ", h("a", { onclick: () => showNode(iri, trace) }, localName(iri).slice(0, 16) + "…")))));
   }
   if (st.content && ["Synthesis", "Conclusion"].indexOf(st.kind) < 0) li.append(h("div", { class: "lines" }, short(st.content, 600)));
   for (const sub of st.subtraces || []) li.append(h("div", { class: "small" }, "sub-trace: ", h("a", { href: "#/trace/" + enc(sub.question) }, `${sub.kind} “${sub.query}”`)));
@@ -267,8 +271,9 @@ function edgeTable(trace, edges) {
 }
 
 function chunkTable(trace, chunks) {
-  return h("table", { class: "chunks" }, h("tbody", {}, chunks.map((x) => h("tr", { class: "chunk-row edge-row", "data-chunk": x.chunk, onclick: () => showNode(x.chunk, trace.query) },
-    h("td", {}, "#" + x.rank), h("td", {}, "chunk ", h("span", { class: "mono" }, localName(x.chunk).slice(0, 24) + "…")), h("td", { class: "score" }, x.score != null ? Number(x.score).toFixed(3) : "")))));
+  return h("table", { class: "chunks" }, h("tbody", {}, chunks.map((x) => h("tr", { class: "chunk-row edge-row", "data-chunk": x.chunk, onclick: () => showNode(x.chunk, trace) },
+    h("td", {}, "#" + x.rank), h("td", {}, x.source_label || h("span", { class: "mono" }, localName(x.chunk).slice(0, 24) + "…")),
+    h("td", { class: "score" }, x.score != null ? Number(x.score).toFixed(3) : "")))));
 }
 
 /* A small deterministic force layout: entities as nodes, selected edges as links. */
@@ -362,10 +367,10 @@ async function showEdge(key, trace) {
   } catch (err) { openDrawer(h("p", { class: "error" }, err.message)); }
 }
 
-async function showNode(iri, terms) {
+async function showNode(iri, trace) {
   openDrawer(h("p", { class: "muted" }, "following the chunk…"));
   try {
-    const lin = await api.node(iri, terms);
+    const lin = await api.nodeOf(trace, iri);
     openDrawer(h("h2", {}, "Where this passage comes from"), sourceBlock(lin), h("p", { class: "mono muted" }, iri));
     const m = $("#lineage mark"); if (m) m.scrollIntoView({ block: "center" });
   } catch (err) { openDrawer(h("p", { class: "error" }, err.message)); }
