@@ -137,6 +137,8 @@ def test_doc_rag_trace_lists_the_chunks_not_kept(client, carol):
     cand = focus["candidates"]
     assert cand["not_kept"] and not kept & set(cand["not_kept"])
     assert cand["considered"] == len(kept) + len(cand["not_kept"])
+    assert all(re.fullmatch(r"a-christmas-carol\.txt, chunk \d+", sel["source_label"]) for sel in focus["selections"])
+    assert kept <= set(body["chunks"]) and all(c["chunk"] in body["chunks"] for c in body["citations"])
 
 
 def test_show_stage(client, carol):
@@ -280,3 +282,23 @@ def test_serve_refuses_to_listen_beyond_loopback_without_a_token():
         check_bind("0.0.0.0", None)
     with pytest.raises(ConfigurationError):
         check_bind("192.168.1.10", "")
+
+
+def test_a_pipeline_that_fails_mid_answer_ends_the_stream_with_an_error_event(carol):
+    """The LLM (a real local OpenAI-compatible server) fails after the question is recorded: the
+    stream carries the events so far, then one `error` event with a problem body; no traceback."""
+    from ragprov.llm import LLMClient, LLMConfig, LLMEngine
+
+    from ..pipelines.openai_stub import OpenAIStub, Reply
+
+    store, _ = carol
+    with OpenAIStub(lambda request: Reply("overloaded", status=503)) as stub:
+        engine = LLMEngine(LLMClient(LLMConfig(url=stub.url, model="stub-model", api_key="sk-never-shown", max_retries=0)))
+        with TestClient(create_app(store, ServeConfig(engine=engine))) as client:
+            with client.stream("POST", "/ask", json={"mode": "graph-rag", "question": "Who is Topper?"}) as resp:
+                assert resp.status_code == 200
+                events = sse_events("".join(resp.iter_text()))
+    assert [name for _, name, _ in events][0] == "explain" and events[-1][1] == "error"
+    problem = json.loads(events[-1][2])
+    assert problem["status"] >= 400 and problem["detail"] and "sk-never-shown" not in events[-1][2]
+    assert "Traceback" not in events[-1][2]
