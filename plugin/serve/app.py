@@ -18,7 +18,7 @@ import hmac
 import json
 import logging
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator
 
 from pyoxigraph import NamedNode
 from starlette.applications import Starlette
@@ -30,11 +30,10 @@ from starlette.schemas import SchemaGenerator
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
-from ..errors import ConfigurationError, InvalidValueError, NotFoundError, RagprovError
+from ..errors import ConfigurationError, InvalidValueError, RagprovError
 from ..navigate import TRACE_KINDS, Navigator
 from ..pipelines import PIPELINES, pipeline
 from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder, event_to_json
-from ..sparql.escape import to_named_node
 from . import views
 from .locking import SharedStore
 from .problems import MEDIA_TYPE, problem, problem_of
