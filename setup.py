@@ -29,6 +29,6 @@ setup(
     package_data={
         "ragprov.ontology": ["*.ttl", "*.xml", "*.tsv", "*.md", "imports/*", "checks/*.rq", "checks/fixtures/*"],
         "ragprov.queries": ["**/*.j2", "*.md"],
-        "ragprov": ["py.typed", "data/**/*", "llm/prompts/*"],
+        "ragprov": ["py.typed", "data/**/*", "llm/prompts/*", "serve/static/*"],
     },
 )

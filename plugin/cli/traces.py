@@ -57,7 +57,8 @@ def trace_group():
 
 @trace_group.command("show")
 @click.argument("question")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot", "html"]), default="text", show_default=True,
+              help="html: the explorer's trace view as one self-contained file (no server needed).")
 @click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
 @with_store(read_only=True)
@@ -65,6 +66,11 @@ def trace_show(store, question, fmt, show_provenance, facts_graph):
     """Show one trace: its question and every stage in order."""
     from pyoxigraph import NamedNode
 
+    if fmt == "html":
+        from ..serve.page import trace_html
+
+        click.echo(trace_html(store, question, facts_graph=NamedNode(facts_graph) if facts_graph else None))
+        return
     nav = Navigator(store)
     trace = nav.trace(question)
     if fmt == "json":

@@ -124,52 +124,97 @@ def _node_id(n: int) -> str:
     return f"n{n}"
 
 
-def _graph_parts(trace: Trace, labels: Labels | None) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
-    """(nodes, edges) of the provenance chain: question → stages, focus → selected edges."""
-    nodes: list[tuple[str, str]] = [(_node_id(0), f"{trace.summary.kind}: {_short(trace.summary.query, 60)}")]
-    edges: list[tuple[str, str, str]] = []
+COLUMNS = 5
+"""Selections are drawn in rows of this many under their stage, so a 25-edge trace stays narrow."""
+LABEL_WIDTH = 28
+"""Each line of a node's label is at most this many characters."""
+
+
+def _selection_lines(sel, labels: Labels | None) -> list[str]:
+    """A selection's label as at most three short lines: ``#rank subject`` / ``predicate`` / ``→ object``."""
+    w = LABEL_WIDTH
+    if sel.edge is not None:
+        return [
+            _short(f"#{sel.rank} {term_text(sel.edge.subject, labels, width=w)}", w),
+            _short(term_text(sel.edge.predicate, labels, width=w), w),
+            _short(f"→ {term_text(sel.edge.object, labels, width=w)}", w),
+        ]
+    if sel.item is not None:
+        return [_short(f"#{sel.rank} {sel.item_kind or 'item'}", w), _short(term_text(sel.item, labels, width=w), w)]
+    return [_short(f"#{sel.rank} {local_name(sel.chunk or sel.iri)}", w)]
+
+
+def _graph_parts(trace: Trace, labels: Labels | None):
+    """(nodes, edges, groups) of the provenance chain, laid out top-down.
+
+    ``nodes``: (id, label lines); ``edges``: (from, to, label, visible); ``groups``: (id, title,
+    node ids) — each stage's selections, in rows of :data:`COLUMNS` joined by invisible edges so a
+    layout engine stacks them instead of spreading them in one row."""
+    nodes: list[tuple[str, list[str]]] = [(_node_id(0), [trace.summary.kind, _short(trace.summary.query, 2 * LABEL_WIDTH)])]
+    edges: list[tuple[str, str, str, bool]] = []
+    groups: list[tuple[str, str, list[str]]] = []
     ids = {trace.question.value: _node_id(0)}
     for stage in trace.stages:
         ids[stage.iri.value] = _node_id(len(ids))
-        nodes.append((ids[stage.iri.value], stage.kind))
+        nodes.append((ids[stage.iri.value], [stage.kind]))
     for stage in trace.stages:
         sid = ids[stage.iri.value]
         derived = [d for d in stage.derived_from if d.value in ids]
         if derived:
             for d in derived:
-                edges.append((ids[d.value], sid, "derived"))
+                edges.append((ids[d.value], sid, "derived", True))
         else:
-            edges.append((ids[trace.question.value], sid, "generated"))
-        for sel in stage.selections:
+            edges.append((ids[trace.question.value], sid, "generated", True))
+        members: list[str] = []
+        for i, sel in enumerate(stage.selections):
             nid = _node_id(len(ids))
             ids[sel.iri.value] = nid
-            if sel.edge is not None:
-                text = edge_text(sel.edge, labels, width=24)
-            elif sel.item is not None:
-                text = f"{sel.item_kind or 'item'} {term_text(sel.item, labels)}"
+            nodes.append((nid, _selection_lines(sel, labels)))
+            if i < COLUMNS:
+                edges.append((sid, nid, "selected", True))
             else:
-                text = local_name(sel.chunk or sel.iri)
-            nodes.append((nid, f"#{sel.rank} {_short(text, 90)}"))
-            edges.append((sid, nid, "selected"))
-    return nodes, edges
+                edges.append((members[i - COLUMNS], nid, "", False))
+            members.append(nid)
+        if members:
+            groups.append((f"g{sid}", f"kept by {stage.kind} ({len(members)})", members))
+    return nodes, edges, groups
 
 
 def trace_mermaid(trace: Trace, labels: Labels | None = None) -> str:
-    nodes, edges = _graph_parts(trace, labels)
+    """A Mermaid flowchart, top-down; each stage's selections in a box, in rows of :data:`COLUMNS`."""
+    nodes, edges, groups = _graph_parts(trace, labels)
+    text = {nid: "<br/>".join(line.replace('"', "#quot;") for line in lines) for nid, lines in nodes}
+    grouped = {nid for _, _, members in groups for nid in members}
     out = ["flowchart TD"]
-    for nid, text in nodes:
-        out.append(f'  {nid}["{text.replace(chr(34), "#quot;")}"]')
-    for a, b, label in edges:
-        out.append(f"  {a} -->|{label}| {b}")
+    for nid, _ in nodes:
+        if nid not in grouped:
+            out.append(f'  {nid}["{text[nid]}"]')
+    for gid, title, members in groups:
+        out.append(f'  subgraph {gid}["{title}"]')
+        out.append("    direction TB")
+        out.extend(f'    {nid}["{text[nid]}"]' for nid in members)
+        out.append("  end")
+    for a, b, label, visible in edges:
+        out.append(f"  {a} -->|{label}| {b}" if visible else f"  {a} ~~~ {b}")
     return "\n".join(out)
 
 
 def trace_dot(trace: Trace, labels: Labels | None = None) -> str:
-    nodes, edges = _graph_parts(trace, labels)
-    out = ["digraph trace {", "  rankdir=TB;", "  node [shape=box, fontname=Helvetica];"]
-    for nid, text in nodes:
-        out.append(f"  {nid} [label={json.dumps(text, ensure_ascii=False)}];")
-    for a, b, label in edges:
-        out.append(f"  {a} -> {b} [label={json.dumps(label)}];")
+    """A Graphviz digraph, top-down; each stage's selections in a cluster, in rows of :data:`COLUMNS`."""
+    nodes, edges, groups = _graph_parts(trace, labels)
+    out = ["digraph trace {", "  rankdir=TB;", '  node [shape=box, style=rounded, fontname=Helvetica, fontsize=11];',
+           "  edge [fontname=Helvetica, fontsize=9];"]
+    grouped = {nid for _, _, members in groups for nid in members}
+    label = {nid: json.dumps("\n".join(lines), ensure_ascii=False) for nid, lines in nodes}
+    for nid, _ in nodes:
+        if nid not in grouped:
+            out.append(f"  {nid} [label={label[nid]}];")
+    for gid, title, members in groups:
+        out.append(f"  subgraph cluster_{gid} {{")
+        out.append(f"    label={json.dumps(title, ensure_ascii=False)}; style=dashed; color=gray60;")
+        out.extend(f"    {nid} [label={label[nid]}];" for nid in members)
+        out.append("  }")
+    for a, b, text, visible in edges:
+        out.append(f"  {a} -> {b} [label={json.dumps(text)}];" if visible else f"  {a} -> {b} [style=invis];")
     out.append("}")
     return "\n".join(out)

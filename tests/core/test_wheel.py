@@ -36,7 +36,8 @@ def test_wheel_ships_data_files(wheel_venv):
     for required in ("ragprov/ontology/ragprov.ttl", "ragprov/ontology/catalog-v001.xml", "ragprov/queries/trace/show.rq.j2",
                      "ragprov/queries/record/focus.ru.j2", "ragprov/queries/trace/_stages.j2", "ragprov/loaders/__init__.py",
                      "ragprov/data/graphrag/christmas-carol-v3/entities.parquet",
-                     "ragprov/data/graphrag/christmas-carol-v3/NOTICE.md", "ragprov/ontology/imports/prov-o.ttl"):
+                     "ragprov/data/graphrag/christmas-carol-v3/NOTICE.md", "ragprov/ontology/imports/prov-o.ttl",
+                     "ragprov/serve/static/index.html", "ragprov/serve/static/explorer.js", "ragprov/serve/static/explorer.css"):
         assert required in names, required
     assert not any(n.startswith(("tests/", "plugin/", "bench/")) for n in names)
     assert any(n.startswith("ragprov/llm/prompts/") and n.endswith(".md") for n in names), "prompts ship as package data"
