@@ -23,7 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lineage": ("lineage", "Where an edge came from, and which answers a document fed."),
     "load": ("load", "Load documents, knowledge triples or Microsoft GraphRAG output, with extraction provenance."),
     "ontology": ("ontology", "The ragprov ontology: QC checks and consistency."),
-    "serve": ("serve", "Serve the store over HTTP: the ask API with live explain events, traces, lineage and the trace explorer page."),
+    "serve": ("serve", "Serve the HTTP API (OpenAPI at /openapi.json) and the trace explorer at http://HOST:PORT/."),
     "query": ("query", "The SPARQL templates behind every view: list, render or run them."),
     "spool": ("spool", "The local spool of stage writes that failed because the store was unreachable."),
     "trace": ("traces", "Show, delete and audit recorded traces."),
