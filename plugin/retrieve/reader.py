@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
+from ..errors import StoreError
 from ..navigate._terms import int_value
 from ..navigate.lineage import Lineage
 from ..record.events import Source
@@ -110,13 +111,18 @@ class FactsReader:
         if self._text_index is False:
             from .textindex import TextIndex, index_location
 
-            location = index_location(self.store)
-            self._text_index = None if location is None else TextIndex.open(location)
-            if self._text_index is not None and self._text_index.stamp != self.load_stamp():
-                import sys
+            import sqlite3
+            import sys
 
-                print(f"ragprov: the store changed since its text index was built ({location}); bringing it up to date…", file=sys.stderr)
-                self.sync_text_index(self._text_index)
+            location = index_location(self.store)
+            try:
+                self._text_index = None if location is None else TextIndex.open(location)
+                if self._text_index is not None and self._text_index.stamp != self.load_stamp():
+                    print(f"ragprov: the store changed since its text index was built ({location}); bringing it up to date…", file=sys.stderr)
+                    self.sync_text_index(self._text_index)
+            except (StoreError, sqlite3.Error) as e:  # e.g. a read-only folder: search in memory instead
+                print(f"ragprov: the text index at {location} cannot be used ({e}); searching an in-memory index", file=sys.stderr)
+                self._text_index = None
         return self._text_index
 
     def load_stamp(self) -> str:

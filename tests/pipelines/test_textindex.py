@@ -100,3 +100,11 @@ def test_a_store_changed_behind_its_back_is_noticed(carol_dir, tmp_path, capsys)
     assert [m.iri for m in reader.entity_index().search(["quokka"], limit=1)] == [NamedNode("urn:x:fezziwig-ball")]
     assert "the store changed since its text index was built" in capsys.readouterr().err
     assert TextIndex.open(index_location(store)).stamp == reader.load_stamp()
+
+
+def test_an_unusable_index_falls_back_to_memory(carol_dir, capsys):
+    index_file = carol_dir.parent / "store.ragprov-index.sqlite"
+    index_file.write_bytes(b"not a database" * 100)
+    reader = FactsReader(EmbeddedStore(carol_dir), facts_graph=FACTS)
+    assert reader.entity_index().search(["tiny tim"], limit=1)[0].label == "TINY TIM"
+    assert "cannot be used" in capsys.readouterr().err
