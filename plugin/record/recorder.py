@@ -190,7 +190,8 @@ class Trace:
 
     def __init__(self, recorder: Recorder, query: str, *, model: str | None, used: NamedNode | None, session_id: str):
         if not isinstance(query, str) or not query.strip():
-            raise InvalidValueError(f"a question needs some text: got {query!r}")
+            got = "an empty question" if isinstance(query, str) else f"{type(query).__name__} {query!r}"
+            raise InvalidValueError(f"a question needs some text: got {got}")
         if not isinstance(session_id, str) or not session_id or _IRI_FORBIDDEN.search(session_id):
             raise InvalidValueError(f"a session id is text that may end an IRI (no spaces, <, >, quotes…): got {session_id!r}")
         used = to_named_node(used) if used is not None else None

@@ -83,6 +83,7 @@ def samples() -> dict[str, dict]:
         "trace/stage": dict(stage=NamedNode("urn:trustgraph:prov:focus:sample")),
         "trace/incomplete": dict(before=None, limit=10),
         "trace/exists": dict(question=Q),
+        "trace/count_before": dict(before=T0 + dt.timedelta(days=1)),
         "trace/labels": dict(terms=[NamedNode("urn:e:scrooge")], facts_graph=None),
         "trace/resolve": dict(candidates=[Q, NamedNode("urn:trustgraph:docrag:sample")]),
         "trace/caller": dict(question=Q),

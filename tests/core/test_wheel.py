@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +21,15 @@ def wheel_venv(tmp_path_factory):
     )
     wheel = next(out.glob("ragprov-*.whl"))
     venv = out / "venv"
-    # Dependencies come from the running interpreter's site-packages; ragprov itself only from the wheel.
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    # Dependencies come from the running interpreter's site-packages (a venv's own, not only the
+    # system's: `venv --system-site-packages` would see the base interpreter's alone); ragprov
+    # itself only from the wheel, installed in the new venv's site-packages, which comes first.
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     py = venv / "bin" / "python"
+    own = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    (Path(own) / "_running_interpreter_deps.pth").write_text("\n".join(deps) + "\n")
     subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--no-index", "--force-reinstall", str(wheel)],
                    check=True, capture_output=True, text=True, timeout=600)
     return wheel, venv

@@ -90,7 +90,7 @@ def test_records_and_navigates_on_the_dataset_the_config_builds(jena_cp, config_
 
 
 def test_config_declares_services_users_and_timeouts():
-    rdflib = pytest.importorskip("rdflib")
+    import rdflib  # the test extra brings it (ragprov[ontology]): never skipped
     g = rdflib.Graph().parse(CONFIG, format="turtle")
     F, T, J = rdflib.Namespace(FUSEKI), rdflib.Namespace(TDB2), rdflib.Namespace(JA)
     services = {str(g.value(s, F.name)): s for s in g.subjects(rdflib.RDF.type, F.Service)}

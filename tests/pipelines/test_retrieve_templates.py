@@ -90,7 +90,7 @@ def test_adversarial_values_cannot_change_a_query():
 
 
 def test_graphrag_index_templates_answer_on_the_loaded_index():
-    loader = pytest.importorskip("ragprov.loaders.graphrag")
+    import ragprov.loaders.graphrag as loader
     from ragprov.resources import data_dir
     from ragprov.store import EmbeddedStore
 
