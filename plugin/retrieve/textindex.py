@@ -83,8 +83,9 @@ def index_location(store) -> Path | None:
     path = getattr(store, "path", None)
     if path is None:
         return None
-    path = Path(path)
-    return path.with_name(path.name + ".ragprov-index.sqlite")
+    from ..store.staging import SIDECAR_SUFFIXES, sidecar
+
+    return sidecar(Path(path), SIDECAR_SUFFIXES[0])
 
 
 @dataclasses.dataclass(frozen=True)

@@ -46,9 +46,13 @@ from typing import Iterator
 from ..errors import StoreError
 from .embedded import EmbeddedStore, writer_of
 
-__all__ = ["staged", "staging_directory"]
+__all__ = ["staged", "staging_directory", "SIDECAR_SUFFIXES", "sidecar"]
 
-_STAGING = re.compile(r"^\.(?P<name>.+)\.staging-(?P<pid>\d+)$")
+#: files kept beside a directory store ``DIR`` as ``DIR<suffix>`` (the persistent text index): a
+#: staged write stages them too, so they change with the store, all at once or not at all
+SIDECAR_SUFFIXES = (".ragprov-index.sqlite",)
+
+_STAGING = re.compile(r"^\.(?P<name>.+)\.staging-(?P<pid>\d+)(?P<sidecar>\..+)?$")
 _RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -57,6 +61,60 @@ _AT_FDCWD = -100
 def staging_directory(path: Path) -> Path:
     """Where this process stages a write to the store at ``path``."""
     return path.parent / f".{path.name}.staging-{os.getpid()}"
+
+
+def sidecar(path: Path, suffix: str) -> Path:
+    """The sidecar file ``suffix`` of the directory store at ``path`` (see :data:`SIDECAR_SUFFIXES`)."""
+    return path.with_name(path.name + suffix)
+
+
+def _sqlite_files(file: Path) -> list[Path]:
+    return [file, file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm"), file.with_name(file.name + "-journal")]
+
+
+def _stage_sidecars(path: Path, stage: Path) -> None:
+    """Copy the live store's sidecar files beside the staged store (SQLite's backup API: a
+    consistent copy even while a reader has the index open)."""
+    import sqlite3
+
+    for suffix in SIDECAR_SUFFIXES:
+        live, staged = sidecar(path, suffix), sidecar(stage, suffix)
+        for f in _sqlite_files(staged):
+            f.unlink(missing_ok=True)
+        if not live.is_file():
+            continue
+        try:
+            source = sqlite3.connect(f"file:{live}?mode=ro", uri=True)
+            try:
+                target = sqlite3.connect(str(staged))
+                try:
+                    source.backup(target)
+                finally:
+                    target.close()
+            finally:
+                source.close()
+        except sqlite3.Error:
+            # an unreadable index is rebuilt by the load (the reader notices its stamp)
+            for f in _sqlite_files(staged):
+                f.unlink(missing_ok=True)
+
+
+def _swap_sidecars(stage: Path, path: Path) -> None:
+    """Put the staged sidecars in place (one rename each); the live ones go."""
+    for suffix in SIDECAR_SUFFIXES:
+        staged, live = sidecar(stage, suffix), sidecar(path, suffix)
+        if staged.is_file():
+            for f in _sqlite_files(live)[1:]:
+                f.unlink(missing_ok=True)
+            os.replace(staged, live)
+        for f in _sqlite_files(staged):
+            f.unlink(missing_ok=True)
+
+
+def _drop_sidecars(stage: Path) -> None:
+    for suffix in SIDECAR_SUFFIXES:
+        for f in _sqlite_files(sidecar(stage, suffix)):
+            f.unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:
@@ -78,7 +136,10 @@ def _remove_stale(path: Path) -> None:
     for entry in siblings:
         m = _STAGING.match(entry.name)
         if m and m.group("name") == path.name and not _alive(int(m.group("pid"))):
-            shutil.rmtree(entry.path, ignore_errors=True)
+            if m.group("sidecar"):
+                Path(entry.path).unlink(missing_ok=True)
+            else:
+                shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _renameat2(a: Path, b: Path, flags: int) -> bool:
@@ -188,6 +249,7 @@ def staged(path: str | Path) -> Iterator[EmbeddedStore]:
                     live.raw.backup(str(stage))
                 except OSError as e:
                     raise StoreError(f"cannot stage a write to the store at {path} (in {stage}): {e}") from None
+            _stage_sidecars(path, stage)
             store = EmbeddedStore(stage)
             store.staging_of = path
             yield store
@@ -205,6 +267,7 @@ def staged(path: str | Path) -> Iterator[EmbeddedStore]:
                     if not (path / "CURRENT").is_file():
                         raise StoreError(f"the store directory {path} was removed while this command ran; nothing written")
                     _exchange(stage, path)
+                _swap_sidecars(stage, path)
                 _fsync_dir(path.parent)
         except BaseException:
             _release(store)
@@ -212,3 +275,4 @@ def staged(path: str | Path) -> Iterator[EmbeddedStore]:
         finally:
             _release(live)
             shutil.rmtree(stage, ignore_errors=True)
+            _drop_sidecars(stage)
