@@ -134,7 +134,7 @@ def _texts(store, nodes: Iterable[NamedNode]) -> dict[str, str]:
     nodes = list(dict.fromkeys(nodes))
     if not nodes:
         return {}
-    rows = store.select(catalog().render("lineage/texts", store.dialect, nodes=nodes))
+    rows = store.select(catalog().render("serve/texts", store.dialect, nodes=nodes))
     return {row["node"].value: row["text"].value for row in rows}
 
 
@@ -170,7 +170,7 @@ def node_lineage(store, node: NamedNode | str, *, terms: Sequence[str] = ()) -> 
     """A chunk, text unit or other node of the source graph → its chain down to the document, with
     its text and the sentence best matching ``terms`` (e.g. the question's words)."""
     start = to_named_node(node)
-    rows = store.select(catalog().render("lineage/node-sources", store.dialect, node=start))
+    rows = store.select(catalog().render("serve/node-sources", store.dialect, node=start))
     nodes = _nodes(rows)
     if start.value not in nodes or len(nodes) == 1 and not nodes[start.value].parents and nodes[start.value].kind == "entity":
         raise NotFoundError(f"no node <{start.value}> with a lineage in urn:graph:source")
@@ -187,7 +187,7 @@ def document_view(store, document: NamedNode | str) -> dict[str, Any]:
     """A document (title, source, kind) and every recorded answer that rested on it, newest first."""
     doc = to_named_node(document)
     answers = Lineage(store).document_answers(doc)
-    rows = store.select(catalog().render("lineage/node-sources", store.dialect, node=doc))
+    rows = store.select(catalog().render("serve/node-sources", store.dialect, node=doc))
     node = _nodes(rows).get(doc.value)
     labels = Navigator(store).labels([e for a in answers for e in a.edges])
     out = []
