@@ -4,7 +4,8 @@ On the bundled Christmas Carol index, N clients ask at once (graph-rag and doc-r
 two ways, alternated round by round so the machine's noise lands on both sides:
 
 * ``direct`` — the same questions run through the Python API in a pool of as many threads as the
-  server has workers (the floor: the pipelines' own cost at the same concurrency);
+  server has workers, one facts reader per mode as the server keeps (the floor: the pipelines' own
+  cost at the same concurrency);
 * ``http``   — N concurrent clients POST /ask to a real uvicorn server on 127.0.0.1 and read the
   event streams to the end.
 
@@ -35,10 +36,11 @@ def questions(n: int, round_no: int) -> list[tuple[str, str]]:
     return [("graph-rag" if i % 2 == 0 else "doc-rag", f"Who is {SUBJECTS[i % len(SUBJECTS)]}? (r{round_no} c{i})") for i in range(n)]
 
 
-def ask_direct(store, mode: str, question: str) -> tuple[float, float]:
+def ask_direct(store, readers: dict, mode: str, question: str) -> tuple[float, float]:
     start = time.perf_counter()
     first = None
-    for _ in (GraphRag if mode == "graph-rag" else DocRag)(store).run(question):
+    cls = GraphRag if mode == "graph-rag" else DocRag
+    for _ in cls(store, reader=readers[mode]).run(question):
         first = first if first is not None else time.perf_counter() - start
     return first or 0.0, time.perf_counter() - start
 
@@ -68,6 +70,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
     store, _ = carol_with_traces()
+    readers = {"graph-rag": GraphRag(store).reader, "doc-rag": DocRag(store).reader}
     with running_server(create_app(store, ServeConfig(workers=args.workers))) as base:
         print(f"{'clients':>7} {'side':>6} {'first p50':>9} {'first p95':>9} {'end p50':>8} {'end p95':>8} {'wall s':>7}")
         for n in (int(c) for c in args.clients.split(",")):
@@ -78,7 +81,7 @@ def main() -> None:
                 for side in order:
                     jobs = questions(n, r)
                     if side == "direct":
-                        results, wall = batch(lambda m, q: ask_direct(store, m, q), jobs, args.workers)
+                        results, wall = batch(lambda m, q: ask_direct(store, readers, m, q), jobs, args.workers)
                     else:
                         results, wall = batch(lambda m, q: ask_http(base, m, q), jobs, n)
                     samples[side] += results
