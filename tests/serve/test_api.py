@@ -302,3 +302,16 @@ def test_a_pipeline_that_fails_mid_answer_ends_the_stream_with_an_error_event(ca
     problem = json.loads(events[-1][2])
     assert problem["status"] >= 400 and problem["detail"] and "sk-never-shown" not in events[-1][2]
     assert "Traceback" not in events[-1][2]
+
+
+def test_a_bug_is_a_problem_body_without_a_traceback(carol, monkeypatch):
+    from ragprov.serve import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal detail")
+
+    monkeypatch.setattr(views, "trace_view", broken)
+    store, questions = carol
+    with TestClient(create_app(store, ServeConfig()), raise_server_exceptions=False) as client:
+        body = assert_problem(client.get(f"/traces/{questions['graph-rag'].value}"), 500, "RuntimeError", "bug")
+    assert "an internal detail" not in body["detail"]
