@@ -266,7 +266,7 @@ def _citations(answer: str | None, chains: dict[str, list[dict]], chunks: dict[s
     for m in _CITATION_LINE.finditer(answer):
         number, label = int(m.group(1)), m.group(2).strip()
         match = next((k for k in known.values() if _names(label, k)), None)
-        out.append({"n": number, "label": label, "chunk": match["chunk"]["iri"] if match else None,
+        out.append({"n": number, "at": m.start(), "label": label, "chunk": match["chunk"]["iri"] if match else None,
                     "document": match["document"]["iri"] if match and match["document"] else None})
     return out
 
@@ -308,7 +308,14 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
             found = chunks.get(sel.get("chunk") or sel.get("item") or "")
             sel["source_label"] = _chunk_label(found) if found else None
     data["chunks"] = chunks
-    data["citations"] = _citations(trace.answer, {k: v["chains"] for k, v in lineage.items()}, chunks)
+    chains = {k: v["chains"] for k, v in lineage.items()}
+    cited_chunks = dict(chunks)
+    for sub in (sub for st in trace.stages for sub in st.subtraces if with_lineage):
+        # an agent's answer cites what its sub-traces (knowledge-query, document-query) kept
+        sub_view = trace_view(store, sub.question, facts_graph=facts_graph)
+        chains.update({k: v["chains"] for k, v in sub_view["lineage"].items()})
+        cited_chunks.update(sub_view["chunks"])
+    data["citations"] = _citations(trace.answer, chains, cited_chunks)
     return data
 
 
