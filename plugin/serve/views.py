@@ -134,7 +134,7 @@ def _texts(store, nodes: Iterable[NamedNode]) -> dict[str, str]:
     nodes = list(dict.fromkeys(nodes))
     if not nodes:
         return {}
-    rows = store.select(catalog().render("lineage/texts", store.dialect, nodes=nodes))
+    rows = store.select(catalog().render("serve/texts", store.dialect, nodes=nodes))
     return {row["node"].value: row["text"].value for row in rows}
 
 
@@ -170,7 +170,7 @@ def node_lineage(store, node: NamedNode | str, *, terms: Sequence[str] = ()) -> 
     """A chunk, text unit or other node of the source graph → its chain down to the document, with
     its text and the sentence best matching ``terms`` (e.g. the question's words)."""
     start = to_named_node(node)
-    rows = store.select(catalog().render("lineage/node-sources", store.dialect, node=start))
+    rows = store.select(catalog().render("serve/node-sources", store.dialect, node=start))
     nodes = _nodes(rows)
     if start.value not in nodes or len(nodes) == 1 and not nodes[start.value].parents and nodes[start.value].kind == "entity":
         raise NotFoundError(f"no node <{start.value}> with a lineage in urn:graph:source")
@@ -187,7 +187,7 @@ def document_view(store, document: NamedNode | str) -> dict[str, Any]:
     """A document (title, source, kind) and every recorded answer that rested on it, newest first."""
     doc = to_named_node(document)
     answers = Lineage(store).document_answers(doc)
-    rows = store.select(catalog().render("lineage/node-sources", store.dialect, node=doc))
+    rows = store.select(catalog().render("serve/node-sources", store.dialect, node=doc))
     node = _nodes(rows).get(doc.value)
     labels = Navigator(store).labels([e for a in answers for e in a.edges])
     out = []
@@ -266,7 +266,7 @@ def _citations(answer: str | None, chains: dict[str, list[dict]], chunks: dict[s
     for m in _CITATION_LINE.finditer(answer):
         number, label = int(m.group(1)), m.group(2).strip()
         match = next((k for k in known.values() if _names(label, k)), None)
-        out.append({"n": number, "label": label, "chunk": match["chunk"]["iri"] if match else None,
+        out.append({"n": number, "at": m.start(), "label": label, "chunk": match["chunk"]["iri"] if match else None,
                     "document": match["document"]["iri"] if match and match["document"] else None})
     return out
 
@@ -308,7 +308,14 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
             found = chunks.get(sel.get("chunk") or sel.get("item") or "")
             sel["source_label"] = _chunk_label(found) if found else None
     data["chunks"] = chunks
-    data["citations"] = _citations(trace.answer, {k: v["chains"] for k, v in lineage.items()}, chunks)
+    chains = {k: v["chains"] for k, v in lineage.items()}
+    cited_chunks = dict(chunks)
+    for sub in (sub for st in trace.stages for sub in st.subtraces if with_lineage):
+        # an agent's answer cites what its sub-traces (knowledge-query, document-query) kept
+        sub_view = trace_view(store, sub.question, facts_graph=facts_graph)
+        chains.update({k: v["chains"] for k, v in sub_view["lineage"].items()})
+        cited_chunks.update(sub_view["chunks"])
+    data["citations"] = _citations(trace.answer, chains, cited_chunks)
     return data
 
 

@@ -302,3 +302,27 @@ def test_a_pipeline_that_fails_mid_answer_ends_the_stream_with_an_error_event(ca
     problem = json.loads(events[-1][2])
     assert problem["status"] >= 400 and problem["detail"] and "sk-never-shown" not in events[-1][2]
     assert "Traceback" not in events[-1][2]
+
+
+def test_a_bug_is_a_problem_body_without_a_traceback(carol, monkeypatch):
+    from ragprov.serve import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("an internal detail")
+
+    monkeypatch.setattr(views, "trace_view", broken)
+    store, questions = carol
+    with TestClient(create_app(store, ServeConfig()), raise_server_exceptions=False) as client:
+        body = assert_problem(client.get(f"/traces/{questions['graph-rag'].value}"), 500, "RuntimeError", "bug")
+    assert "an internal detail" not in body["detail"]
+
+
+def test_an_agents_citations_resolve_through_its_sub_traces(guarded):
+    with guarded.stream("POST", "/ask", json={"mode": "agent", "question": "Who was Jacob Marley?"}, headers=AUTH) as resp:
+        question = json.loads(sse_events("".join(resp.iter_text()))[-1][2])["trace"]
+    body = guarded.get(f"/traces/{question}").json()
+    assert any(s["subtraces"] for s in body["stages"])
+    cites = body["citations"]
+    assert cites and all(c["chunk"] for c in cites)
+    assert [c["at"] for c in cites] == sorted(c["at"] for c in cites)
+    assert all(body["answer"][c["at"]:].startswith(f"[{c['n']}] {c['label']}") for c in cites)

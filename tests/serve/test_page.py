@@ -1,5 +1,5 @@
-"""The trace as one HTML file, the explorer's views (templates lineage/node-sources and
-lineage/texts), and DOT/Mermaid that stay readable for a trace of more than 25 edges."""
+"""The trace as one HTML file, the explorer's views (templates serve/node-sources and
+serve/texts), and DOT/Mermaid that stay readable for a trace of more than 25 edges."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from ..engines import IN_CI
 def test_view_templates_render_in_every_dialect(dialect):
     from pyoxigraph import NamedNode
 
-    assert "wasDerivedFrom*" in catalog().render("lineage/node-sources", dialect, node=NamedNode("urn:x:chunk"))
-    assert "tg:content" in catalog().render("lineage/texts", dialect, nodes=[NamedNode("urn:x:a"), NamedNode("urn:x:b")])
+    assert "wasDerivedFrom*" in catalog().render("serve/node-sources", dialect, node=NamedNode("urn:x:chunk"))
+    assert "tg:content" in catalog().render("serve/texts", dialect, nodes=[NamedNode("urn:x:a"), NamedNode("urn:x:b")])
 
 
 def test_html_file_is_self_contained(carol):
@@ -96,3 +96,26 @@ def test_dot_lays_out_narrow_for_a_25_edge_trace(carol):
     width, height = (float(v) for v in re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
     assert width <= 1600, f"{width} pt wide"  # one row of every selection was 21,000 pt
     assert height <= 2400
+
+
+def test_chunk_lineage_and_texts_on_every_engine(store):
+    """serve/node-sources and serve/texts on each real engine: a chunk → page → document, with its text."""
+    store.update("""
+        PREFIX prov: <http://www.w3.org/ns/prov#>
+        PREFIX tg: <https://trustgraph.ai/ns/>
+        PREFIX dc: <http://purl.org/dc/elements/1.1/>
+        INSERT DATA {
+          GRAPH <urn:graph:source> {
+            <urn:x:doc> a tg:Document ; dc:title "book.txt" .
+            <urn:x:page> a tg:Page ; tg:pageNumber 3 ; prov:wasDerivedFrom <urn:x:doc> .
+            <urn:x:chunk> a tg:Chunk ; tg:chunkIndex 7 ; prov:wasDerivedFrom <urn:x:page> .
+          }
+          GRAPH <urn:graph:library> { <urn:x:chunk> tg:content "It was cold. Fred came in, Scrooge's nephew. The end." . }
+        }""")
+    lineage = views.node_lineage(store, "urn:x:chunk", terms=["Scrooge's nephew"])
+    assert [(n["kind"], n["iri"]) for n in lineage["chain"]] == [("chunk", "urn:x:chunk"), ("page", "urn:x:page"), ("document", "urn:x:doc")]
+    assert lineage["document"]["title"] == "book.txt"
+    a, b = lineage["highlight"]
+    assert lineage["text"][a:b] == "Fred came in, Scrooge's nephew."
+    with pytest.raises(Exception, match="no node"):
+        views.node_lineage(store, "urn:x:missing")

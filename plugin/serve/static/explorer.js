@@ -181,12 +181,14 @@ async function runAsk(ui) {
 
 function answerWithCitations(trace) {
   const text = trace.answer || "";
-  const byNumber = new Map((trace.citations || []).map((c) => [c.n, c]));
+  const cites = trace.citations || [];
+  // [n] names the source line "[n] …" of the next Sources block (an agent's answer has one per tool)
+  const citeFor = (n, pos) => cites.find((c) => c.n === n && c.at >= pos) || cites.find((c) => c.n === n);
   const out = h("span", { class: "answer-text" });
   let last = 0;
   for (const m of text.matchAll(/\[(\d+)\]/g)) {
     out.append(text.slice(last, m.index));
-    const cite = byNumber.get(Number(m[1]));
+    const cite = citeFor(Number(m[1]), m.index);
     out.append(cite && cite.chunk
       ? h("a", { class: "cite", title: cite.label, "data-n": m[1], onclick: () => showNode(cite.chunk, trace) }, m[1])
       : h("span", { class: "cite" }, m[0]));
