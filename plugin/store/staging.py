@@ -84,7 +84,7 @@ def _stage_sidecars(path: Path, stage: Path) -> None:
         if not live.is_file():
             continue
         try:
-            source = sqlite3.connect(f"file:{live}?mode=ro", uri=True)
+            source = sqlite3.connect(str(live))  # the last connection to close tidies its WAL files
             try:
                 target = sqlite3.connect(str(staged))
                 try:

@@ -71,7 +71,8 @@ def test_a_load_that_fills_the_disk_changes_nothing_and_says_so(tmp_path):
     assert seen["code"] == 1 and seen["after"] == seen["before"], seen
     assert "disk holding the store" in seen["error"] and "is full" in seen["error"] and "internal error" not in seen["error"]
     assert seen["code_new"] == 1 and not seen["new_exists"], seen
-    assert seen["leftovers"] == ["store"], seen  # no staging directory, no new store
+    # no staging directory, no new store: only the store and its own text index (a sidecar file)
+    assert sorted(seen["leftovers"]) == ["store", "store.ragprov-index.sqlite"], seen
 
 
 def test_injected_disk_full(tmp_path, monkeypatch, capsys):
@@ -91,4 +92,4 @@ def test_injected_disk_full(tmp_path, monkeypatch, capsys):
     assert run(cli, ["load", "graphrag", str(GRAPHRAG), "--store", str(tmp_path / "new")]) == 1
     monkeypatch.setattr(pyoxigraph.Store, "bulk_load", real)
     assert quad_count(path) == before and not (tmp_path / "new").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store", "store.ragprov-index.sqlite"]
