@@ -380,8 +380,9 @@ class Lineage:
                 ans = by_question[q.value] = DocumentAnswer(q, _str(row.get("query")) or "", _str(row.get("started")))
             if ans.kind is None:
                 ans.kind = _kind(row.get("type"))
-            _add(ans.answers, row.get("answer"))
-            _add(ans.answer_documents, row.get("answerDocument"))
+            if row.get("answerDocument") is not None:  # what the stage derived is the answer, not a later stage
+                _add(ans.answers, row.get("answer"))
+                _add(ans.answer_documents, row["answerDocument"])
             if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
                 ans.parent_question = row["parentQuestion"]
             via, item = _str(row.get("via")), row.get("item")
