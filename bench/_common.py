@@ -6,6 +6,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -47,18 +48,57 @@ def fixed_clock():
     return lambda: t0 + dt.timedelta(milliseconds=next(counter))
 
 
-def best_of(fn, repeat: int) -> float:
-    """The fastest of ``repeat`` runs of ``fn()`` (seconds): the least disturbed measurement."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
 def percentiles(samples: list[float]) -> tuple[float, float]:
+    """The median and the 95th percentile (nearest rank) of ``samples``.
+
+    >>> percentiles([5.0, 1.0, 3.0, 2.0, 4.0])
+    (3.0, 5.0)
+    """
     ordered = sorted(samples)
     p50 = statistics.median(ordered)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
     return p50, p95
+
+
+def interleaved(sides: dict[str, Callable[[int], object]], runs: int, *, warmup: int = 1) -> dict[str, list[float]]:
+    """Time every side ``runs`` times, alternating them run by run (the first side of each round
+    rotates), so the machine's noise falls on every side alike. ``sides[name](i)`` does run ``i``
+    (``i`` lets a side pick its own input); returns seconds per run, per side, warm-up runs left out.
+
+    >>> calls = []
+    >>> out = interleaved({"a": calls.append, "b": calls.append}, 2, warmup=0)
+    >>> calls, sorted(out), len(out["a"])
+    ([0, 0, 1, 1], ['a', 'b'], 2)
+    """
+    names = list(sides)
+    out: dict[str, list[float]] = {name: [] for name in names}
+    for i in range(warmup + runs):
+        k = i % len(names)
+        for name in names[k:] + names[:k]:
+            t = time.perf_counter()
+            sides[name](i)
+            elapsed = time.perf_counter() - t
+            if i >= warmup:
+                out[name].append(elapsed)
+    return out
+
+
+#: every figure a benchmark reports, by benchmark and line: ``python -m bench`` writes them as JSON
+FIGURES: dict[str, dict[str, dict]] = {}
+
+
+def figure(bench: str, line: str, **values) -> None:
+    """Keep one line of figures (numbers and short strings) for ``python -m bench``."""
+    FIGURES.setdefault(bench, {})[line] = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in values.items()}
+
+
+def cache_dir(name: str) -> Path:
+    """Where big benchmark stores are kept between runs (outside git): ``$RAGPROV_BENCH_CACHE`` or
+    ``/work/bench-cache``, else the system temp directory."""
+    import os
+    import tempfile
+
+    base = os.environ.get("RAGPROV_BENCH_CACHE") or ("/work/bench-cache" if Path("/work/bench-cache").is_dir() else tempfile.gettempdir())
+    path = Path(base) / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path

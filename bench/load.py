@@ -9,7 +9,7 @@ Then, each into a fresh store:
 * ``bulk_extend``  — the very quads the loader wrote, already built as pyoxigraph ``Quad`` objects
   (built outside the timing), handed to ``Store.bulk_extend``: the raw floor.
 
-Each is timed ``--repeat`` times (fresh stores; the best run counts, as the machine may be shared).
+Each is timed ``--repeat`` times, the two alternated run by run (fresh stores); p50 and p95 are printed.
 
 Peak memory of the loader is measured with ``tracemalloc`` (Python allocations: the loader's own
 buffers; the store's Rust memory is the same for both ways) at a quarter of the copies and at all
@@ -51,6 +51,8 @@ import pyoxigraph as ox  # noqa: E402
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
 from ragprov.resources import data_dir  # noqa: E402
 from ragprov.store import EmbeddedStore  # noqa: E402
+
+from _common import figure, interleaved, percentiles  # noqa: E402
 
 SOURCE = data_dir() / "graphrag" / "christmas-carol-v3"
 ID_COLUMNS = {"id", "document_id", "text_unit_id"}
@@ -115,12 +117,12 @@ def run_loader(folder: Path, *, disk: Path | None, trace: bool) -> tuple[float, 
     return elapsed, cpu, report.quads, peak, store
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--copies", type=int, default=28, help="replicas of the Christmas Carol output (28 ≈ 1M quads)")
     parser.add_argument("--disk", action="store_true", help="use on-disk stores (default: in memory)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs each way; the best of each counts")
-    args = parser.parse_args()
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs each way, alternated run by run")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         small = replicate(tmp_path, max(1, args.copies // 4))
@@ -131,44 +133,43 @@ def main() -> None:
         for name, folder in (("small", small), ("big", big)):
             _, _, n, peak, s = run_loader(folder, disk=disk(f"trace-{name}"), trace=True)
             peaks[name] = (n, peak)
+            if name == "big":  # the same quads, as objects, built outside the timing
+                objects = list(ox.parse(s.dump(format="nquads"), format=ox.RdfFormat.N_QUADS))
             s.close()
             del s
-        # best of --repeat runs each way (the machine may be shared): fresh stores every time
-        loads = []
-        for i in range(args.repeat):
-            t_load, cpu_load, quads, _, store = run_loader(big, disk=disk(f"loader{i}"), trace=False)
-            loads.append((t_load, cpu_load))
-            if i < args.repeat - 1:
-                store.close()
-                del store
-        # the same quads, as objects, built outside the timing
-        data = store.dump(format="nquads")
-        store.close()
-        del store
-        objects = list(ox.parse(data, format=ox.RdfFormat.N_QUADS))
-        del data
-        assert len(objects) == quads, (len(objects), quads)
-        raws = []
-        for i in range(args.repeat):
+        quads = len(objects)
+        cpu: dict[str, list[float]] = {"loader": [], "bulk_extend": []}
+
+        def loader(i):
+            elapsed, cpu_s, n, _, store = run_loader(big, disk=disk(f"loader{i}"), trace=False)
+            assert n == quads, (n, quads)
+            cpu["loader"].append(cpu_s)
+            store.close()
+
+        def bulk_extend(i):
             raw = EmbeddedStore(disk(f"raw{i}")) if args.disk else EmbeddedStore()
             gc.collect()
-            t, cpu = time.perf_counter(), time.process_time()
+            c = time.process_time()
             raw.bulk_extend(objects)
-            raws.append((time.perf_counter() - t, time.process_time() - cpu))
-            assert raw.count() == quads
+            cpu["bulk_extend"].append(time.process_time() - c)
             raw.close()
-            del raw
+
+        # the two sides alternate run by run (fresh stores every time): noise falls on both alike
+        runs = interleaved({"loader": loader, "bulk_extend": bulk_extend}, args.repeat)
         del objects
-    (t_load, cpu_load), (t_raw, cpu_raw) = min(loads), min(raws)
+    (t_load, t_load95), (t_raw, t_raw95) = percentiles(runs["loader"]), percentiles(runs["bulk_extend"])
+    cpu_load, cpu_raw = percentiles(cpu["loader"])[0], percentiles(cpu["bulk_extend"])[0]
     (q_small, peak_small), (_, peak_big) = peaks["small"], peaks["big"]
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     where = "disk" if args.disk else "memory"
     print(f"GraphRAG loader vs Store.bulk_extend ({where} store, Christmas Carol v3 x{args.copies})")
     print(f"  quads                  {quads:>12,}")
-    print(f"  loader                 {quads / t_load:>12,.0f} quads/s  ({t_load:.2f} s, both passes; best of {args.repeat})")
-    print(f"  bulk_extend (raw)      {quads / t_raw:>12,.0f} quads/s  ({t_raw:.2f} s; best of {args.repeat})")
-    print(f"  ratio loader / raw     {t_raw / t_load:>12.0%}   (target >= 70%)")
+    print(f"  loader                 {quads / t_load:>12,.0f} quads/s  (p50 {t_load:.2f} s, p95 {t_load95:.2f} s, both passes; {args.repeat} interleaved runs)")
+    print(f"  bulk_extend (raw)      {quads / t_raw:>12,.0f} quads/s  (p50 {t_raw:.2f} s, p95 {t_raw95:.2f} s; the floor, same run)")
+    print(f"  ratio loader / raw     {t_raw / t_load:>12.0%}   (p50s; target >= 70%)")
+    figure("load", where, quads=quads, loader_p50_s=t_load, loader_p95_s=t_load95, raw_p50_s=t_raw, raw_p95_s=t_raw95,
+           loader_share_of_raw=t_raw / t_load)
     print(f"  CPU time loader / raw  {cpu_load:>9.2f} s / {cpu_raw:.2f} s  (CPU-time ratio {cpu_raw / cpu_load:.0%}, "
           f"~ the ratio on one free core; {len(os.sched_getaffinity(0))} cores here, load average {os.getloadavg()[0]:.1f})")
     print(f"  loader peak (Python)   {peak_small / 2**20:>9.1f} MiB at {q_small:,} quads, "
@@ -176,7 +177,8 @@ def main() -> None:
     print(f"  peak growth            {peak_big / peak_small:>12.2f}x for {quads / q_small:.1f}x the input "
           f"(+{(peak_big - peak_small) / 2**20:.1f} MiB: the id index; batches are bounded)")
     print(f"  process max RSS        {rss:>9.0f} MiB (includes the stores)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

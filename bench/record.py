@@ -1,30 +1,34 @@
 """Recording cost: the Recorder vs. the raw store, measured in one run, in memory and on disk.
 
-Three ways to write the same N realistic GraphRAG traces (5 concepts, 50 seeds, 25 selected edges;
-five stages each, one request per stage):
+Four ways to write the same N realistic GraphRAG traces (5 concepts, 50 seeds, 25 selected edges;
+five stages each, one request per stage), alternated run by run (each run a fresh store):
 
-* ``extend``  — the stage's quads handed straight to ``Store.extend`` (no SPARQL at all): the floor;
-* ``update``  — the stage's ``INSERT DATA`` text, already rendered, run as SPARQL UPDATE;
-* ``recorder`` — ``Recorder`` end to end: building parameters, rendering + escaping, the update.
+* ``extend``   — each stage's quads, already built, handed straight to ``Store.extend`` (no SPARQL
+  at all): the floor, measured in the same run;
+* ``update``   — each stage's ``INSERT DATA`` text, already rendered, run as SPARQL UPDATE;
+* ``recorder`` — ``Recorder`` end to end: building parameters, rendering + escaping, the update;
+* ``render``   — the recorder's rendering alone (a store that runs nothing).
 
-Targets (issue 2): recorder ≤ 1.5 × extend; rendering + escaping ≤ 10 % on top of the bare update.
+Prints p50 / p95 milliseconds per trace of each and the p50 ratios to ``extend``.
+Target (issue 10): recorder / extend ≤ 1.5, in memory and on disk.
 
-    python bench/record.py [--traces 300] [--repeat 3]
+    python bench/record.py [--traces 200] [--runs 7]
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import tempfile
 
-from _common import CapturingStore, best_of, fixed_clock, graph_rag_inputs, ids, quads_of_update, record_graph_rag
+from _common import CapturingStore, figure, fixed_clock, graph_rag_inputs, ids, interleaved, percentiles, quads_of_update, record_graph_rag
 
 from ragprov.record import Recorder
 from ragprov.sparql import Dialect
 from ragprov.store import EmbeddedStore
 
 
-def measure(kind: str, n: int, repeat: int) -> dict[str, float]:
+def measure(kind: str, n: int, runs: int) -> dict[str, list[float]]:
     inputs = [graph_rag_inputs(i) for i in range(n)]  # what pipelines hand over: built outside the timings
     capture = CapturingStore(Dialect.RDF12)
     recorder = Recorder(capture, clock=fixed_clock(), new_id=ids())
@@ -32,61 +36,67 @@ def measure(kind: str, n: int, repeat: int) -> dict[str, float]:
         record_graph_rag(recorder, item)
     texts = capture.updates
     stage_quads = [quads_of_update(t) for t in texts]
-    quads = sum(len(q) for q in stage_quads)
+    folders: list[str] = []
 
     def fresh() -> EmbeddedStore:
-        return EmbeddedStore(tempfile.mkdtemp(prefix="ragprov-bench-")) if kind == "disk" else EmbeddedStore()
+        if kind == "memory":
+            return EmbeddedStore()
+        folders.append(tempfile.mkdtemp(prefix="ragprov-bench-"))
+        return EmbeddedStore(folders[-1])
 
-    def run_extend():
+    def extend(_):
         store = fresh()
         for q in stage_quads:
             store.extend(q)
         store.close()
 
-    def run_update():
+    def update(_):
         store = fresh()
         for t in texts:
             store.update(t)
         store.close()
 
-    def run_recorder():
+    def recorder_side(_):
         store = fresh()
         rec = Recorder(store, clock=fixed_clock(), new_id=ids())
         for item in inputs:
             record_graph_rag(rec, item)
         store.close()
 
-    def run_render_only():
+    def render(_):
         rec = Recorder(CapturingStore(Dialect.RDF12), clock=fixed_clock(), new_id=ids())
         for item in inputs:
             record_graph_rag(rec, item)
 
-    return {
-        "quads": quads,
-        "requests": len(texts),
-        "extend": best_of(run_extend, repeat),
-        "update": best_of(run_update, repeat),
-        "recorder": best_of(run_recorder, repeat),
-        "render": best_of(run_render_only, repeat),
-    }
+    try:
+        out = interleaved({"extend": extend, "update": update, "recorder": recorder_side, "render": render}, runs)
+    finally:
+        for f in folders:
+            shutil.rmtree(f, ignore_errors=True)
+    out["_quads"] = [sum(len(q) for q in stage_quads)]
+    out["_requests"] = [len(texts)]
+    return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--traces", type=int, default=300)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    print(f"recording {args.traces} GraphRAG traces (5 concepts, 50 seeds, 25 edges), best of {args.repeat}")
-    print(f"{'store':7} {'quads':>7} {'extend ms/trace':>16} {'update/extend':>14} {'recorder/extend':>16} {'render/update':>14}")
+    parser.add_argument("--traces", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    print(f"recording {args.traces} GraphRAG traces (5 concepts, 50 seeds, 25 edges), {args.runs} interleaved runs per side")
+    print(f"{'store':7} {'side':9} {'p50 ms/trace':>13} {'p95 ms/trace':>13} {'p50 / extend':>13}")
     for kind in ("memory", "disk"):
-        m = measure(kind, args.traces, args.repeat)
+        m = measure(kind, args.traces, args.runs)
         per = 1000 / args.traces
-        print(
-            f"{kind:7} {m['quads']:>7} {m['extend'] * per:>16.3f} {m['update'] / m['extend']:>14.2f} "
-            f"{m['recorder'] / m['extend']:>16.2f} {m['render'] / m['update']:>13.1%}"
-        )
-    print("targets: recorder/extend <= 1.5; render/update <= 10% (update/extend floor about 1.35 here)")
+        floor = percentiles(m["extend"])[0]
+        for side in ("extend", "update", "recorder", "render"):
+            p50, p95 = percentiles(m[side])
+            print(f"{kind:7} {side:9} {p50 * per:>13.3f} {p95 * per:>13.3f} {p50 / floor:>13.2f}")
+            figure("record", f"{kind} {side}", p50_ms_per_trace=p50 * per, p95_ms_per_trace=p95 * per, ratio_to_extend=p50 / floor)
+        print(f"{kind:7} {m['_quads'][0]} quads in {m['_requests'][0]} requests")
+    print("floor: Store.extend of the same quads, measured in the same run; target recorder / extend <= 1.5")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

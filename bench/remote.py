@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from _common import ROOT, CapturingStore, fixed_clock, graph_rag_trace, ids, percentiles, quads_of_update
+from _common import ROOT, CapturingStore, figure, fixed_clock, graph_rag_trace, ids, interleaved, percentiles, quads_of_update
 
 from ragprov.record import Recorder
 from ragprov.sparql import Dialect
@@ -53,21 +53,11 @@ class Counting:
         session.request = request  # type: ignore[method-assign]
 
 
-def per_trace(fn, n: int) -> list[float]:
-    """Milliseconds for each of ``n`` calls ``fn(i)``."""
-    out = []
-    for i in range(n):
-        t = time.perf_counter()
-        fn(i)
-        out.append((time.perf_counter() - t) * 1000)
-    return out
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--traces", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     n, warm = args.traces, args.warmup
 
     # The stage requests of n traces (rendered once, for the raw and update baselines).
@@ -95,23 +85,20 @@ def main() -> None:
             "oxigraph serve (HTTP)": endpoint,
         }
         for label, make in factories.items():
+            stores = {way: make() for way in ("raw", "update", "recorder")}
+            counters = {way: Counting(s) if isinstance(s, EndpointStore) else None for way, s in stores.items()}
+            recorder = Recorder(stores["recorder"], clock=fixed_clock(), new_id=ids())
+            actions = {
+                "raw": lambda i: [stores["raw"].extend(q) for q in quads[i]],
+                "update": lambda i: [stores["update"].update(t) for t in per[i]],
+                "recorder": lambda i: graph_rag_trace(recorder, i),
+            }
+            # one trace per way in turn (the first way rotates): the ways share the machine's noise
+            samples = interleaved(actions, n, warmup=warm)
             row = {}
-            for way in ("raw", "update", "recorder"):
-                store = make()
-                counter = Counting(store) if isinstance(store, EndpointStore) else None
-                recorder = Recorder(store, clock=fixed_clock(), new_id=ids())
-                actions = {
-                    "raw": lambda i: [store.extend(q) for q in quads[i]],
-                    "update": lambda i: [store.update(t) for t in per[i]],
-                    "recorder": lambda i: graph_rag_trace(recorder, i),
-                }
-                act = actions[way]
-                for i in range(warm):
-                    act(i)
-                before = counter.n if counter else 0
-                samples = per_trace(lambda i: act(warm + i), n)
-                trips = ((counter.n - before) / n) if counter else 0.0
-                p50, p95 = percentiles(samples)
+            for way, store in stores.items():
+                trips = (counters[way].n / (n + warm)) if counters[way] else 0.0
+                p50, p95 = percentiles([s * 1000 for s in samples[way]])
                 row[way] = (p50, p95, trips)
                 store.close()
             results[label] = row
@@ -125,11 +112,13 @@ def main() -> None:
         for way, (p50, p95, trips) in row.items():
             trips_s = f"{trips:.1f}" if label.startswith("oxigraph serve") else "-"
             print(f"{label:24} {way:9} {p50:10.2f} {p95:8.2f} {trips_s:>12} {p50 / raw:15.2f}")
+            figure("remote", f"{label} {way}", p50_ms_per_trace=p50, p95_ms_per_trace=p95, trips_per_trace=trips, ratio_to_raw=p50 / raw)
     http_rec = results["oxigraph serve (HTTP)"]["recorder"][0]
     mem_rec = results["embedded (memory)"]["recorder"][0]
     disk_rec = results["embedded (disk)"]["recorder"][0]
     print(f"recorder over HTTP vs embedded: {http_rec / mem_rec:.1f}× memory, {http_rec / disk_rec:.1f}× disk (median per trace)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

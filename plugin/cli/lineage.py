@@ -76,26 +76,29 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @lineage_group.command("document")
 @click.argument("document")
 @_FORMAT
+@click.option("--facts-graph", default=None, help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).")
 @with_store(read_only=True)
-def lineage_document(store, document, fmt):
-    """Every recorded answer whose selected edges (or chunks) rest on DOCUMENT, newest first."""
+def lineage_document(store, document, fmt, facts_graph):
+    """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""
     from ..navigate.lineage import Lineage
 
-    answers = Lineage(store).document_answers(parse_term(document, position="document"))
+    graph = parse_term(facts_graph, position="facts graph") if facts_graph else None
+    answers = Lineage(store, facts_graph=graph).document_answers(parse_term(document, position="document"))
     if fmt == "json":
         echo_json([a.to_json() for a in answers])
         return
     rows = [
         (
             a.started or "?",
-            a.question.value,
+            a.kind or "?",
+            a.question.value + (f" (run by {a.parent_question.value})" if a.parent_question else ""),
             a.query,
-            str(len(a.edges)) + " edge(s)" + (f", {len(a.chunks)} chunk(s)" if a.chunks else ""),
             ", ".join(x.value for x in a.answers) or "(no answer yet)",
+            ", ".join(i.value for i in a.items),
         )
         for a in answers
     ]
-    print_table(("started", "trace", "question", "via", "answer"), rows)
+    print_table(("started", "kind", "trace", "question", "answer", "via"), rows)
     if not answers:
         click.echo("no recorded answer rests on this document", err=True)
 

@@ -32,7 +32,7 @@ from ..sparql.escape import to_named_node
 from ..sparql.templates import Catalog, catalog as default_catalog
 from ._terms import int_value, str_value
 
-__all__ = ["Lineage", "SourceNode", "SourceChain", "StatementInfo", "Extraction", "DocumentAnswer"]
+__all__ = ["Lineage", "SourceNode", "SourceChain", "StatementInfo", "Extraction", "DocumentAnswer", "QUESTION_KINDS"]
 
 _TG = "https://trustgraph.ai/ns/"
 _KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "Page": "page", _TG + "Chunk": "chunk"}
@@ -154,32 +154,61 @@ class Extraction:
 
 @dataclasses.dataclass
 class DocumentAnswer:
-    """A recorded trace whose answer rests on a document: the question, its answer entity (and the
-    library document holding the answer text), the parent agent question of a sub-trace, and the
-    selected edges (or chunks) that link it to the document."""
+    """A recorded trace whose answer rests on a document: the question, its kind and start time,
+    its answer entity (and the library document holding the answer text), the parent question of
+    a sub-trace (an agent's or a DRIFT search's), and the kept items that tie it to the document:
+    ``items`` all of them (statements, chunks, text units, entities, claims, community reports),
+    ``edges`` and ``statements`` the selected edges and the statements that reify them, ``chunks``
+    the chunks a DocRAG stage kept."""
 
     question: NamedNode
     query: str
     started: str | None = None
+    kind: str | None = None
     answers: list[NamedNode] = dataclasses.field(default_factory=list)
     answer_documents: list[NamedNode] = dataclasses.field(default_factory=list)
     parent_question: NamedNode | None = None
     edges: list[Triple] = dataclasses.field(default_factory=list)
     statements: list[NamedNode] = dataclasses.field(default_factory=list)
     chunks: list[NamedNode] = dataclasses.field(default_factory=list)
+    items: list[NamedNode] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
             "question": self.question.value,
+            "kind": self.kind,
             "query": self.query,
             "started": self.started,
             "answers": [a.value for a in self.answers],
             "answer_documents": [a.value for a in self.answer_documents],
             "parent_question": self.parent_question.value if self.parent_question else None,
+            "items": [i.value for i in self.items],
             "edges": [[str(e.subject), str(e.predicate), str(e.object)] for e in self.edges],
             "statements": [s.value for s in self.statements],
             "chunks": [c.value for c in self.chunks],
         }
+
+
+#: the trace kind of each question subtype (``ragprov trace list`` names them so too)
+QUESTION_KINDS = {
+    _TG + "GraphRagQuestion": "graph-rag",
+    _TG + "DocRagQuestion": "doc-rag",
+    _TG + "AgentQuestion": "agent",
+    _TG + "LocalSearchQuestion": "local",
+    _TG + "GlobalSearchQuestion": "global",
+    _TG + "DriftSearchQuestion": "drift",
+}
+
+
+def _kind(term) -> str | None:
+    """The trace kind a question subtype stands for (a future subtype: its local name).
+
+    >>> _kind(NamedNode("https://trustgraph.ai/ns/LocalSearchQuestion")), _kind(NamedNode("urn:x:NewQuestion"))
+    ('local', 'NewQuestion')
+    """
+    if not isinstance(term, NamedNode):
+        return None
+    return QUESTION_KINDS.get(term.value) or term.value.rsplit("/", 1)[-1].rsplit("#", 1)[-1].rsplit(":", 1)[-1]
 
 
 def _add(lst: list, item) -> None:
@@ -243,8 +272,9 @@ def _nodes(rows: Iterable[dict]) -> dict[str, SourceNode]:
 class Lineage:
     """Lineage queries over a store (see the module docstring)."""
 
-    def __init__(self, store, *, catalog: Catalog | None = None):
+    def __init__(self, store, *, facts_graph: NamedNode | None = None, catalog: Catalog | None = None):
         self.store = store
+        self.facts_graph = facts_graph
         self.catalog = catalog or default_catalog()
 
     def _select(self, name: str, **params):
@@ -334,9 +364,10 @@ class Lineage:
         return Extraction(root, pages, chunks, statements, derived)
 
     def document_answers(self, document: NamedNode | str) -> list[DocumentAnswer]:
-        """Every recorded trace whose selected edges (or chunks) rest on ``document``, newest first."""
+        """Every recorded trace whose kept items rest on ``document``, newest first: one query of
+        bound look-ups from the document (see ``lineage/document-answers``)."""
         doc = to_named_node(document)
-        rows = self._select("lineage/document-answers", document=doc)
+        rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
         if not len(rows) and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
             raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
         by_question: dict[str, DocumentAnswer] = {}
@@ -347,14 +378,21 @@ class Lineage:
             ans = by_question.get(q.value)
             if ans is None:
                 ans = by_question[q.value] = DocumentAnswer(q, _str(row.get("query")) or "", _str(row.get("started")))
-            _add(ans.answers, row.get("answer"))
-            _add(ans.answer_documents, row.get("answerDocument"))
+            if ans.kind is None:
+                ans.kind = _kind(row.get("type"))
+            if row.get("answerDocument") is not None:  # what the stage derived is the answer, not a later stage
+                _add(ans.answers, row.get("answer"))
+                _add(ans.answer_documents, row["answerDocument"])
             if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
                 ans.parent_question = row["parentQuestion"]
-            if all(row.get(k) is not None for k in ("es", "ep", "eo")):
-                _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
-            _add(ans.statements, row.get("statement"))
-            _add(ans.chunks, row.get("chunk"))
+            via, item = _str(row.get("via")), row.get("item")
+            _add(ans.items, item)
+            if via == "statement":
+                _add(ans.statements, item)
+                if all(row.get(k) is not None for k in ("es", "ep", "eo")):
+                    _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
+            elif via == "chunk":
+                _add(ans.chunks, item)
         return sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
 
     def any_edge(self) -> Triple:

@@ -96,7 +96,7 @@ class _Session:
     def exploration(self, entities, candidates, batches=()) -> ExplainEvent:
         iri = self.iri("exploration")
         event = self._write(
-            "record/context-exploration", "exploration", iri, exploration=iri, derived_from=self.last,
+            "record/context-exploration", "exploration", iri, exploration=iri, question=self.question, derived_from=self.last,
             generated=self.recorder.clock(), entities=list(entities), candidates=list(candidates), batches=list(batches),
         )
         self.last = iri
@@ -105,14 +105,14 @@ class _Session:
     def map_result(self, n: int, batch: NamedNode, points: list[dict], *, exploration: NamedNode, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
         iri = self.iri(f"map/{n}")
         return self._write(
-            "record/map-result", "map", iri, result=iri, derived_from=exploration, generated=self.recorder.clock(),
+            "record/map-result", "map", iri, result=iri, question=self.question, derived_from=exploration, generated=self.recorder.clock(),
             batch=batch, points=points, in_token=in_token, out_token=out_token, prompt=prompt,
         )
 
     def focus(self, selections: list[dict], *, derived_from: Sequence[NamedNode], points: Sequence[NamedNode] = (), prompt=None) -> ExplainEvent:
         iri = self.iri("focus")
         event = self._write(
-            "record/context-focus", "focus", iri, focus=iri, derived_from=list(derived_from), generated=self.recorder.clock(),
+            "record/context-focus", "focus", iri, focus=iri, question=self.question, derived_from=list(derived_from), generated=self.recorder.clock(),
             selections=selections, points=list(points), prompt=prompt,
         )
         self.last = iri
@@ -369,7 +369,7 @@ class DriftSearch(_Mode):
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
             event = self.recorder.write(
-                "record/drift-action", "drift-action", primer_iri, action=primer_iri, derived_from=[exploration],
+                "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration],
                 generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
                 follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
                 content=primer_answer, sub_trace=None, prompt=follow.prompt if follow else primer_points.prompt,
@@ -412,7 +412,7 @@ class DriftSearch(_Mode):
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
                     with timings.measure("record"):
                         event = self.recorder.write(
-                            "record/drift-action", "drift-action", action, action=action, derived_from=sources,
+                            "record/drift-action", "drift-action", action, action=action, question=session.question, derived_from=sources,
                             generated=self.recorder.clock(), query=q, depth=depth, score=score,
                             follow_ups=list(more.value) if more else [], document=NamedNode(f"{action.value}/answer"),
                             content=answer, sub_trace=sub_question, prompt=more.prompt if more else rating.prompt,

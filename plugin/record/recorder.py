@@ -294,7 +294,7 @@ class GraphRagTrace(_RetrievalTrace):
         iri = self.stage_iri("exploration")
         event = self._write(
             "record/exploration", "exploration", iri,
-            exploration=iri, derived_from=self.last, generated=self.recorder.clock(), edge_count=edge_count,
+            exploration=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), edge_count=edge_count,
             entities=list(entities),
             hops=[_HopRow(NamedNode(f"urn:trustgraph:prov:hop:{self.id}:{h.hop}"), h.hop, h.candidates, h.kept) for h in hops],
         )
@@ -313,7 +313,7 @@ class GraphRagTrace(_RetrievalTrace):
         ]
         event = self._write(
             "record/focus", "focus", iri,
-            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
             in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -338,7 +338,7 @@ class DocRagTrace(_RetrievalTrace):
         iri = self.stage_iri("exploration")
         event = self._write(
             "record/chunk-exploration", "exploration", iri,
-            exploration=iri, derived_from=self.last, generated=self.recorder.clock(),
+            exploration=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(),
             chunk_count=len(chunks) if chunk_count is None else chunk_count, chunks=list(chunks),
         )
         self.last = iri
@@ -355,7 +355,7 @@ class DocRagTrace(_RetrievalTrace):
         ]
         event = self._write(
             "record/chunk-focus", "focus", iri,
-            focus=iri, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
             in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri

@@ -27,13 +27,13 @@ def samples() -> dict[str, dict]:
             concepts=["Scrooge", "partner"], in_token=10, out_token=5, prompt="extract-concepts@1",
         ),
         "record/exploration": dict(
-            exploration=NamedNode("urn:trustgraph:prov:exploration:sample"),
+            exploration=NamedNode("urn:trustgraph:prov:exploration:sample"), question=Q,
             derived_from=NamedNode("urn:trustgraph:prov:grounding:sample"), generated=T0, edge_count=12,
             entities=[NamedNode("urn:e:scrooge")],
             hops=[{"iri": NamedNode("urn:trustgraph:prov:hop:sample:1"), "hop": 1, "candidates": 40, "kept": 12}],
         ),
         "record/focus": dict(
-            focus=NamedNode("urn:trustgraph:prov:focus:sample"),
+            focus=NamedNode("urn:trustgraph:prov:focus:sample"), question=Q,
             derived_from=NamedNode("urn:trustgraph:prov:exploration:sample"), generated=T0,
             selections=[
                 {"iri": NamedNode("urn:trustgraph:prov:edge:sample:1"), "edge": EDGE, "rank": 1,
@@ -50,12 +50,12 @@ def samples() -> dict[str, dict]:
             in_token=100, out_token=20, prompt="synthesize@1",
         ),
         "record/chunk-exploration": dict(
-            exploration=NamedNode("urn:trustgraph:docrag:sample/exploration"),
+            exploration=NamedNode("urn:trustgraph:docrag:sample/exploration"), question=NamedNode("urn:trustgraph:docrag:sample"),
             derived_from=NamedNode("urn:trustgraph:docrag:sample/grounding"), generated=T0, chunk_count=2,
             chunks=[NamedNode("urn:doc:1/c0"), NamedNode("urn:doc:1/c1")],
         ),
         "record/chunk-focus": dict(
-            focus=NamedNode("urn:trustgraph:docrag:sample/focus"),
+            focus=NamedNode("urn:trustgraph:docrag:sample/focus"), question=NamedNode("urn:trustgraph:docrag:sample"),
             derived_from=NamedNode("urn:trustgraph:docrag:sample/exploration"), generated=T0,
             selections=[{"iri": NamedNode("urn:trustgraph:docrag:sample/chunk/1"), "chunk": NamedNode("urn:doc:1/c1"), "rank": 1, "score": 2.5}],
             in_token=None, out_token=None, prompt="bm25-rerank@1",

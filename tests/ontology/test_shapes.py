@@ -164,6 +164,19 @@ BROKEN = {
                   Triple(iri(CONCLUSION + "2"), iri(PROV + "wasDerivedFrom"), iri(OBSERVATION_2))]),
         "exactly one Conclusion",
     ),
+    "focus that names another question": (
+        "graphrag",
+        dict(change=lambda t: Triple(t.subject, t.predicate, iri(AGENT_Q))
+             if _s(t, FOCUS) and _p(t, TG + "forQuestion") else t,
+             add=[Triple(iri(AGENT_Q), iri(RDF + "type"), iri(TG + "Question"))]),
+        "does not lead to",
+    ),
+    "focus that names two questions": (
+        "graphrag",
+        dict(add=[Triple(iri(FOCUS), iri(TG + "forQuestion"), iri(AGENT_Q)),
+                  Triple(iri(AGENT_Q), iri(RDF + "type"), iri(TG + "Question"))]),
+        "at most one question",
+    ),
     "stage both generated and derived": (
         "agent",
         dict(add=[Triple(iri(CONCLUSION), iri(PROV + "wasGeneratedBy"), iri(AGENT_Q))]),
