@@ -107,6 +107,11 @@ class TG(metaclass=_ClosedNamespace):
     #: Answer (class). Mixin type of a stage that holds a final answer (a Synthesis or a
     #: Conclusion), so that every answer of every trace kind can be found with one type.
     Answer = NamedNode("https://trustgraph.ai/ns/Answer")
+    #: Answer candidate (class). A possible answer a Synthesis weighed (tg:answerCandidate):
+    #: its name (rdfs:label), entity type, score, rank, whether it was chosen (tg:chosen), the
+    #: evidence items that support it (tg:supportedBy) and why it scored so (tg:reasoning).
+    #: The rejected candidates say why this answer and not another.
+    AnswerCandidate = NamedNode("https://trustgraph.ai/ns/AnswerCandidate")
     #: Chunk (class). A span of text cut from a page or a document by a chunking activity,
     #: located by its index, character offset and character length.
     Chunk = NamedNode("https://trustgraph.ai/ns/Chunk")
@@ -259,6 +264,9 @@ class TG(metaclass=_ClosedNamespace):
     #: answer document (object property). Links an answer stage to the library document
     #: holding the final answer text.
     answer = NamedNode("https://trustgraph.ai/ns/answer")
+    #: answer candidate (object property). Links a Synthesis to a candidate answer it weighed
+    #: (the chosen one and the rejected ones).
+    answerCandidate = NamedNode("https://trustgraph.ai/ns/answerCandidate")
     #: batch (object property). A report batch that a global search Exploration made, or the
     #: one a map step read.
     batch = NamedNode("https://trustgraph.ai/ns/batch")
@@ -347,6 +355,10 @@ class TG(metaclass=_ClosedNamespace):
     #: claim subject entity (object property). The entity a GraphRAG claim is about, when its
     #: name matches an entity.
     subjectEntity = NamedNode("https://trustgraph.ai/ns/subjectEntity")
+    #: supported by (object property). An evidence item of the trace (an edge selection, a
+    #: kept chunk, a kept local-search item, a global-search map point) on which a stated
+    #: answer, or a weighed candidate answer, rests.
+    supportedBy = NamedNode("https://trustgraph.ai/ns/supportedBy")
     #: relationship target (object property). The entity a GraphRAG relationship points to.
     target = NamedNode("https://trustgraph.ai/ns/target")
     #: thought document (object property). Links an Analysis step to the library document
@@ -373,6 +385,9 @@ class TG(metaclass=_ClosedNamespace):
     #: character offset (datatype property). Where a chunk starts in the text of its parent,
     #: in characters from 0.
     charOffset = NamedNode("https://trustgraph.ai/ns/charOffset")
+    #: chosen (datatype property). Whether a candidate answer is the one the Synthesis states
+    #: (true) or one it rejected (false).
+    chosen = NamedNode("https://trustgraph.ai/ns/chosen")
     #: chunk count (datatype property). How many document chunks a DocRAG Exploration
     #: retrieved.
     chunkCount = NamedNode("https://trustgraph.ai/ns/chunkCount")
@@ -418,7 +433,7 @@ class TG(metaclass=_ClosedNamespace):
     #: wrote it (free text, often ISO 8601 or NONE).
     endDate = NamedNode("https://trustgraph.ai/ns/endDate")
     #: entity type (datatype property). The kind of a GraphRAG entity as the indexer's LLM
-    #: named it (such as PERSON, ORGANIZATION, GEO, EVENT).
+    #: named it (such as PERSON, ORGANIZATION, GEO, EVENT), or of a candidate answer.
     entityType = NamedNode("https://trustgraph.ai/ns/entityType")
     #: explanation (datatype property). The explanation that backs the summary of a report
     #: finding.
@@ -485,6 +500,9 @@ class TG(metaclass=_ClosedNamespace):
     #: query text (datatype property). The text of the user's query, exactly as asked (or, on
     #: a DRIFT action, the follow-up query it answered).
     query = NamedNode("https://trustgraph.ai/ns/query")
+    #: question kind (datatype property). How the synthesis typed the question: who, where,
+    #: when, how-many, which, what, why, how or yes-no.
+    questionKind = NamedNode("https://trustgraph.ai/ns/questionKind")
     #: rank (datatype property). The position of a selected item in the order of selection; a
     #: smaller rank was preferred.
     rank = NamedNode("https://trustgraph.ai/ns/rank")
@@ -512,6 +530,10 @@ class TG(metaclass=_ClosedNamespace):
     #: claim start date (datatype property). When the claimed fact started, as the indexer's
     #: LLM wrote it (free text, often ISO 8601 or NONE).
     startDate = NamedNode("https://trustgraph.ai/ns/startDate")
+    #: stated answer (datatype property). The answer the first line of a Synthesis states: the
+    #: name of the chosen candidate, or the sentence that answers. Absent when the data does
+    #: not answer the question (or the engine does not say).
+    statedAnswer = NamedNode("https://trustgraph.ai/ns/statedAnswer")
     #: claim status (datatype property). Whether the indexer judged a GraphRAG claim TRUE,
     #: FALSE or SUSPECTED.
     status = NamedNode("https://trustgraph.ai/ns/status")
@@ -547,6 +569,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.AgentQuestion,
         TG.Analysis,
         TG.Answer,
+        TG.AnswerCandidate,
         TG.Chunk,
         TG.ChunkSelection,
         TG.Claim,
@@ -591,6 +614,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
 OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
     {
         TG.answer,
+        TG.answerCandidate,
         TG.batch,
         TG.candidate,
         TG.child,
@@ -620,6 +644,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.source,
         TG.subTrace,
         TG.subjectEntity,
+        TG.supportedBy,
         TG.target,
         TG.thought,
     }
@@ -633,6 +658,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.candidateCount,
         TG.charLength,
         TG.charOffset,
+        TG.chosen,
         TG.chunkCount,
         TG.chunkIndex,
         TG.chunkOverlap,
@@ -671,6 +697,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.period,
         TG.prompt,
         TG.query,
+        TG.questionKind,
         TG.rank,
         TG.rating,
         TG.ratingExplanation,
@@ -679,6 +706,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.size,
         TG.sourceText,
         TG.startDate,
+        TG.statedAnswer,
         TG.status,
         TG.stepNumber,
         TG.subject,
@@ -709,6 +737,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.candidateCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.charLength: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.charOffset: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
+        TG.chosen: NamedNode("http://www.w3.org/2001/XMLSchema#boolean"),
         TG.chunkCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkIndex: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkOverlap: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
@@ -747,6 +776,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.period: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.prompt: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.query: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.questionKind: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.rank: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.rating: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
         TG.ratingExplanation: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -755,6 +785,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.size: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.sourceText: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.startDate: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.statedAnswer: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.status: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.stepNumber: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.subject: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -772,6 +803,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.AgentQuestion: 'agent question',
         TG.Analysis: 'Analysis',
         TG.Answer: 'Answer',
+        TG.AnswerCandidate: 'Answer candidate',
         TG.Chunk: 'Chunk',
         TG.ChunkSelection: 'Chunk selection',
         TG.Claim: 'Claim',
@@ -812,6 +844,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.UnresolvedEntity: 'Unresolved GraphRAG entity',
         TG.action: 'action',
         TG.answer: 'answer document',
+        TG.answerCandidate: 'answer candidate',
         TG.arguments: 'arguments',
         TG.batch: 'batch',
         TG.batchNumber: 'batch number',
@@ -820,6 +853,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.charLength: 'character length',
         TG.charOffset: 'character offset',
         TG.child: 'child community',
+        TG.chosen: 'chosen',
         TG.chunk: 'chunk of selection',
         TG.chunkCount: 'chunk count',
         TG.chunkIndex: 'chunk index',
@@ -874,6 +908,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.point: 'point',
         TG.prompt: 'prompt',
         TG.query: 'query text',
+        TG.questionKind: 'question kind',
         TG.rank: 'rank',
         TG.rating: 'importance rating',
         TG.ratingExplanation: 'rating explanation',
@@ -890,12 +925,14 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.source: 'relationship source',
         TG.sourceText: 'claim source text',
         TG.startDate: 'claim start date',
+        TG.statedAnswer: 'stated answer',
         TG.status: 'claim status',
         TG.stepNumber: 'step number',
         TG.subTrace: 'sub-trace question',
         TG.subject: 'claim subject name',
         TG.subjectEntity: 'claim subject entity',
         TG.summary: 'summary',
+        TG.supportedBy: 'supported by',
         TG.target: 'relationship target',
         TG.terminationReason: 'termination reason',
         TG.thought: 'thought document',

@@ -257,6 +257,21 @@ class FactsReader:
                     self._labels[row["term"]] = row["label"].value
         return {n: self._labels[n] for n in nodes if n in self._labels}
 
+    def entity_types(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        """The entity type (``tg:entityType``: PERSON, ORGANIZATION, GEO, EVENT…) of each of
+        ``nodes`` that has one (cached; ``retrieve/entity-types``, one query per 200 IRIs)."""
+        if not hasattr(self, "_types"):
+            self._types: dict[NamedNode, str | None] = {}
+        nodes = [n for n in dict.fromkeys(nodes) if isinstance(n, NamedNode)]
+        wanted = [n for n in nodes if n not in self._types]
+        for batch in _batches(wanted):
+            for n in batch:
+                self._types[n] = None
+            for row in self._select("retrieve/entity-types", entities=list(batch), facts_graph=self.facts_graph):
+                if "type" in row:
+                    self._types[row["entity"]] = row["type"].value
+        return {n: t for n in nodes if (t := self._types.get(n)) is not None}
+
     # -- edges ---------------------------------------------------------------------------------
     def edge_sources(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:
         """Where each edge came from, one :class:`EdgeOrigin` per distinct chunk (or document),

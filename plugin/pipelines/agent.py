@@ -146,7 +146,8 @@ class Agent(Pipeline):
                                 sources.append(s)
                 sub_result = sub.result
                 observation = sub_result.answer
-                useful = sub_result.selected > 0
+                # evidence that the tool could not turn into an answer is not an answer
+                useful = sub_result.selected > 0 and sub_result.answered is not False
                 if sub_result.last is not None and sub_result.last != sub_last:
                     sub_last = sub_result.last
             except RagprovError as e:
