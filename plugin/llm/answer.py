@@ -48,9 +48,9 @@ from .text import content_tokens, split_sentences, tokenize
 __all__ = ["QuestionType", "Candidate", "Extraction", "classify", "extract_answer", "MIN_SUPPORT", "MIN_COVERAGE"]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
-MIN_SUPPORT = 0.3
+MIN_SUPPORT = 0.1
 #: the least share of the question's terms the best supporting sentence must cover
-MIN_COVERAGE = 0.5
+MIN_COVERAGE = 0.4
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -171,6 +171,8 @@ class Candidate:
     score: float
     support: tuple[int, ...]
     why: str = ""
+    #: the best coverage of the question's terms by one piece of supporting evidence (0–1)
+    cover: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +201,8 @@ class _Sentence:
     passage: int
     text: str
     tokens: frozenset[str]
+    before: str = ""  # the passage's text before the sentence (for context windows across sentences)
+    after: str = ""
 
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
@@ -208,7 +212,7 @@ def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
         for a, b in split_sentences(text):
             s = text[a:b].strip()
             if len(s) >= 3:
-                out.append(_Sentence(i, s, frozenset(content_tokens(s))))
+                out.append(_Sentence(i, s, frozenset(content_tokens(s)), text[max(0, a - 200) : a], text[b : b + 200]))
     return out
 
 
@@ -221,9 +225,13 @@ class _Question:
         folded = " " + " ".join(tokenize(question)) + " "
         self.named: set[str] = set()
         self.names: set[tuple[str, ...]] = set()
-        for name in names:
+        for name in set(names):
             toks = content_tokens(name)
-            if toks and set(toks) <= asked and f" {' '.join(tokenize(name))} " in folded:
+            if not toks or not set(toks) <= asked or re.search(r"['’(]", name) or f" {' '.join(tokenize(name))} " not in folded:
+                continue
+            # a name the question writes as a name (capitalised), not a common noun ("his wife")
+            m = _name_pattern(name).search(question)
+            if m and m.group(0)[:1].isupper():
                 self.named.update(toks)
                 self.names.add(tuple(toks))
         self.rest = [t for t in self.tokens if t not in self.named]
@@ -236,12 +244,13 @@ class _Question:
         return sum(w for t, w in self.weight.items() if t in tokens) / self.total
 
     def overlap(self, name: str) -> float:
-        """Share of a candidate name's words that the question itself uses; 1 for a longer form
-        of a name the question uses ("Ebenezer Scrooge" when it asks about "Scrooge")."""
+        """How much a candidate is the question's own: 1 for a name made of the question's words
+        or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
+        else the share of its words that are names the question uses, halved."""
         toks = content_tokens(name)
-        if not toks or any(_affix(named, toks) for named in self.names):
+        if not toks or set(toks) <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
             return 1.0
-        return sum(1 for t in toks if t in self.tokens) / len(toks)
+        return 0.5 * sum(1 for t in toks if t in self.named) / len(toks)
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -346,7 +355,8 @@ def _affix(short: Sequence[str], long: Sequence[str]) -> bool:
 
 def _display(c: _Cand) -> str:
     """A candidate's name as the text writes it (mixed case), else its label in title case."""
-    mixed = [s for s in c.surfaces if not s.isupper() and _key(s) == c.key]
+    surfaces = [re.sub(r"['’]s?$", "", s) for s in c.surfaces]
+    mixed = [s for s in surfaces if not s.isupper() and _key(s) == c.key]
     if mixed:
         return max(set(mixed), key=lambda s: (mixed.count(s), s))
     name = c.name
@@ -374,10 +384,10 @@ def _near(s: _Sentence, a: int, b: int, q: _Question) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: its sentence's coverage of the question,
     blended with the coverage by the words around it (a name next to "partner" beats a name at
     the far end of a long sentence that says "partner")."""
-    before = s.text[:a].split()[-WINDOW:]
-    after = s.text[b:].split()[:WINDOW]
+    before = (s.before + " " + s.text[:a]).split()[-WINDOW:]
+    after = (s.text[b:] + " " + s.after).split()[:WINDOW]
     window = frozenset(content_tokens(" ".join(before + [s.text[a:b]] + after)))
-    return 0.4 * q.coverage(s.tokens) + 0.6 * q.coverage(window)
+    return 0.3 * q.coverage(s.tokens) + 0.7 * q.coverage(window)
 
 
 def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType) -> Candidate:
@@ -389,6 +399,8 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         cov = q.coverage(frozenset(content_tokens(passages[i].text)))
         per_passage[i] = max(per_passage.get(i, 0.0), cov)
     # independent evidence: the same text (or source) counted once
+    # independent evidence, with diminishing returns: the best passage counts fully, the next
+    # half, then a quarter… (a name that is everywhere is the topic, not the answer)
     seen: set[str] = set()
     support = 0.0
     best_cover = 0.0
@@ -399,7 +411,7 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         if key in seen or cov <= 0:
             continue
         seen.add(key)
-        support += cov * cov
+        support += cov * cov * 0.5 ** len(order)
         best_cover = max(best_cover, cov)
         order.append(i)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
@@ -408,7 +420,7 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     score = support * type_fit * novelty * generic
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}" + ("; generic noun" if generic < 1 else ""))
-    return Candidate(_display(c), c.type, round(score, 6), tuple(order), why)
+    return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -444,8 +456,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         scored = [_score(c, sentences, passages, q, qt) for c in _merge_aliases(cands)]
         scored = [c for c in scored if c.score > 0]
         scored.sort(key=lambda c: (-c.score, c.name))
-        best_cover = max((q.coverage(frozenset(content_tokens(passages[i].text))) for i in scored[0].support[:1]), default=0.0) if scored else 0.0
-        if scored and scored[0].score >= MIN_SUPPORT and best_cover >= MIN_COVERAGE:
+        if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
             chosen, rejected = scored[0], tuple(scored[1:8])
             marks = cite(chosen.support[:3])
             first = f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + "."
