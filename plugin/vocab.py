@@ -107,10 +107,10 @@ class TG(metaclass=_ClosedNamespace):
     #: Answer (class). Mixin type of a stage that holds a final answer (a Synthesis or a
     #: Conclusion), so that every answer of every trace kind can be found with one type.
     Answer = NamedNode("https://trustgraph.ai/ns/Answer")
-    #: Answer candidate (class). A possible answer a Synthesis weighed (tg:answerCandidate):
-    #: its name (rdfs:label), entity type, score, rank, whether it was chosen (tg:chosen), the
-    #: evidence items that support it (tg:supportedBy) and why it scored so (tg:reasoning).
-    #: The rejected candidates say why this answer and not another.
+    #: Answer candidate (class). A possible answer a Synthesis weighed (tg:weighedCandidate):
+    #: its name (rdfs:label), entity type, score, rank, whether it was chosen
+    #: (tg:chosenCandidate), the evidence items that support it (tg:supportedBy) and why it
+    #: scored so (tg:reasoning). The rejected candidates say why this answer and not another.
     AnswerCandidate = NamedNode("https://trustgraph.ai/ns/AnswerCandidate")
     #: Chunk (class). A span of text cut from a page or a document by a chunking activity,
     #: located by its index, character offset and character length.
@@ -264,9 +264,6 @@ class TG(metaclass=_ClosedNamespace):
     #: answer document (object property). Links an answer stage to the library document
     #: holding the final answer text.
     answer = NamedNode("https://trustgraph.ai/ns/answer")
-    #: answer candidate (object property). Links a Synthesis to a candidate answer it weighed
-    #: (the chosen one and the rejected ones).
-    answerCandidate = NamedNode("https://trustgraph.ai/ns/answerCandidate")
     #: batch (object property). A report batch that a global search Exploration made, or the
     #: one a map step read.
     batch = NamedNode("https://trustgraph.ai/ns/batch")
@@ -276,6 +273,9 @@ class TG(metaclass=_ClosedNamespace):
     #: child community (object property). A community one level down that was split from this
     #: one (the inverse of tg:parent).
     child = NamedNode("https://trustgraph.ai/ns/child")
+    #: chosen candidate (object property). Links a Synthesis to the candidate answer it states
+    #: (one of its weighed candidates); the others were rejected.
+    chosenCandidate = NamedNode("https://trustgraph.ai/ns/chosenCandidate")
     #: chunk of selection (object property). The document chunk a chunk selection kept.
     chunk = NamedNode("https://trustgraph.ai/ns/chunk")
     #: reported community (object property). The community a community report was written
@@ -364,6 +364,9 @@ class TG(metaclass=_ClosedNamespace):
     #: thought document (object property). Links an Analysis step to the library document
     #: holding its reasoning text.
     thought = NamedNode("https://trustgraph.ai/ns/thought")
+    #: weighed candidate (object property). Links a Synthesis to a candidate answer it weighed
+    #: (the chosen one and the rejected ones).
+    weighedCandidate = NamedNode("https://trustgraph.ai/ns/weighedCandidate")
 
     # Datatype property terms
 
@@ -385,9 +388,6 @@ class TG(metaclass=_ClosedNamespace):
     #: character offset (datatype property). Where a chunk starts in the text of its parent,
     #: in characters from 0.
     charOffset = NamedNode("https://trustgraph.ai/ns/charOffset")
-    #: chosen (datatype property). Whether a candidate answer is the one the Synthesis states
-    #: (true) or one it rejected (false).
-    chosen = NamedNode("https://trustgraph.ai/ns/chosen")
     #: chunk count (datatype property). How many document chunks a DocRAG Exploration
     #: retrieved.
     chunkCount = NamedNode("https://trustgraph.ai/ns/chunkCount")
@@ -614,10 +614,10 @@ CLASSES: frozenset[NamedNode] = frozenset(
 OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
     {
         TG.answer,
-        TG.answerCandidate,
         TG.batch,
         TG.candidate,
         TG.child,
+        TG.chosenCandidate,
         TG.chunk,
         TG.community,
         TG.contains,
@@ -647,6 +647,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.supportedBy,
         TG.target,
         TG.thought,
+        TG.weighedCandidate,
     }
 )
 """The properties whose values are resources (IRIs, or quoted triples for some)."""
@@ -658,7 +659,6 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.candidateCount,
         TG.charLength,
         TG.charOffset,
-        TG.chosen,
         TG.chunkCount,
         TG.chunkIndex,
         TG.chunkOverlap,
@@ -737,7 +737,6 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.candidateCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.charLength: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.charOffset: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
-        TG.chosen: NamedNode("http://www.w3.org/2001/XMLSchema#boolean"),
         TG.chunkCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkIndex: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkOverlap: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
@@ -844,7 +843,6 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.UnresolvedEntity: 'Unresolved GraphRAG entity',
         TG.action: 'action',
         TG.answer: 'answer document',
-        TG.answerCandidate: 'answer candidate',
         TG.arguments: 'arguments',
         TG.batch: 'batch',
         TG.batchNumber: 'batch number',
@@ -853,7 +851,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.charLength: 'character length',
         TG.charOffset: 'character offset',
         TG.child: 'child community',
-        TG.chosen: 'chosen',
+        TG.chosenCandidate: 'chosen candidate',
         TG.chunk: 'chunk of selection',
         TG.chunkCount: 'chunk count',
         TG.chunkIndex: 'chunk index',
@@ -939,6 +937,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.tokenCount: 'context tokens',
         TG.toolDurationMs: 'tool duration in milliseconds',
         TG.toolError: 'tool error',
+        TG.weighedCandidate: 'weighed candidate',
         TG.weight: 'weight',
     }
 )
