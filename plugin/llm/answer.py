@@ -30,8 +30,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
 >>> found = extract_answer("Who was Scrooge's business partner?", passages)
 >>> found.first_line
 'The answer is Jacob Marley [1].'
->>> [c.name for c in found.rejected]
-[]
+>>> [(c.name, c.score < found.chosen.score) for c in found.rejected]
+[('City', True)]
 >>> extract_answer("Who won the football match in Paris?", passages).answered
 False
 """
@@ -234,6 +234,24 @@ class _Question:
             if m and m.group(0)[:1].isupper():
                 self.named.update(toks)
                 self.names.add(tuple(toks))
+        # a surname alone names the person ("Scrooge's partner" names "Ebenezer Scrooge"), unless
+        # it qualifies a noun ("the Cratchit family")
+        singles = {}
+        for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
+            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or re.search(r"[A-Z][\w'’-]*\s+$", question[: m.start()]):
+                continue
+            following = m.group(2) or ""
+            possessive = re.search(r"['’]s?$", m.group(1)) is not None
+            if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+                continue
+            token = content_tokens(m.group(1))
+            if token:
+                singles[token[-1]] = m.group(1)
+        for name in set(names):
+            toks = content_tokens(name)
+            if len(toks) > 1 and toks[-1] in singles and not re.search(r"['’(]", name):
+                self.named.add(toks[-1])
+                self.names.add(tuple(toks))
         self.rest = [t for t in self.tokens if t not in self.named]
         self.weight = {t: (0.5 if t in self.named else 1.0) for t in self.tokens}
         self.total = sum(self.weight.values())
@@ -313,8 +331,8 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
             name = m.group(0).strip(" .,'’-")
-            if kind is None and (len(name) < 2 or (m.start() == 0 and " " not in name)):
-                continue  # a capitalised first word is not a name
+            if kind is None and (len(name) < 2 or not content_tokens(name)):
+                continue  # "The", "He": a capitalised function word is not a name
             key = _key(name)
             if not key:
                 continue

@@ -15,11 +15,11 @@ the original IRIs and typed literals.
 ...   <urn:e:marley> <http://www.w3.org/2000/01/rdf-schema#label> "Jacob Marley" .
 ...   <urn:e:scrooge> <urn:rel:partnerOf> <urn:e:marley> . }''')
 >>> pipeline = GraphRag(store)
->>> events = list(pipeline.run("Who was Scrooge's partner?"))
+>>> events = list(pipeline.run("Who was Ebenezer Scrooge's partner?"))
 >>> [e.stage for e in events if e.type == "explain"]
 ['question', 'grounding', 'exploration', 'focus', 'synthesis']
 >>> print(pipeline.result.answer.splitlines()[0])
-- Ebenezer Scrooge partner of Jacob Marley
+The answer is Jacob Marley.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ PARAMS = {
     "retrieve/chunks": dict(limit=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
+    "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
 }
 
