@@ -434,7 +434,9 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         order.append(i)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name)
-    generic = 0.5 if _generic(c, sentences) else 1.0
+    # a name the evidence only ever writes in lower case, or also writes as a common noun
+    lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
+    generic = 0.2 if lower_only or _generic(c, sentences) else 1.0
     score = support * type_fit * novelty * generic
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}" + ("; generic noun" if generic < 1 else ""))
