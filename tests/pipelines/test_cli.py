@@ -111,6 +111,10 @@ def test_demo_runs_offline_and_keeps_its_store(tmp_path, capsys, monkeypatch):
     for needle in ("1. Load", "ragprov ask graph-rag", "[focus]", "The recorded trace of", "Lineage of its best edge",
                    "chunk ", "text: ", "Explore further", f"ragprov traces --store {store}"):
         assert needle in text, needle
+    # answers first: each question's answer opens with the name it asks for (the agent then repeats its tool's)
+    firsts = [line for line in out.splitlines() if line.startswith("The answer is")]
+    assert [f.split(" [")[0] for f in firsts][:4] == [
+        "The answer is Fred", "The answer is Bob Cratchit", "The answer is Jacob Marley", "The answer is Bob Cratchit"]
     # the store is kept: the traces are there for the printed commands
     assert run(cli, ["traces", "--store", str(store), "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)
