@@ -107,6 +107,11 @@ class TG(metaclass=_ClosedNamespace):
     #: Answer (class). Mixin type of a stage that holds a final answer (a Synthesis or a
     #: Conclusion), so that every answer of every trace kind can be found with one type.
     Answer = NamedNode("https://trustgraph.ai/ns/Answer")
+    #: Answer candidate (class). A possible answer a Synthesis weighed (tg:weighedCandidate):
+    #: its name (rdfs:label), entity type, score, rank, whether it was chosen
+    #: (tg:chosenCandidate), the evidence items that support it (tg:supportedBy) and why it
+    #: scored so (tg:reasoning). The rejected candidates say why this answer and not another.
+    AnswerCandidate = NamedNode("https://trustgraph.ai/ns/AnswerCandidate")
     #: Chunk (class). A span of text cut from a page or a document by a chunking activity,
     #: located by its index, character offset and character length.
     Chunk = NamedNode("https://trustgraph.ai/ns/Chunk")
@@ -268,6 +273,9 @@ class TG(metaclass=_ClosedNamespace):
     #: child community (object property). A community one level down that was split from this
     #: one (the inverse of tg:parent).
     child = NamedNode("https://trustgraph.ai/ns/child")
+    #: chosen candidate (object property). Links a Synthesis to the candidate answer it states
+    #: (one of its weighed candidates); the others were rejected.
+    chosenCandidate = NamedNode("https://trustgraph.ai/ns/chosenCandidate")
     #: chunk of selection (object property). The document chunk a chunk selection kept.
     chunk = NamedNode("https://trustgraph.ai/ns/chunk")
     #: reported community (object property). The community a community report was written
@@ -355,11 +363,18 @@ class TG(metaclass=_ClosedNamespace):
     #: claim subject entity (object property). The entity a GraphRAG claim is about, when its
     #: name matches an entity.
     subjectEntity = NamedNode("https://trustgraph.ai/ns/subjectEntity")
+    #: supported by (object property). An evidence item of the trace (an edge selection, a
+    #: kept chunk, a kept local-search item, a global-search map point) on which a stated
+    #: answer, or a weighed candidate answer, rests.
+    supportedBy = NamedNode("https://trustgraph.ai/ns/supportedBy")
     #: relationship target (object property). The entity a GraphRAG relationship points to.
     target = NamedNode("https://trustgraph.ai/ns/target")
     #: thought document (object property). Links an Analysis step to the library document
     #: holding its reasoning text.
     thought = NamedNode("https://trustgraph.ai/ns/thought")
+    #: weighed candidate (object property). Links a Synthesis to a candidate answer it weighed
+    #: (the chosen one and the rejected ones).
+    weighedCandidate = NamedNode("https://trustgraph.ai/ns/weighedCandidate")
 
     # Datatype property terms
 
@@ -426,7 +441,7 @@ class TG(metaclass=_ClosedNamespace):
     #: wrote it (free text, often ISO 8601 or NONE).
     endDate = NamedNode("https://trustgraph.ai/ns/endDate")
     #: entity type (datatype property). The kind of a GraphRAG entity as the indexer's LLM
-    #: named it (such as PERSON, ORGANIZATION, GEO, EVENT).
+    #: named it (such as PERSON, ORGANIZATION, GEO, EVENT), or of a candidate answer.
     entityType = NamedNode("https://trustgraph.ai/ns/entityType")
     #: explanation (datatype property). The explanation that backs the summary of a report
     #: finding.
@@ -493,6 +508,9 @@ class TG(metaclass=_ClosedNamespace):
     #: query text (datatype property). The text of the user's query, exactly as asked (or, on
     #: a DRIFT action, the follow-up query it answered).
     query = NamedNode("https://trustgraph.ai/ns/query")
+    #: question kind (datatype property). How the synthesis typed the question: who, where,
+    #: when, how-many, which, what, why, how or yes-no.
+    questionKind = NamedNode("https://trustgraph.ai/ns/questionKind")
     #: rank (datatype property). The position of a selected item in the order of selection; a
     #: smaller rank was preferred.
     rank = NamedNode("https://trustgraph.ai/ns/rank")
@@ -520,6 +538,10 @@ class TG(metaclass=_ClosedNamespace):
     #: claim start date (datatype property). When the claimed fact started, as the indexer's
     #: LLM wrote it (free text, often ISO 8601 or NONE).
     startDate = NamedNode("https://trustgraph.ai/ns/startDate")
+    #: stated answer (datatype property). The answer the first line of a Synthesis states: the
+    #: name of the chosen candidate, or the sentence that answers. Absent when the data does
+    #: not answer the question (or the engine does not say).
+    statedAnswer = NamedNode("https://trustgraph.ai/ns/statedAnswer")
     #: claim status (datatype property). Whether the indexer judged a GraphRAG claim TRUE,
     #: FALSE or SUSPECTED.
     status = NamedNode("https://trustgraph.ai/ns/status")
@@ -555,6 +577,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.AgentQuestion,
         TG.Analysis,
         TG.Answer,
+        TG.AnswerCandidate,
         TG.Chunk,
         TG.ChunkSelection,
         TG.Claim,
@@ -602,6 +625,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.batch,
         TG.candidate,
         TG.child,
+        TG.chosenCandidate,
         TG.chunk,
         TG.community,
         TG.contains,
@@ -629,8 +653,10 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.source,
         TG.subTrace,
         TG.subjectEntity,
+        TG.supportedBy,
         TG.target,
         TG.thought,
+        TG.weighedCandidate,
     }
 )
 """The properties whose values are resources (IRIs, or quoted triples for some)."""
@@ -680,6 +706,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.period,
         TG.prompt,
         TG.query,
+        TG.questionKind,
         TG.rank,
         TG.rating,
         TG.ratingExplanation,
@@ -688,6 +715,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.size,
         TG.sourceText,
         TG.startDate,
+        TG.statedAnswer,
         TG.status,
         TG.stepNumber,
         TG.subject,
@@ -756,6 +784,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.period: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.prompt: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.query: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.questionKind: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.rank: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.rating: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
         TG.ratingExplanation: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -764,6 +793,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.size: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.sourceText: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.startDate: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.statedAnswer: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.status: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.stepNumber: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.subject: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -781,6 +811,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.AgentQuestion: 'agent question',
         TG.Analysis: 'Analysis',
         TG.Answer: 'Answer',
+        TG.AnswerCandidate: 'Answer candidate',
         TG.Chunk: 'Chunk',
         TG.ChunkSelection: 'Chunk selection',
         TG.Claim: 'Claim',
@@ -829,6 +860,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.charLength: 'character length',
         TG.charOffset: 'character offset',
         TG.child: 'child community',
+        TG.chosenCandidate: 'chosen candidate',
         TG.chunk: 'chunk of selection',
         TG.chunkCount: 'chunk count',
         TG.chunkIndex: 'chunk index',
@@ -884,6 +916,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.point: 'point',
         TG.prompt: 'prompt',
         TG.query: 'query text',
+        TG.questionKind: 'question kind',
         TG.rank: 'rank',
         TG.rating: 'importance rating',
         TG.ratingExplanation: 'rating explanation',
@@ -900,18 +933,21 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.source: 'relationship source',
         TG.sourceText: 'claim source text',
         TG.startDate: 'claim start date',
+        TG.statedAnswer: 'stated answer',
         TG.status: 'claim status',
         TG.stepNumber: 'step number',
         TG.subTrace: 'sub-trace question',
         TG.subject: 'claim subject name',
         TG.subjectEntity: 'claim subject entity',
         TG.summary: 'summary',
+        TG.supportedBy: 'supported by',
         TG.target: 'relationship target',
         TG.terminationReason: 'termination reason',
         TG.thought: 'thought document',
         TG.tokenCount: 'context tokens',
         TG.toolDurationMs: 'tool duration in milliseconds',
         TG.toolError: 'tool error',
+        TG.weighedCandidate: 'weighed candidate',
         TG.weight: 'weight',
     }
 )

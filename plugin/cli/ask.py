@@ -127,7 +127,10 @@ def run_question(
                         err(line)
                 summary = {
                     "question": question,
-                    "answer": pipe.result.answer,
+                    "answer": _first_line(pipe.result.answer),
+                    "text": pipe.result.answer,
+                    "answered": getattr(pipe.result, "answered", None),
+                    "evidence": _evidence(pipe.result),
                     "trace": event.trace.value,
                     "model": pipe.engine.model,
                     "in_token": event.in_token,
@@ -153,6 +156,25 @@ def run_question(
     elif fmt == "text" and not explain and summary:
         err(f"trace: {summary['trace']}")
     return summary
+
+
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
+def _evidence(result) -> list[dict]:
+    """The evidence the stated answer rests on (every passage when the engine does not say):
+    its text, citation, kind and the trace item it is (edge selection, chunk, kept item, point)."""
+    passages = list(getattr(result, "passages", ()) or ())
+    support = getattr(result, "support", None)
+    if support is not None:
+        rows = [(i, text) for i, text in support.evidence]
+    else:
+        rows = [(i, p.text) for i, p in enumerate(passages)]
+    return [
+        {"text": text, "source": passages[i].source, "kind": passages[i].kind, "item": passages[i].item}
+        for i, text in rows if 0 <= i < len(passages)
+    ]
 
 
 def _labeler(pipe):

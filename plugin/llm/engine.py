@@ -31,6 +31,7 @@ __all__ = [
     "EdgeText",
     "Choice",
     "Passage",
+    "Mention",
     "Tool",
     "Turn",
     "MapPoint",
@@ -78,11 +79,29 @@ class Choice:
 
 
 @dataclasses.dataclass(frozen=True)
+class Mention:
+    """An entity a piece of evidence is about: its name, its type as the index types it
+    (GraphRAG: ``PERSON``, ``ORGANIZATION``, ``GEO``, ``EVENT``; ``None`` when unknown) and its IRI."""
+
+    name: str
+    type: str | None = None
+    iri: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Passage:
-    """A numbered piece of context (a fact or a chunk) and a citation label for where it came from."""
+    """A numbered piece of context (a fact or a chunk) and a citation label for where it came from.
+
+    The structured part, which an LLM engine may ignore: ``kind`` (``fact``, ``relationship``,
+    ``entity``, ``chunk``, ``text_unit``, ``report``, ``claim``, ``point``, ``answer``), ``item``
+    (the IRI the trace knows it by: an edge selection, a chunk, a report…) and ``mentions`` (the
+    entities it is about, with their types)."""
 
     text: str
     source: str | None = None
+    kind: str = "text"
+    item: str | None = None
+    mentions: tuple[Mention, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,11 +152,14 @@ class AnswerStream:
     """An answer being written: iterate for text pieces; ``in_token``/``out_token`` are set once
     it is exhausted; ``prompt`` names the prompt or algorithm."""
 
-    def __init__(self, pieces: Iterator[str], *, prompt: str | None, completion: StreamedCompletion | None = None):
+    def __init__(self, pieces: Iterator[str], *, prompt: str | None, completion: StreamedCompletion | None = None, support: Any = None):
         self._pieces = pieces
         self.prompt = prompt
         self._completion = completion
         self.parts: list[str] = []
+        #: how the stated answer was chosen (an :class:`~ragprov.llm.answer.Extraction`), when the
+        #: engine knows: which passages support it and which candidates it rejected
+        self.support = support
 
     def __iter__(self) -> Iterator[str]:
         for piece in self._pieces:

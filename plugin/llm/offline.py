@@ -14,8 +14,11 @@ its prompt.
 - **Global-search map**: report sentences scored by BM25, mapped onto 0–100 by a saturating
   curve (never capped, so points stay comparable).
 - **Reranking**: concept coverage (share of concepts whose words all occur) blended with BM25.
-- **Answer**: extractive: the selected facts (or, for documents, the best-matching sentences) in
-  rank order, each cited by the number of its source, then the numbered sources.
+- **Answer**: extracted (:mod:`ragprov.llm.answer`): the question typed, candidate answers
+  collected from the kept evidence (typed entities, names in the text, numbers, dates, sentences),
+  scored by independent supporting evidence with the question's own entities excluded; the first
+  line states the best one with its citations (or that the data does not answer), the supporting
+  sentences and the numbered sources follow.
 - **ReAct**: query the knowledge graph, then the documents, then answer with every observation
   that found evidence (or say that none did, and why).
 
@@ -39,6 +42,7 @@ import re
 from typing import Sequence
 
 from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
+from .answer import extract_answer
 from .text import BM25, content_tokens, extract_concepts, split_sentences
 
 __all__ = ["OfflineEngine", "OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION"]
@@ -131,21 +135,23 @@ class OfflineEngine:
 
     # -- answers -------------------------------------------------------------------------------
     def answer(self, question: str, passages: Sequence[Passage], *, kind: str) -> AnswerStream:
-        if kind == "facts":
-            lines, sources = self._facts_answer(passages)
-            prompt = "offline-extractive-facts@1"
-        else:
-            lines, sources = self._passages_answer(question, passages)
-            prompt = "offline-extractive-passages@1"
-        if not lines:
-            what = "facts in the knowledge graph" if kind == "facts" else "passages in the documents"
-            pieces = [f"No {what} match the question."]
-        else:
-            pieces = [line + "\n" for line in lines]
-            if sources:
-                pieces.append("\nSources:\n")
-                pieces.extend(f"[{n}] {label}\n" for n, label in enumerate(sources, start=1))
-        return AnswerStream(iter(pieces), prompt=prompt)
+        """The extracted answer (:func:`ragprov.llm.answer.extract_answer`): one first line that
+        states it with its citation numbers (or says the data does not answer), then the evidence
+        it rests on and the numbered sources. ``support`` on the stream says which passages
+        support the answer and which candidates were rejected."""
+        found = extract_answer(question, passages, max_evidence=self.max_sentences if kind != "facts" else self.max_facts)
+        prompt = "offline-answer-facts@2" if kind == "facts" else "offline-answer-passages@2"
+        sources = list(found.sources)
+        pieces = [found.first_line + "\n"]
+        if found.evidence:
+            pieces.append("\nEvidence:\n")
+            for i, text in found.evidence:
+                cites = "".join(self._cite(s, sources) for s in (passages[i].source or "").split(" ;; ") if s)
+                pieces.append(f"- {text}{cites}\n")
+        if sources:
+            pieces.append("\nSources:\n")
+            pieces.extend(f"[{n}] {label}\n" for n, label in enumerate(sources, start=1))
+        return AnswerStream(iter(pieces), prompt=prompt, support=found)
 
     @staticmethod
     def _cite(source: str | None, sources: list[str]) -> str:
@@ -154,42 +160,6 @@ class OfflineEngine:
         if source not in sources:
             sources.append(source)
         return f" [{sources.index(source) + 1}]"
-
-    def _facts_answer(self, passages: Sequence[Passage]) -> tuple[list[str], list[str]]:
-        sources: list[str] = []
-        lines: list[str] = []
-        seen: set[str] = set()
-        for p in passages:
-            text = " ".join(p.text.split())
-            if not text or text in seen:
-                continue
-            seen.add(text)
-            cites = "".join(self._cite(s, sources) for s in (p.source or "").split(" ;; ") if s)
-            lines.append(f"- {text}{cites}")
-            if len(lines) >= self.max_facts:
-                break
-        return lines, sources
-
-    def _passages_answer(self, question: str, passages: Sequence[Passage]) -> tuple[list[str], list[str]]:
-        query = content_tokens(question)
-        sentences: list[tuple[int, str]] = []
-        for i, p in enumerate(passages):
-            for a, b in split_sentences(p.text):
-                sentences.append((i, " ".join(p.text[a:b].split())))
-        bm = BM25([content_tokens(s) for _, s in sentences])
-        ranked = [k for k, _ in bm.top(query, self.max_sentences * 3)]
-        sources: list[str] = []
-        lines: list[str] = []
-        seen: set[str] = set()
-        for k in ranked:
-            i, sentence = sentences[k]
-            if sentence in seen or len(sentence) < 12:
-                continue
-            seen.add(sentence)
-            lines.append(f"- {sentence}{self._cite(passages[i].source, sources)}")
-            if len(lines) >= self.max_sentences:
-                break
-        return lines, sources
 
     # -- global search map step ----------------------------------------------------------------
     #: BM25 per query term at which a map point scores 50 (see :meth:`map_points`).
@@ -263,14 +233,16 @@ class OfflineEngine:
             args = json.dumps({"question": question}, ensure_ascii=False)
             text = f"Thought: {why}.\nAction: {untried[0]}\nAction Input: {args}"
         elif useful:
-            parts = [f"From {t.action}:\n{t.observation.strip()}" for t in useful]
+            # The first tool (in the order tried) whose answer was stated leads; the others follow.
+            lead = useful[0]
+            rest = "\n\n".join(f"From {t.action}:\n{t.observation.strip()}" for t in useful)
             text = (
-                f"Thought: {len(useful)} of {len(history)} tool calls returned evidence; answer from them.\n"
-                "Final Answer: " + "\n\n".join(parts)
+                f"Thought: {len(useful)} of {len(history)} tool calls returned an answer; the {lead.action} tool's leads.\n"
+                f"Final Answer: {lead.observation.strip().splitlines()[0]}\n\n{rest}"
             )
         else:
-            reasons = "; ".join(f"{t.action}: {t.error or 'nothing found'}" for t in history)
-            text = f"Thought: every tool has been tried without an answer.\nFinal Answer: No answer was found ({reasons})."
+            reasons = "; ".join(f"{t.action}: {t.error or 'no answer in what it found'}" for t in history)
+            text = f"Thought: every tool has been tried without an answer.\nFinal Answer: The data does not answer the question ({reasons})."
         return Step(text, prompt="offline-react@1")
 
 

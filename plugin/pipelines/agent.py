@@ -103,6 +103,7 @@ class Agent(Pipeline):
         answer: str | None = None
         reason = "iteration-limit"
         final_tokens: tuple[int | None, int | None] = (None, None)
+        lead: RunResult | None = None  # the first tool run that answered: its evidence is the answer's
         for step_number in range(1, self.params.max_iterations + 1):
             with timings.measure("react"):
                 step = self.engine.react(question, tools, history)
@@ -146,7 +147,10 @@ class Agent(Pipeline):
                                 sources.append(s)
                 sub_result = sub.result
                 observation = sub_result.answer
-                useful = sub_result.selected > 0
+                # evidence that the tool could not turn into an answer is not an answer
+                useful = sub_result.selected > 0 and sub_result.answered is not False
+                if useful and lead is None:
+                    lead = sub_result
                 if sub_result.last is not None and sub_result.last != sub_last:
                     sub_last = sub_result.last
             except RagprovError as e:
@@ -172,6 +176,10 @@ class Agent(Pipeline):
         result.termination_reason = reason
         result.sources = tuple(sources)
         result.selected = sum(1 for t in history if t.useful)
+        if lead is not None:
+            result.passages, result.support, result.answered = lead.passages, lead.support, lead.answered
+        else:
+            result.answered = False  # no tool found an answer
         yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
 
     def _tool(self, name: str, arguments: dict[str, Any]):

@@ -10,7 +10,9 @@ from typing import Any, Iterator, Sequence
 
 from pyoxigraph import NamedNode
 
-from ..llm.engine import Engine, Passage
+from ..llm.engine import Engine, Mention, Passage
+from ..retrieve.lexical import content_tokens
+from ..record.answer import answer_support
 from ..llm.offline import OfflineEngine
 from ..retrieve import FactsReader, FactsSchema
 from ..record import ChunkEvent, EndOfSession, Recorder
@@ -65,6 +67,12 @@ class RunResult:
     tokens: Tokens = dataclasses.field(default_factory=Tokens)
     timings: Timings = dataclasses.field(default_factory=Timings)
     termination_reason: str | None = None
+    #: whether the stated answer was found in the evidence (``None``: the engine does not say)
+    answered: bool | None = None
+    #: the evidence the synthesis was written from, in the order the engine saw it
+    passages: tuple[Passage, ...] = ()
+    #: how the engine chose the answer (:class:`~ragprov.llm.answer.Extraction`), when it says
+    support: Any = None
 
 
 class Pipeline:
@@ -93,6 +101,26 @@ class Pipeline:
         self.reader = reader or FactsReader(store, facts_graph=facts_graph, schema=schema)
         self.params = params if params is not None or self.params_type is None else self.params_type()
         self.result = RunResult()
+
+    def _named_in(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]:
+        """The known entities (labels of the entity index, typed where the graph types them) whose
+        every word occurs in each of ``texts``: the names the answer step may find there."""
+        with self.result.timings.measure("labels"):
+            index = self.reader.entity_index()
+            if getattr(self, "_gazetteer", (None,))[0] is not index:
+                by_word: dict[str, list[tuple[NamedNode, tuple[str, ...]]]] = {}
+                for node, label in getattr(index, "label", {}).items():
+                    words = tuple(dict.fromkeys(content_tokens(label)))
+                    if words:
+                        by_word.setdefault(words[0], []).append((node, words))
+                self._gazetteer = (index, by_word)
+            labels, by_word = getattr(index, "label", {}), self._gazetteer[1]
+            found: list[list[NamedNode]] = []
+            for text in texts:
+                present = set(content_tokens(text))
+                found.append([node for w in present for node, words in by_word.get(w, ()) if all(t in present for t in words)])
+            types = self.reader.entity_types({n for nodes in found for n in nodes})
+        return [tuple(Mention(labels[n], types.get(n), n.value) for n in sorted(nodes, key=lambda n: n.value)) for nodes in found]
 
     def _open(self, question: str, used: NamedNode | None) -> Any:
         """Record the Question; returns the trace the stages are written to (the subclass's)."""
@@ -137,8 +165,14 @@ class Pipeline:
             yield ChunkEvent(piece)
         tokens.add(stream.in_token, stream.out_token)
         result.answer = stream.text
+        result.passages = tuple(passages)
+        result.support = getattr(stream, "support", None)
+        result.answered = getattr(result.support, "answered", None)
         with timings.measure("record"):
-            event = trace.synthesis(stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt)
+            event = trace.synthesis(
+                stream.text, in_token=stream.in_token, out_token=stream.out_token, prompt=stream.prompt,
+                support=answer_support(result.support, passages),
+            )
         result.last = trace.last
         yield event
         yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)

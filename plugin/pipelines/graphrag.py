@@ -15,11 +15,11 @@ the original IRIs and typed literals.
 ...   <urn:e:marley> <http://www.w3.org/2000/01/rdf-schema#label> "Jacob Marley" .
 ...   <urn:e:scrooge> <urn:rel:partnerOf> <urn:e:marley> . }''')
 >>> pipeline = GraphRag(store)
->>> events = list(pipeline.run("Who was Scrooge's partner?"))
+>>> events = list(pipeline.run("Who was Ebenezer Scrooge's partner?"))
 >>> [e.stage for e in events if e.type == "explain"]
 ['question', 'grounding', 'exploration', 'focus', 'synthesis']
 >>> print(pipeline.result.answer.splitlines()[0])
-- Ebenezer Scrooge partner of Jacob Marley
+The answer is Jacob Marley.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Iterator, Sequence
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import ConfigurationError
-from ..llm.engine import EdgeText, Passage
+from ..llm.engine import EdgeText, Mention, Passage
 from ..retrieve import EdgeOrigin, term_text
 from ..record import EdgeSelection, HopStats
 from ..record.events import Event, Source
@@ -133,6 +133,7 @@ class GraphRag(Pipeline):
         with timings.measure("lineage"):
             origins = reader.edge_sources([k.edge for k in kept]) if kept else {}
         passages, result.sources = self._passages(kept, origins)
+        passages = self._evidence(passages, kept, getattr(trace, "selection_iris", []))
 
         yield from self._synthesize(trace, question, passages, kind="facts")
 
@@ -182,6 +183,23 @@ class GraphRag(Pipeline):
                         next_frontier.append(node)
             frontier = next_frontier[: params.entity_limit]
         return kept, hops, explored, prompt, spent
+
+    def _evidence(self, passages: list[Passage], kept: Sequence[_Kept], selections: Sequence[NamedNode]) -> list[Passage]:
+        """The passages as structured evidence: each names its edge selection (the trace's item)
+        and the entities at its ends, with their types where the graph has them."""
+        nodes = [t for k in kept for t in (k.edge.subject, k.edge.object) if isinstance(t, NamedNode)]
+        with self.result.timings.measure("labels"):
+            types = self.reader.entity_types(nodes) if nodes else {}
+        out = []
+        for n, (p, k) in enumerate(zip(passages, kept)):
+            mentions = tuple(
+                Mention(text, types.get(node), node.value if isinstance(node, NamedNode) else None)
+                for node, text in ((k.edge.subject, k.text.subject), (k.edge.object, k.text.object))
+                if text and (isinstance(node, NamedNode) or node is k.edge.object)
+            )
+            item = selections[n].value if n < len(selections) else None
+            out.append(dataclasses.replace(p, kind="fact", item=item, mentions=mentions))
+        return out
 
     # -- sources and answer context ------------------------------------------------------------
     @staticmethod

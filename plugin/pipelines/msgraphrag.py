@@ -39,12 +39,13 @@ from typing import Any, Iterator, Sequence
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
-from ..llm.engine import Passage
+from ..llm.engine import Mention, Passage
 from ..namespaces import TG
 from ..retrieve.context import approx_tokens, best_reports, item_text as _item_text, local_candidates, report_text as _report_text, select_local, unit_sources
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from ..record import EndOfSession, Recorder
+from ..record.answer import NO_SUPPORT, AnswerSupport
 from ..record.events import Event, ExplainEvent, Source
 from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL
 from .base import Pipeline
@@ -118,12 +119,12 @@ class _Session:
         self.last = iri
         return event
 
-    def synthesis(self, answer: str, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
+    def synthesis(self, answer: str, *, in_token=None, out_token=None, prompt=None, support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
         iri = self.iri("synthesis")
         event = self._write(
             "record/synthesis", "synthesis", iri, synthesis=iri, derived_from=self.last, question=self.question,
             generated=self.recorder.clock(), document=NamedNode(f"urn:ragprov:answer:{self.id}"), content=answer,
-            in_token=in_token, out_token=out_token, prompt=prompt,
+            in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
         )
         self.last = iri
         return event
@@ -209,7 +210,33 @@ class LocalSearch(_Mode):
             body = _item_text(k, label, text)
             passages.append(Passage(body, self.reader.citation(where) if where is not None else _item_citation(k, label)))
         result.sources = tuple(sources)
+        passages = self._evidence(passages, kept, texts, [s["iri"] for s in selections])
         yield from self._synthesize(session, question, passages, kind="passages")
+
+    def _evidence(self, passages: list[Passage], kept: list[dict], texts: dict, items: Sequence[NamedNode]) -> list[Passage]:
+        """The kept context as structured evidence: each passage names its selection and the
+        entities it is about (a kept entity itself, a relationship's two ends, the known names in
+        a report, claim or text unit), typed."""
+        ends = [n for k in kept if k["kind"] == "relationship" for n in (k["source"], k["target"])]
+        entities = [k["item"] for k in kept if k["kind"] == "entity"]
+        with self.result.timings.measure("labels"):
+            labels = self.reader.labels(ends + entities)
+            types = self.reader.entity_types(ends + entities)
+        named = self._named_in([p.text if k["kind"] not in ("entity", "relationship") else "" for p, k in zip(passages, kept)])
+
+        def mention(node: NamedNode) -> Mention:
+            return Mention(labels.get(node) or local_name(node.value), types.get(node), node.value)
+
+        out = []
+        for n, (p, k) in enumerate(zip(passages, kept)):
+            if k["kind"] == "entity":
+                mentions: tuple[Mention, ...] = (mention(k["item"]),)
+            elif k["kind"] == "relationship":
+                mentions = (mention(k["source"]), mention(k["target"]))
+            else:
+                mentions = named[n]
+            out.append(dataclasses.replace(p, kind=k["kind"], item=items[n].value, mentions=mentions))
+        return out
 
 
 def _item_citation(item: dict, label: str | None) -> str:
@@ -305,9 +332,11 @@ class GlobalSearch(_Mode):
         yield event
         result.selected = len(kept)
         titles = {r["report"]: r["title"] for r in reports}
+        named = self._named_in([pt["content"] for pt in kept])
         passages = [
-            Passage(pt["content"], " ;; ".join(_item_citation({"kind": "report", "item": r}, titles.get(r)) for r in pt["reports"]) or None)
-            for pt in kept
+            Passage(pt["content"], " ;; ".join(_item_citation({"kind": "report", "item": r}, titles.get(r)) for r in pt["reports"]) or None,
+                    kind="point", item=pt["iri"].value, mentions=named[n])
+            for n, pt in enumerate(kept)
         ]
         yield from self._synthesize(session, question, passages, kind="facts")
 
@@ -434,7 +463,13 @@ class DriftSearch(_Mode):
             event = session.focus(selections, derived_from=[a["action"] for a in answers], prompt="graphrag-drift-reduce@1")
         yield event
         result.selected = len(ranked)
-        passages = [Passage(_body(a["answer"]), f"DRIFT action '{a['query']}' (depth {a['depth']})") for a in ranked if _body(a["answer"])]
+        bodies = [(sel, a, _body(a["answer"])) for sel, a in zip(selections, ranked)]
+        bodies = [(sel, a, body) for sel, a, body in bodies if body]
+        named = self._named_in([body for _, _, body in bodies])
+        passages = [
+            Passage(body, f"DRIFT action '{a['query']}' (depth {a['depth']})", kind="answer", item=sel["iri"].value, mentions=named[n])
+            for n, (sel, a, body) in enumerate(bodies)
+        ]
         yield from self._synthesize(session, question, passages, kind="passages")
 
 
@@ -450,6 +485,6 @@ def _body(answer: str) -> str:
     lines = []
     for line in answer.split("\nSources:\n")[0].splitlines():
         line = re.sub(r"\s*\[\d+\]", "", re.sub(r"^\s*-\s+", "", line)).strip()
-        if line:
+        if line and line != "Evidence:" and not line.startswith("The data does not answer"):
             lines.append(line)
     return "\n".join(lines)

@@ -33,6 +33,7 @@ from ..namespaces import RETRIEVAL_GRAPH, TG
 from ..sparql.dialect import Dialect
 from ..sparql.escape import _IRI_FORBIDDEN, to_named_node
 from ..sparql.templates import Catalog, catalog as default_catalog
+from .answer import NO_SUPPORT, AnswerSupport
 from .events import ExplainEvent, triples_by_graph
 
 __all__ = [
@@ -261,15 +262,17 @@ class _RetrievalTrace(Trace):
         self.last = iri
         return event
 
-    def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
-        """The answer, its text in the library graph; ends the question activity."""
+    def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None,
+                  support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
+        """The answer, its text in the library graph, and what supports it (``support``); ends
+        the question activity."""
         self._expect("synthesis", ["exploration", "focus"])
         iri = self.stage_iri("synthesis")
         event = self._write(
             "record/synthesis", "synthesis", iri,
             synthesis=iri, derived_from=self.last, question=self.question, generated=self.recorder.clock(),
             document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
-            in_token=in_token, out_token=out_token, prompt=prompt,
+            in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
         )
         self.last = iri
         self.ended = True
@@ -311,6 +314,7 @@ class GraphRagTrace(_RetrievalTrace):
             _EdgeRow(NamedNode(f"{prefix}{n}"), s.edge, n, s.reasoning, s.score, s.concept)
             for n, s in enumerate(selections, start=1)
         ]
+        self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
         event = self._write(
             "record/focus", "focus", iri,
             focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
@@ -353,6 +357,7 @@ class DocRagTrace(_RetrievalTrace):
             _ChunkRow(NamedNode(f"urn:trustgraph:docrag:{self.id}/chunk/{n}"), s.chunk, n, s.score)
             for n, s in enumerate(selections, start=1)
         ]
+        self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
         event = self._write(
             "record/chunk-focus", "focus", iri,
             focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,

@@ -52,6 +52,7 @@ class FactsReader:
         self.catalog = catalog or default_catalog()
         self.lineage = Lineage(store, catalog=self.catalog)
         self._labels: dict[NamedNode, str] = {}
+        self._types: dict[NamedNode, str | None] = {}
         self._chunk_positions: dict[NamedNode, int] = {}
         self._chunk_sources: dict[NamedNode, Source] = {}
         self._entity_index: EntityIndex | None = None
@@ -177,6 +178,19 @@ class FactsReader:
                 if "label" in row:
                     self._labels[row["term"]] = row["label"].value
         return {n: self._labels[n] for n in nodes if n in self._labels}
+
+    def entity_types(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
+        """The entity type (``tg:entityType``: PERSON, ORGANIZATION, GEO, EVENT…) of each of
+        ``nodes`` that has one (cached; ``retrieve/entity-types``, one query per 200 IRIs)."""
+        nodes = [n for n in dict.fromkeys(nodes) if isinstance(n, NamedNode)]
+        wanted = [n for n in nodes if n not in self._types]
+        for batch in _batches(wanted):
+            for n in batch:
+                self._types[n] = None
+            for row in self._select("retrieve/entity-types", entities=list(batch), facts_graph=self.facts_graph):
+                if "type" in row:
+                    self._types[row["entity"]] = row["type"].value
+        return {n: t for n in nodes if (t := self._types.get(n)) is not None}
 
     # -- edges ---------------------------------------------------------------------------------
     def edge_sources(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:

@@ -35,7 +35,7 @@ from typing import Any, Iterable, Sequence
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
 from ..errors import InvalidValueError, NotFoundError
-from ..llm.text import content_tokens, split_sentences
+from ..retrieve.lexical import content_tokens, split_sentences
 from ..namespaces import TG
 from ..navigate import Navigator
 from ..navigate.lineage import Lineage, SourceChain, _nodes

@@ -30,7 +30,7 @@ def test_ask_graph_rag_explain_prints_stages_live_on_stderr(store_dir, capsys, m
     code = run(cli, ["ask", "graph-rag", "Who was Scrooge's business partner?", "-x", "--store", store_dir, "--facts-graph", str(FACTS.value)])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert out.startswith("- Ebenezer Scrooge business partner of Jacob Marley [1]")
+    assert out.startswith("The answer is Jacob Marley [1].\n")
     for needle in (
         "[question]", "question: Who was Scrooge's business partner?", "model: ragprov-offline-bm25/1",
         "[grounding]", "concepts: scrooge business partner, scrooge, business, partner",
@@ -110,6 +110,10 @@ def test_demo_runs_offline_and_keeps_its_store(tmp_path, capsys, monkeypatch):
     for needle in ("1. Load", "ragprov ask graph-rag", "[focus]", "The recorded trace of", "Lineage of its best edge",
                    "chunk ", "text: ", "Explore further", f"ragprov traces --store {store}"):
         assert needle in text, needle
+    # answers first: each question's answer opens with the name it asks for (the agent then repeats its tool's)
+    firsts = [line for line in out.splitlines() if line.startswith("The answer is")]
+    assert [f.split(" [")[0] for f in firsts][:4] == [
+        "The answer is Fred", "The answer is Bob Cratchit", "The answer is Jacob Marley", "The answer is Bob Cratchit"]
     # the store is kept: the traces are there for the printed commands
     assert run(cli, ["traces", "--store", str(store), "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)

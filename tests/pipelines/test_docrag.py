@@ -43,8 +43,9 @@ def test_docrag_with_llm_reranks_and_cites(carol_store, recorder_for, llm):
 
 def test_offline_docrag_without_reranking_has_no_focus(carol_store, recorder_for):
     pipe = DocRag(carol_store, recorder=recorder_for(carol_store), params=DocRagParams(rerank=False, keep=1))
-    events = list(pipe.run("Who was ill, Tiny Tim?"))
+    events = list(pipe.run("Who was ill?"))
     assert [e.stage for e in events if isinstance(e, ExplainEvent)] == ["question", "grounding", "exploration", "synthesis"]
-    assert pipe.result.answer.startswith("- His son Tiny Tim was ill. [1]")
+    assert pipe.result.answer.startswith("The answer is Tiny Tim [1].\n")
+    assert "- His son Tiny Tim was ill. [1]" in pipe.result.answer
     assert "A Christmas Carol, p. 1, chunk 2" in pipe.result.answer
     validate(carol_store)

@@ -6,7 +6,7 @@ import pytest
 
 from ragprov.errors import ConfigurationError, LLMError, ParameterError, PipelineError
 from ragprov.llm import OfflineEngine, load_prompt, parse_json_list, parse_react, prompt_ids
-from ragprov.llm.engine import EdgeText, Passage, Tool, Turn
+from ragprov.llm.engine import EdgeText, Mention, Passage, Tool, Turn
 from ragprov.llm.prompt import parse_prompt
 from ragprov.retrieve.lexical import BM25, content_tokens, extract_concepts
 
@@ -69,9 +69,14 @@ def test_offline_engine_is_deterministic_and_explains():
     b = engine.score_edges("Who is Scrooge's nephew?", ["scrooge nephew", "scrooge", "nephew"], edges, keep=5)
     assert a == b and [c.index for c in a.value] == [0]
     assert "nephew in predicate" in a.value[0].reasoning and "scrooge in object" in a.value[0].reasoning
-    stream = engine.answer("q", [Passage("Fred nephew of Ebenezer Scrooge", "Carol, p. 1")], kind="facts")
-    assert "".join(stream) == "- Fred nephew of Ebenezer Scrooge [1]\n\nSources:\n[1] Carol, p. 1\n"
-    assert stream.prompt == "offline-extractive-facts@1" and stream.in_token is None
+    fact = Passage("Fred nephew of Ebenezer Scrooge", "Carol, p. 1", kind="fact",
+                   mentions=(Mention("Fred", "PERSON"), Mention("Ebenezer Scrooge", "PERSON")))
+    stream = engine.answer("Who is Scrooge's nephew?", [fact], kind="facts")
+    assert "".join(stream) == (
+        "The answer is Fred [1].\n\nEvidence:\n- Fred nephew of Ebenezer Scrooge [1]\n\nSources:\n[1] Carol, p. 1\n"
+    )
+    assert stream.prompt == "offline-answer-facts@2" and stream.in_token is None
+    assert stream.support.chosen.name == "Fred" and stream.support.support == (0,)
 
 
 def test_offline_react_policy():
@@ -84,7 +89,7 @@ def test_offline_react_policy():
     assert second.action == "document-query" and "failed" in second.thought
     done = Turn("t", "document-query", {"question": "Q?"}, "- Marley was dead. [1]", useful=True)
     final = parse_react(engine.react("Q?", tools, [failed, done]).value)
-    assert final.final_answer == "From document-query:\n- Marley was dead. [1]"
+    assert final.final_answer == "- Marley was dead. [1]\n\nFrom document-query:\n- Marley was dead. [1]"
 
 
 def test_offline_map_scores_discriminate_instead_of_capping():

@@ -24,6 +24,7 @@ PARAMS = {
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
+    "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
 }
 

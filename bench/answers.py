@@ -1,0 +1,105 @@
+"""First-line accuracy of the offline answers, per mode, on questions about the two real
+Microsoft GraphRAG indexes (A Christmas Carol, bundled; Operation Dulce, the test fixture).
+
+The questions and their expected answers (aliases) are in ``bench/answers.jsonl``, written from
+the texts; ``"answers": null`` marks a question the data does not answer. A first line is right
+when it names one of the aliases (case-insensitive) — or, for an unanswerable question, when it
+says the data does not answer. Every mode runs the offline engine over a store loaded once per
+dataset (in memory, or kept under ``--cache``).
+
+    python bench/answers.py [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
+from ragprov.pipelines import PIPELINES, pipeline  # noqa: E402
+from ragprov.record import Recorder  # noqa: E402
+from ragprov.resources import data_dir  # noqa: E402
+from ragprov.store import open_store  # noqa: E402
+
+DATASETS = {
+    "christmas-carol": data_dir() / "graphrag" / "christmas-carol-v3",
+    "operation-dulce": ROOT / "tests" / "fixtures" / "graphrag" / "operation-dulce-v3",
+}
+MODES = ("graph-rag", "doc-rag", "local", "global", "drift", "agent", "basic")
+NOT_ANSWERED = "the data does not answer"
+
+
+def load_questions(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def first_line(answer: str) -> str:
+    return next((line for line in answer.splitlines() if line.strip()), "")
+
+
+def is_right(line: str, expected: list[str] | None) -> bool:
+    """Whether a first line gives the expected answer (or, for ``None``, declines to answer)."""
+    low = " ".join(line.lower().split())
+    if expected is None:
+        return NOT_ANSWERED in low
+    return NOT_ANSWERED not in low and any(" ".join(a.lower().split()) in low for a in expected)
+
+
+def open_dataset(name: str, cache: Path | None):
+    location = str(cache / f"answers-{name}") if cache else "memory:"
+    store = open_store(location)
+    load_graphrag(store, DATASETS[name], show_progress=False)  # skipped when already loaded
+    return store
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--questions", type=Path, default=ROOT / "bench" / "answers.jsonl")
+    ap.add_argument("--modes", default=",".join(m for m in MODES if m in PIPELINES))
+    ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every question's first line")
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+    unknown = [m for m in modes if m not in PIPELINES]
+    if unknown:
+        ap.error(f"unknown mode(s) {', '.join(unknown)}; the modes are {', '.join(PIPELINES)}")
+    questions = load_questions(args.questions)
+    stores = {name: open_dataset(name, args.cache) for name in sorted({q["dataset"] for q in questions})}
+    results: dict[str, list[bool]] = {m: [] for m in modes}
+    seconds: dict[str, float] = {m: 0.0 for m in modes}
+    try:
+        for mode in modes:
+            pipes = {name: pipeline(mode, store, recorder=Recorder(store)) for name, store in stores.items()}
+            for q in questions:
+                pipe = pipes[q["dataset"]]
+                start = time.perf_counter()
+                for _ in pipe.run(q["question"]):
+                    pass
+                seconds[mode] += time.perf_counter() - start
+                line = first_line(pipe.result.answer)
+                ok = is_right(line, q["answers"])
+                results[mode].append(ok)
+                if args.verbose or not ok:
+                    mark = "ok " if ok else "BAD"
+                    print(f"  {mark} {mode:9} {q['question']!r} -> {line[:140]!r} (expected {q['answers']})", file=sys.stderr)
+    finally:
+        for store in stores.values():
+            store.close()
+    n = len(questions)
+    print(f"{n} questions ({sum(1 for q in questions if q['answers'] is None)} unanswerable) over {', '.join(stores)}")
+    print(f"{'mode':10} {'right':>7} {'accuracy':>9} {'s/question':>11}")
+    for mode in modes:
+        right = sum(results[mode])
+        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {seconds[mode] / n:>11.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
