@@ -11,7 +11,6 @@ from typing import Any, Iterator, Sequence
 from pyoxigraph import NamedNode
 
 from ..llm.engine import Engine, Mention, Passage
-from ..retrieve.lexical import content_tokens
 from ..record.answer import answer_support
 from ..llm.offline import OfflineEngine
 from ..retrieve import FactsReader, FactsSchema
@@ -106,21 +105,9 @@ class Pipeline:
         """The known entities (labels of the entity index, typed where the graph types them) whose
         every word occurs in each of ``texts``: the names the answer step may find there."""
         with self.result.timings.measure("labels"):
-            index = self.reader.entity_index()
-            if getattr(self, "_gazetteer", (None,))[0] is not index:
-                by_word: dict[str, list[tuple[NamedNode, tuple[str, ...]]]] = {}
-                for node, label in getattr(index, "label", {}).items():
-                    words = tuple(dict.fromkeys(content_tokens(label)))
-                    if words:
-                        by_word.setdefault(words[0], []).append((node, words))
-                self._gazetteer = (index, by_word)
-            labels, by_word = getattr(index, "label", {}), self._gazetteer[1]
-            found: list[list[NamedNode]] = []
-            for text in texts:
-                present = set(content_tokens(text))
-                found.append([node for w in present for node, words in by_word.get(w, ()) if all(t in present for t in words)])
-            types = self.reader.entity_types({n for nodes in found for n in nodes})
-        return [tuple(Mention(labels[n], types.get(n), n.value) for n in sorted(nodes, key=lambda n: n.value)) for nodes in found]
+            found = self.reader.entity_index().named_in(texts)
+            types = self.reader.entity_types({node for names in found for node, _ in names})
+        return [tuple(Mention(label, types.get(node), node.value) for node, label in names) for names in found]
 
     def _open(self, question: str, used: NamedNode | None) -> Any:
         """Record the Question; returns the trace the stages are written to (the subclass's)."""

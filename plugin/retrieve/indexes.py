@@ -65,6 +65,22 @@ class EntityIndex:
     def __len__(self) -> int:
         return len(self.entities)
 
+    def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
+        """For each of ``texts``, the entities whose every label word occurs in it (``(IRI, label)``,
+        by IRI): the names an answer may find there. Reads the label postings, never every label.
+
+        >>> index = EntityIndex({NamedNode("urn:e:tim"): ["Tiny Tim"], NamedNode("urn:e:bob"): ["Bob Cratchit"]}, {})
+        >>> index.named_in(["Tiny Tim is Bob's son."])
+        [[(<NamedNode value=urn:e:tim>, 'Tiny Tim')]]
+        """
+        out = []
+        for text in texts:
+            present = set(content_tokens(text))
+            candidates = {i for t in present for i, _ in self.by_label.postings.get(t, ())}
+            found = sorted((self.entities[i] for i in candidates if self.label_tokens[i] and set(self.label_tokens[i]) <= present), key=lambda n: n.value)
+            out.append([(e, self.label[e]) for e in found])
+        return out
+
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
         """The best ``limit`` entities for the concepts: sum over concepts of weighted label BM25 +
         description BM25, an exact label match counting double; ties broken by IRI."""

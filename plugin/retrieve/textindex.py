@@ -311,6 +311,23 @@ class StoredEntityIndex:
     def __len__(self) -> int:
         return self.index._stats("entity", "label")[0]
 
+    def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
+        """:meth:`.indexes.EntityIndex.named_in` over the stored label postings."""
+        present = [set(content_tokens(t)) for t in texts]
+        terms = sorted(set().union(*present)) if present else []
+        field = FIELD_IDS["entity", "label"]
+        candidates: set[int] = set()
+        for start in range(0, len(terms), 500):
+            part = terms[start : start + 500]
+            candidates.update(doc for (doc,) in self.index.db.execute(
+                f"SELECT DISTINCT doc FROM posting WHERE field = ? AND term IN ({','.join('?' * len(part))})", (field, *part)))
+        docs = self.index._docs(candidates)
+        out = []
+        for words in present:
+            found = [(NamedNode(iri), data["label"]) for iri, data in docs.values() if data["tokens"] and set(data["tokens"]) <= words]
+            out.append(sorted(found, key=lambda f: f[0].value))
+        return out
+
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
         totals: dict[int, float] = {}
         best: dict[int, tuple[float, str]] = {}
