@@ -256,7 +256,7 @@ class _RetrievalTrace(Trace):
         return event
 
     def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:
-        """The answer, its text in the library graph; ends the question activity."""
+        """The answer, its text in the library graph; ends the retrieval session."""
         self._expect("synthesis", ["exploration", "focus"])
         iri = self.stage_iri("synthesis")
         reranked = isinstance(self, DocRagTrace) and self.events[-1].stage == "focus"
@@ -403,7 +403,7 @@ class AgentTrace(Trace):
         return event
 
     def conclusion(self, answer: str, *, termination_reason: str = "final-answer", in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:
-        """The final answer and why the loop stopped; ends the question activity."""
+        """The final answer and why the loop stopped; ends the retrieval session."""
         iri = NamedNode(f"{self.question.value}/final")
         event = self._write(
             "record/conclusion", "conclusion", iri,
