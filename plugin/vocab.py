@@ -205,17 +205,17 @@ class TG(metaclass=_ClosedNamespace):
     #: the reduce step's Focus derives from every map result.
     MapResult = NamedNode("https://trustgraph.ai/ns/MapResult")
     #: Observation (class). The result of the tool an Analysis called: derived from that
-    #: Analysis (and from the last stage of any sub-trace the tool ran), with the result text,
-    #: the duration and, on failure, the tool error. The next Analysis or the Conclusion
-    #: derives from it.
+    #: Analysis, or from the last stage of the sub-trace the tool ran (whose question derives
+    #: from the Analysis), with the result text (tg:document), the duration and, on failure,
+    #: the tool error. The next Analysis or the Conclusion derives from it.
     Observation = NamedNode("https://trustgraph.ai/ns/Observation")
     #: Page (class). A page of a paginated source document (such as a PDF), derived from the
     #: document by an extraction activity.
     Page = NamedNode("https://trustgraph.ai/ns/Page")
-    #: Question (class). One retrieval session: the activity of answering a user's query. It
-    #: carries the query text, its start and end times and the software agent that ran it;
-    #: every stage entity of the trace descends from it. Always typed with exactly one of the
-    #: question subtypes, which names the retrieval mechanism.
+    #: Question (class). What a user asked: an entity carrying the query text, used by the
+    #: retrieval session that answers it; the first stage of the trace is derived from it.
+    #: Always typed with exactly one of the question subtypes, which names the retrieval
+    #: mechanism. A sub-trace's question is derived from the stage that asked it.
     Question = NamedNode("https://trustgraph.ai/ns/Question")
     #: Reflection (class). Intermediate commentary of an agent, as opposed to its answer: a
     #: thought or an observation.
@@ -232,6 +232,11 @@ class TG(metaclass=_ClosedNamespace):
     #: summary and its explanation. Named apart from TrustGraph's tg:Finding, which is the
     #: result of a sub-agent.
     ReportFinding = NamedNode("https://trustgraph.ai/ns/ReportFinding")
+    #: retrieval session (class). The activity of answering one Question (prov:used): it
+    #: carries the start and end times, the model and the software agent that ran it, and
+    #: generates every stage entity of the trace. A sub-trace's session prov:wasInformedBy the
+    #: session that called it.
+    RetrievalSession = NamedNode("https://trustgraph.ai/ns/RetrievalSession")
     #: Selection (class). One item kept by a Focus or an Exploration, with why it was kept:
     #: its rank, and optionally a score, the LLM's reasoning and the concept that matched it.
     Selection = NamedNode("https://trustgraph.ai/ns/Selection")
@@ -248,8 +253,8 @@ class TG(metaclass=_ClosedNamespace):
     #: Text unit (class). A chunk of a source document as cut by Microsoft GraphRAG's indexer
     #: (a row of its text_units table), with its token count.
     TextUnit = NamedNode("https://trustgraph.ai/ns/TextUnit")
-    #: Thought (class). The reasoning text of an Analysis step; the library document an
-    #: Analysis reaches with tg:thought may carry this type.
+    #: Thought (class). The reasoning of an Analysis step, reached with tg:thought; its
+    #: tg:document is the library document holding the text.
     Thought = NamedNode("https://trustgraph.ai/ns/Thought")
     #: Tool use (class). Mixin type of an Analysis step that calls a tool; such a step names
     #: the tool with tg:action and its input with tg:arguments.
@@ -369,8 +374,9 @@ class TG(metaclass=_ClosedNamespace):
     supportedBy = NamedNode("https://trustgraph.ai/ns/supportedBy")
     #: relationship target (object property). The entity a GraphRAG relationship points to.
     target = NamedNode("https://trustgraph.ai/ns/target")
-    #: thought document (object property). Links an Analysis step to the library document
-    #: holding its reasoning text.
+    #: has thought (object property). Links an Analysis step to its Thought entity, whose
+    #: tg:document is the library document holding the reasoning text (traces recorded before
+    #: ragprov 0.1.0's TrustGraph-readable shape link the library document directly).
     thought = NamedNode("https://trustgraph.ai/ns/thought")
     #: weighed candidate (object property). Links a Synthesis to a candidate answer it weighed
     #: (the chosen one and the rejected ones).
@@ -608,6 +614,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.Relationship,
         TG.ReportBatch,
         TG.ReportFinding,
+        TG.RetrievalSession,
         TG.Selection,
         TG.Statement,
         TG.Subgraph,
@@ -842,6 +849,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.Relationship: 'Relationship',
         TG.ReportBatch: 'Report batch',
         TG.ReportFinding: 'Report finding',
+        TG.RetrievalSession: 'retrieval session',
         TG.Selection: 'Selection',
         TG.Statement: 'Statement',
         TG.Subgraph: 'Subgraph',
@@ -943,7 +951,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.supportedBy: 'supported by',
         TG.target: 'relationship target',
         TG.terminationReason: 'termination reason',
-        TG.thought: 'thought document',
+        TG.thought: 'has thought',
         TG.tokenCount: 'context tokens',
         TG.toolDurationMs: 'tool duration in milliseconds',
         TG.toolError: 'tool error',

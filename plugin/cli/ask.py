@@ -96,7 +96,6 @@ def run_question(
     labeler = _labeler(pipe)
     cite = _citer(pipe)
     trace: NamedNode | None = None
-    final_id = None
     streamed_answer = False
     summary: dict = {}
     try:
@@ -106,17 +105,16 @@ def run_question(
             if isinstance(event, ExplainEvent):
                 if event.stage == "question" and trace is None:
                     trace = event.explain_id
-                    final_id = NamedNode(f"{trace.value}/final")
                 if explain:
                     for line in describe(event, labeler, max_edges=max_edges, cite=cite):
                         err(line)
             elif isinstance(event, ChunkEvent):
-                is_answer = event.message_id is None or event.message_id == final_id
+                is_answer = event.kind == "answer"
                 if is_answer and fmt == "text":
                     out(event.content, nl=False)
                     streamed_answer = True
                 elif explain and not is_answer:
-                    err(f"  thinking: {event.content}")
+                    err(f"  {'thinking' if event.kind == 'thought' else 'observed'}: {event.content}")
             elif isinstance(event, EndOfSession):
                 if fmt == "text" and streamed_answer:
                     answer = pipe.result.answer

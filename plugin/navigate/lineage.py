@@ -385,6 +385,9 @@ class Lineage:
                 _add(ans.answer_documents, row["answerDocument"])
             if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
                 ans.parent_question = row["parentQuestion"]
+            parent_session = row.get("parentSession")
+            if ans.parent_question is None and isinstance(parent_session, NamedNode) and parent_session.value.endswith("/session"):
+                ans.parent_question = NamedNode(parent_session.value[: -len("/session")])  # {question}/session
             via, item = _str(row.get("via")), row.get("item")
             _add(ans.items, item)
             if via == "statement":

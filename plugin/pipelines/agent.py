@@ -130,7 +130,7 @@ class Agent(Pipeline):
             analysis = event.explain_id
             yield event
             if parsed.thought:
-                yield ChunkEvent(parsed.thought, analysis)
+                yield ChunkEvent(parsed.thought, NamedNode(f"{analysis.value}/thought"), "thought")
 
             started = self.clock()
             observation, error, useful, sub_last = "", None, False, None
@@ -159,6 +159,7 @@ class Agent(Pipeline):
             with timings.measure("record"):
                 event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
             yield event
+            yield ChunkEvent(observation or error or "", event.explain_id, "observation")
             history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful))
 
         if answer is None:
@@ -167,7 +168,7 @@ class Agent(Pipeline):
                 f"No final answer within {self.params.max_iterations} iterations."
             )
         final_iri = NamedNode(f"{trace.question.value}/final")
-        yield ChunkEvent(answer, final_iri)
+        yield ChunkEvent(answer, final_iri, "answer")
         with timings.measure("record"):
             event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1])
         yield event

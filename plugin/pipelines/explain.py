@@ -83,8 +83,10 @@ def describe(event: Event, labeler: Labeler | None = None, *, max_edges: int | N
     stage = event.stage
     head = f"[{stage}] <{event.explain_id.value}>"
     if stage == "question":
-        model = _one(props, TG.llmModel)
-        used = _one(props, PROV.used)
+        # the session activity that used the question holds the model (docs/trace-shape.md)
+        session = next((p for node, p in groups.items() if event.explain_id in p.get(PROV.used, [])), {})
+        model = _one(session, TG.llmModel) or _one(props, TG.llmModel)
+        used = _one(props, PROV.wasDerivedFrom) or _one(props, PROV.used)
         lines = [head, f"  question: {_val(_one(props, TG.query))}"]
         if model is not None:
             lines.append(f"  model: {_val(model)}")

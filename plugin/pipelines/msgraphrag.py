@@ -47,7 +47,7 @@ from ..retrieve.terms import local_name
 from ..record import EndOfSession, Recorder
 from ..record.answer import NO_SUPPORT, AnswerSupport
 from ..record.events import Event, ExplainEvent, Source
-from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL
+from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL, session_of
 from .base import Pipeline
 
 __all__ = [
@@ -69,12 +69,13 @@ class _Session:
         self.recorder = recorder
         self.id = recorder.new_id()
         self.question = NamedNode(f"urn:ragprov:{mode}:{self.id}")
+        self.session = session_of(self.question)
         self.last: NamedNode | None = None
         self.started_event = recorder.write(
             "record/question", "question", self.question,
-            question=self.question, question_type=question_type, label=label, query=query,
+            question=self.question, session=self.session, question_type=question_type, label=label, query=query,
             started=recorder.clock(), software=SOFTWARE_AGENT, software_label=SOFTWARE_LABEL, model=model, used=used,
-            informed_by=recorder.caller_of(used),
+            informed_by=recorder.caller_session_of(used),
         )
 
     def _write(self, template: str, stage: str, iri: NamedNode, **params) -> ExplainEvent:
@@ -88,7 +89,7 @@ class _Session:
     def grounding(self, concepts, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
         iri = self.iri("grounding")
         event = self._write(
-            "record/grounding", "grounding", iri, grounding=iri, question=self.question, generated=self.recorder.clock(),
+            "record/grounding", "grounding", iri, grounding=iri, question=self.question, session=self.session, generated=self.recorder.clock(),
             concepts=list(concepts), in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -97,7 +98,7 @@ class _Session:
     def exploration(self, entities, candidates, batches=()) -> ExplainEvent:
         iri = self.iri("exploration")
         event = self._write(
-            "record/context-exploration", "exploration", iri, exploration=iri, question=self.question, derived_from=self.last,
+            "record/context-exploration", "exploration", iri, exploration=iri, question=self.question, derived_from=self.last, session=self.session,
             generated=self.recorder.clock(), entities=list(entities), candidates=list(candidates), batches=list(batches),
         )
         self.last = iri
@@ -106,14 +107,14 @@ class _Session:
     def map_result(self, n: int, batch: NamedNode, points: list[dict], *, exploration: NamedNode, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
         iri = self.iri(f"map/{n}")
         return self._write(
-            "record/map-result", "map", iri, result=iri, question=self.question, derived_from=exploration, generated=self.recorder.clock(),
+            "record/map-result", "map", iri, result=iri, question=self.question, derived_from=exploration, session=self.session, generated=self.recorder.clock(),
             batch=batch, points=points, in_token=in_token, out_token=out_token, prompt=prompt,
         )
 
     def focus(self, selections: list[dict], *, derived_from: Sequence[NamedNode], points: Sequence[NamedNode] = (), prompt=None) -> ExplainEvent:
         iri = self.iri("focus")
         event = self._write(
-            "record/context-focus", "focus", iri, focus=iri, question=self.question, derived_from=list(derived_from), generated=self.recorder.clock(),
+            "record/context-focus", "focus", iri, focus=iri, question=self.question, derived_from=list(derived_from), session=self.session, generated=self.recorder.clock(),
             selections=selections, points=list(points), prompt=prompt,
         )
         self.last = iri
@@ -122,7 +123,7 @@ class _Session:
     def synthesis(self, answer: str, *, in_token=None, out_token=None, prompt=None, support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
         iri = self.iri("synthesis")
         event = self._write(
-            "record/synthesis", "synthesis", iri, synthesis=iri, derived_from=self.last, question=self.question,
+            "record/synthesis", "synthesis", iri, synthesis=iri, derived_from=self.last, session=self.session, also_derived_from=None,
             generated=self.recorder.clock(), document=NamedNode(f"urn:ragprov:answer:{self.id}"), content=answer,
             in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
         )
@@ -398,7 +399,7 @@ class DriftSearch(_Mode):
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
             event = self.recorder.write(
-                "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration],
+                "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration], session=session.session,
                 generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
                 follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
                 content=primer_answer, sub_trace=None, prompt=follow.prompt if follow else primer_points.prompt,
@@ -441,7 +442,7 @@ class DriftSearch(_Mode):
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
                     with timings.measure("record"):
                         event = self.recorder.write(
-                            "record/drift-action", "drift-action", action, action=action, question=session.question, derived_from=sources,
+                            "record/drift-action", "drift-action", action, action=action, question=session.question, derived_from=sources, session=session.session,
                             generated=self.recorder.clock(), query=q, depth=depth, score=score,
                             follow_ups=list(more.value) if more else [], document=NamedNode(f"{action.value}/answer"),
                             content=answer, sub_trace=sub_question, prompt=more.prompt if more else rating.prompt,

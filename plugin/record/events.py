@@ -7,13 +7,20 @@ client needs no follow-up query): ``explain_triples`` in ``urn:graph:retrieval``
 selected edge is a :class:`~pyoxigraph.Triple` term. They are computed only when first read, so
 recording stays as cheap as the update itself.
 
-Every event round-trips through JSON (:func:`event_to_json`, :func:`event_from_json`); terms use a
-small tagged form close to TrustGraph's wire format::
+Every event round-trips through JSON (:func:`event_to_json`, :func:`event_from_json`) in
+TrustGraph's wire form, so TrustGraph's own stream parser (``trustgraph-base``) reads it: each
+message names its ``message_type`` (``explain``; ``chunk`` for answer text of a RAG session;
+``thought``, ``observation`` or ``answer`` for an agent, with the ``message_id`` of the entity
+being built), the last one says ``end_of_session`` (and ``end_of_dialog``) with the token totals
+and ``sources``. Terms use TrustGraph's tagged form::
 
     {"t": "i", "i": "https://…"}                          IRI
-    {"t": "b", "b": "id"}                                 blank node
+    {"t": "b", "d": "id"}                                 blank node
     {"t": "l", "v": "text", "dt": "xsd IRI", "ln": "en"}  literal (dt / ln when not xsd:string)
-    {"t": "t", "s": {…}, "p": {…}, "o": {…}}              quoted triple
+    {"t": "t", "tr": {"s": {…}, "p": {…}, "o": {…}}}      quoted triple
+
+Lines written before this form (``type`` instead of ``message_type``, quoted triples without
+``tr``, blank nodes under ``b``) are still read.
 
 >>> from pyoxigraph import NamedNode, Literal, Triple
 >>> t = Triple(NamedNode("urn:s"), NamedNode("urn:p"), Literal("5", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")))
@@ -111,10 +118,12 @@ class ExplainEvent:
 
 @dataclasses.dataclass(frozen=True)
 class ChunkEvent:
-    """A piece of streamed answer text; ``message_id`` names the entity being built (agents)."""
+    """A piece of streamed text; ``message_id`` names the entity being built (agents), ``kind`` what
+    the text is: ``answer``, or an agent's ``thought`` or ``observation``."""
 
     content: str
     message_id: NamedNode | None = None
+    kind: str = "answer"
     type: str = dataclasses.field(default="chunk", init=False)
 
 
@@ -147,7 +156,7 @@ def term_to_wire(term: Any) -> dict[str, Any]:
     if isinstance(term, NamedNode):
         return {"t": "i", "i": term.value}
     if isinstance(term, BlankNode):
-        return {"t": "b", "b": term.value}
+        return {"t": "b", "d": term.value}
     if isinstance(term, Literal):
         out: dict[str, Any] = {"t": "l", "v": term.value}
         if term.language:
@@ -156,7 +165,7 @@ def term_to_wire(term: Any) -> dict[str, Any]:
             out["dt"] = term.datatype.value
         return out
     if isinstance(term, Triple):
-        return {"t": "t", "s": term_to_wire(term.subject), "p": term_to_wire(term.predicate), "o": term_to_wire(term.object)}
+        return {"t": "t", "tr": _triple_to_wire(term)}
     raise InvalidValueError(f"not an RDF term: {term!r}")
 
 
@@ -167,7 +176,7 @@ def term_from_wire(data: dict[str, Any]) -> Any:
         if tag == "i":
             return NamedNode(data["i"])
         if tag == "b":
-            return BlankNode(data["b"])
+            return BlankNode(data["d"] if "d" in data else data["b"])
         if tag == "l":
             if "ln" in data:
                 return Literal(data["v"], language=data["ln"])
@@ -175,7 +184,8 @@ def term_from_wire(data: dict[str, Any]) -> Any:
                 return Literal(data["v"], datatype=NamedNode(data["dt"]))
             return Literal(data["v"])
         if tag == "t":
-            return Triple(term_from_wire(data["s"]), term_from_wire(data["p"]), term_from_wire(data["o"]))
+            parts = data["tr"] if "tr" in data else data
+            return Triple(term_from_wire(parts["s"]), term_from_wire(parts["p"]), term_from_wire(parts["o"]))
     except (KeyError, TypeError, ValueError) as e:
         raise InvalidValueError(f"not a wire term: {data!r} ({e})") from None
     raise InvalidValueError(f"not a wire term: {data!r}")
@@ -196,62 +206,91 @@ def _opt_iri(value: NamedNode | None) -> str | None:
     return value.value if value is not None else None
 
 
+_AGENT_KINDS = ("thought", "observation", "answer")
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
+    """One event as a TrustGraph response message (see the module docstring)."""
     if isinstance(event, ExplainEvent):
         return {
-            "type": "explain",
-            "stage": event.stage,
+            "message_type": "explain",
             "explain_id": event.explain_id.value,
             "explain_graph": event.explain_graph.value,
             "explain_triples": [_triple_to_wire(t) for t in event.explain_triples],
+            "end_of_stream": False,
+            "end_of_session": False,
+            # ragprov's additions: the stage kind and its library content
+            "stage": event.stage,
             "library_graph": LIBRARY_GRAPH.value,
             "library_triples": [_triple_to_wire(t) for t in event.library_triples],
         }
     if isinstance(event, ChunkEvent):
-        return {"type": "chunk", "content": event.content, "message_id": _opt_iri(event.message_id)}
+        if event.message_id is None:  # answer text of a RAG session
+            return {"message_type": "chunk", "response": event.content, "end_of_stream": False, "end_of_session": False}
+        return {
+            "message_type": event.kind,
+            "content": event.content,
+            "message_id": event.message_id.value,
+            "end_of_message": True,
+            "end_of_dialog": False,
+        }
     if isinstance(event, EndOfSession):
         return {
-            "type": "end_of_session",
-            "trace": event.trace.value,
+            "message_type": "chunk",
+            "response": "",
+            "end_of_stream": True,
+            "end_of_session": True,
+            "end_of_dialog": True,
             "in_token": event.in_token,
             "out_token": event.out_token,
             "sources": [
-                {"document": s.document.value, "title": s.title, "page": s.page, "chunk": _opt_iri(s.chunk)}
+                {"uri": s.document.value, "title": s.title or "", "page": s.page, "chunk": _opt_iri(s.chunk)}
                 for s in event.sources
             ],
+            "trace": event.trace.value,  # ragprov's addition: the question IRI
         }
     raise InvalidValueError(f"not an event: {event!r}")
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
-    kind = data.get("type")
+    """The event a message from :func:`event_to_dict` (or an older ``type``-tagged line) stands for."""
+    try:
+        return _event_from_dict(data)
+    except (KeyError, TypeError, ValueError) as e:
+        raise InvalidValueError(f"not an event: {data!r} ({e})") from None
+
+
+def _event_from_dict(data: dict[str, Any]) -> Event:
+    kind = data.get("message_type", data.get("type"))
+    if data.get("end_of_session") or kind == "end_of_session":
+        return EndOfSession(
+            NamedNode(data["trace"]),
+            int(data.get("in_token") or 0),
+            int(data.get("out_token") or 0),
+            tuple(
+                Source(
+                    NamedNode(s.get("uri") or s["document"]),
+                    s.get("title") or None,
+                    s.get("page"),
+                    NamedNode(s["chunk"]) if s.get("chunk") else None,
+                )
+                for s in data.get("sources", [])
+            ),
+        )
     if kind == "explain":
         return ExplainEvent(
             NamedNode(data["explain_id"]),
             NamedNode(data["explain_graph"]),
-            data["stage"],
+            data.get("stage", ""),
             _triples=[_triple_from_wire(t) for t in data["explain_triples"]],
             _library=[_triple_from_wire(t) for t in data.get("library_triples", [])],
         )
     if kind == "chunk":
         mid = data.get("message_id")
-        return ChunkEvent(data["content"], NamedNode(mid) if mid else None)
-    if kind == "end_of_session":
-        return EndOfSession(
-            NamedNode(data["trace"]),
-            int(data["in_token"]),
-            int(data["out_token"]),
-            tuple(
-                Source(
-                    NamedNode(s["document"]),
-                    s.get("title"),
-                    s.get("page"),
-                    NamedNode(s["chunk"]) if s.get("chunk") else None,
-                )
-                for s in data["sources"]
-            ),
-        )
-    raise InvalidValueError(f"not an event: type {kind!r}")
+        return ChunkEvent(data["response"] if "response" in data else data["content"], NamedNode(mid) if mid else None)
+    if kind in _AGENT_KINDS:
+        return ChunkEvent(data["content"], NamedNode(data["message_id"]), kind)
+    raise InvalidValueError(f"not an event: message_type {kind!r}")
 
 
 def event_to_json(event: Event) -> str:

@@ -52,6 +52,15 @@ SOFTWARE_AGENT = NamedNode(f"urn:ragprov:software:ragprov:{__version__}")
 SOFTWARE_LABEL = f"ragprov {__version__}"
 
 
+def session_of(question: NamedNode) -> NamedNode:
+    """The retrieval session activity that answers ``question`` (an entity): ``{question}/session``.
+
+    >>> session_of(NamedNode("urn:trustgraph:question:1")).value
+    'urn:trustgraph:question:1/session'
+    """
+    return NamedNode(f"{question.value}/session")
+
+
 def utcnow() -> _dt.datetime:
     return _dt.datetime.now(_dt.timezone.utc)
 
@@ -142,6 +151,11 @@ class Recorder:
         """The question whose trace holds stage ``used``, if this recorder wrote it."""
         return self._owners.get(used.value) if used is not None else None
 
+    def caller_session_of(self, used: NamedNode | None) -> NamedNode | None:
+        """The retrieval session whose trace holds stage ``used``, if this recorder wrote it."""
+        caller = self.caller_of(used)
+        return session_of(caller) if caller is not None else None
+
     @property
     def dialect(self) -> Dialect:
         return self.store.dialect
@@ -201,6 +215,7 @@ class Trace:
         self.query = query
         self.model = model
         self.question = self.question_iri()
+        self.session = session_of(self.question)
         self.last: NamedNode | None = None  # the latest stage entity
         self.ended = False
         self.events: list[ExplainEvent] = []
@@ -209,6 +224,7 @@ class Trace:
             "question",
             self.question,
             question=self.question,
+            session=self.session,
             question_type=self.question_type,
             label=self.label,
             query=query,
@@ -217,7 +233,7 @@ class Trace:
             software_label=SOFTWARE_LABEL,
             model=model,
             used=used,
-            informed_by=recorder.caller_of(used),
+            informed_by=recorder.caller_session_of(used),
         )
 
     def question_iri(self) -> NamedNode:
@@ -256,7 +272,7 @@ class _RetrievalTrace(Trace):
         iri = self.stage_iri("grounding")
         event = self._write(
             "record/grounding", "grounding", iri,
-            grounding=iri, question=self.question, generated=self.recorder.clock(), concepts=list(concepts),
+            grounding=iri, question=self.question, session=self.session, generated=self.recorder.clock(), concepts=list(concepts),
             in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -265,12 +281,14 @@ class _RetrievalTrace(Trace):
     def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None,
                   support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
         """The answer, its text in the library graph, and what supports it (``support``); ends
-        the question activity."""
+        the retrieval session."""
         self._expect("synthesis", ["exploration", "focus"])
         iri = self.stage_iri("synthesis")
+        reranked = isinstance(self, DocRagTrace) and self.events[-1].stage == "focus"
         event = self._write(
             "record/synthesis", "synthesis", iri,
-            synthesis=iri, derived_from=self.last, question=self.question, generated=self.recorder.clock(),
+            synthesis=iri, derived_from=self.last, session=self.session, generated=self.recorder.clock(),
+            also_derived_from=self.stage_iri("exploration") if reranked else None,
             document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
             in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
         )
@@ -297,7 +315,7 @@ class GraphRagTrace(_RetrievalTrace):
         iri = self.stage_iri("exploration")
         event = self._write(
             "record/exploration", "exploration", iri,
-            exploration=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), edge_count=edge_count,
+            exploration=iri, question=self.question, derived_from=self.last, session=self.session, generated=self.recorder.clock(), edge_count=edge_count,
             entities=list(entities),
             hops=[_HopRow(NamedNode(f"urn:trustgraph:prov:hop:{self.id}:{h.hop}"), h.hop, h.candidates, h.kept) for h in hops],
         )
@@ -317,7 +335,7 @@ class GraphRagTrace(_RetrievalTrace):
         self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
         event = self._write(
             "record/focus", "focus", iri,
-            focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            focus=iri, question=self.question, derived_from=self.last, session=self.session, generated=self.recorder.clock(), selections=rows,
             in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -342,7 +360,7 @@ class DocRagTrace(_RetrievalTrace):
         iri = self.stage_iri("exploration")
         event = self._write(
             "record/chunk-exploration", "exploration", iri,
-            exploration=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(),
+            exploration=iri, question=self.question, derived_from=self.last, session=self.session, generated=self.recorder.clock(),
             chunk_count=len(chunks) if chunk_count is None else chunk_count, chunks=list(chunks),
         )
         self.last = iri
@@ -360,7 +378,7 @@ class DocRagTrace(_RetrievalTrace):
         self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
         event = self._write(
             "record/chunk-focus", "focus", iri,
-            focus=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(), selections=rows,
+            focus=iri, question=self.question, derived_from=self.last, session=self.session, generated=self.recorder.clock(), selections=rows,
             in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -387,11 +405,11 @@ class AgentTrace(Trace):
             raise RecordingError("an analysis is waiting for its observation: record that first")
         self.step += 1
         iri = NamedNode(f"{self.question.value}/i{self.step}")
-        first = self.last is None
         event = self._write(
             "record/analysis", "analysis", iri,
-            analysis=iri, question=self.question if first else None, derived_from=None if first else self.last,
-            generated=self.recorder.clock(), step=self.step, document=NamedNode(f"{iri.value}/thought"),
+            analysis=iri, session=self.session, derived_from=self.last or self.question,
+            generated=self.recorder.clock(), step=self.step, thought_entity=NamedNode(f"{iri.value}/thought"),
+            document=NamedNode(f"{iri.value}/thought/content"),
             thought=thought, action=action, arguments=arguments, in_token=in_token, out_token=out_token, prompt=prompt,
         )
         self.last = iri
@@ -399,14 +417,14 @@ class AgentTrace(Trace):
         return event
 
     def observation(self, content: str, *, duration: float, tool_error: str | None = None, sub_trace_last: NamedNode | None = None) -> ExplainEvent:
-        """What the tool returned (or its error), derived from the analysis and any sub-trace."""
+        """What the tool returned (or its error): derived from the analysis, or from the last entity of
+        the sub-trace the tool ran (whose question is derived from the analysis)."""
         if self.pending_analysis is None:
             raise RecordingError("an observation needs the analysis that called the tool: record that first")
         iri = NamedNode(f"{self.pending_analysis.value}/observation")
-        sources = [self.pending_analysis] + ([sub_trace_last] if sub_trace_last is not None else [])
         event = self._write(
             "record/observation", "observation", iri,
-            observation=iri, derived_from=sources, generated=self.recorder.clock(), step=self.step,
+            observation=iri, session=self.session, derived_from=sub_trace_last or self.pending_analysis, generated=self.recorder.clock(), step=self.step,
             document=NamedNode(f"{iri.value}/content"), content=content, duration=duration, tool_error=tool_error,
         )
         self.last = iri
@@ -414,11 +432,11 @@ class AgentTrace(Trace):
         return event
 
     def conclusion(self, answer: str, *, termination_reason: str = "final-answer", in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:
-        """The final answer and why the loop stopped; ends the question activity."""
+        """The final answer and why the loop stopped; ends the retrieval session."""
         iri = NamedNode(f"{self.question.value}/final")
         event = self._write(
             "record/conclusion", "conclusion", iri,
-            conclusion=iri, question=self.question, derived_from=self.last, generated=self.recorder.clock(),
+            conclusion=iri, session=self.session, derived_from=self.last or self.question, generated=self.recorder.clock(),
             document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
             termination_reason=termination_reason, in_token=in_token, out_token=out_token,
         )

@@ -10,6 +10,8 @@ from ragprov.namespaces import TG, XSD
 
 T0 = dt.datetime(2026, 1, 1, 12, 0, tzinfo=dt.timezone.utc)
 Q = NamedNode("urn:trustgraph:question:sample")
+S = NamedNode("urn:trustgraph:question:sample/session")
+AGENT_S = NamedNode("urn:trustgraph:agent:sample/session")
 EDGE = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partnerOf"), NamedNode("urn:e:marley"))
 LIT_EDGE = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:age"), Literal("60", datatype=XSD.integer))
 
@@ -18,23 +20,23 @@ def samples() -> dict[str, dict]:
     """Template name → parameters, in an order that builds one coherent trace of each kind."""
     return {
         "record/question": dict(
-            question=Q, question_type=TG.GraphRagQuestion, label="GraphRAG question", query="Who is Scrooge?",
+            question=Q, session=S, question_type=TG.GraphRagQuestion, label="GraphRAG question", query="Who is Scrooge?",
             started=T0, software=NamedNode("urn:ragprov:software:test"), software_label="ragprov test",
-            model="offline", used=None,
+            model="offline", used=None, informed_by=None,
         ),
         "record/grounding": dict(
-            grounding=NamedNode("urn:trustgraph:prov:grounding:sample"), question=Q, generated=T0,
+            grounding=NamedNode("urn:trustgraph:prov:grounding:sample"), question=Q, session=S, generated=T0,
             concepts=["Scrooge", "partner"], in_token=10, out_token=5, prompt="extract-concepts@1",
         ),
         "record/exploration": dict(
-            exploration=NamedNode("urn:trustgraph:prov:exploration:sample"), question=Q,
-            derived_from=NamedNode("urn:trustgraph:prov:grounding:sample"), generated=T0, edge_count=12,
+            exploration=NamedNode("urn:trustgraph:prov:exploration:sample"),
+            question=Q, derived_from=NamedNode("urn:trustgraph:prov:grounding:sample"), session=S, generated=T0, edge_count=12,
             entities=[NamedNode("urn:e:scrooge")],
             hops=[{"iri": NamedNode("urn:trustgraph:prov:hop:sample:1"), "hop": 1, "candidates": 40, "kept": 12}],
         ),
         "record/focus": dict(
-            focus=NamedNode("urn:trustgraph:prov:focus:sample"), question=Q,
-            derived_from=NamedNode("urn:trustgraph:prov:exploration:sample"), generated=T0,
+            focus=NamedNode("urn:trustgraph:prov:focus:sample"),
+            question=Q, derived_from=NamedNode("urn:trustgraph:prov:exploration:sample"), session=S, generated=T0,
             selections=[
                 {"iri": NamedNode("urn:trustgraph:prov:edge:sample:1"), "edge": EDGE, "rank": 1,
                  "reasoning": "names Scrooge", "score": 0.9, "concept": "Scrooge"},
@@ -45,35 +47,38 @@ def samples() -> dict[str, dict]:
         ),
         "record/synthesis": dict(
             synthesis=NamedNode("urn:trustgraph:prov:synthesis:sample"),
-            derived_from=NamedNode("urn:trustgraph:prov:focus:sample"), question=Q, generated=T0,
+            derived_from=NamedNode("urn:trustgraph:prov:focus:sample"), session=S, generated=T0, also_derived_from=None,
             document=NamedNode("urn:trustgraph:answer:sample"), content="Scrooge was Marley's partner.",
             in_token=100, out_token=20, prompt="synthesize@1",
         ),
         "record/chunk-exploration": dict(
-            exploration=NamedNode("urn:trustgraph:docrag:sample/exploration"), question=NamedNode("urn:trustgraph:docrag:sample"),
-            derived_from=NamedNode("urn:trustgraph:docrag:sample/grounding"), generated=T0, chunk_count=2,
+            exploration=NamedNode("urn:trustgraph:docrag:sample/exploration"),
+            question=NamedNode("urn:trustgraph:docrag:sample"), derived_from=NamedNode("urn:trustgraph:docrag:sample/grounding"), session=NamedNode("urn:trustgraph:docrag:sample/session"),
+            generated=T0, chunk_count=2,
             chunks=[NamedNode("urn:doc:1/c0"), NamedNode("urn:doc:1/c1")],
         ),
         "record/chunk-focus": dict(
-            focus=NamedNode("urn:trustgraph:docrag:sample/focus"), question=NamedNode("urn:trustgraph:docrag:sample"),
-            derived_from=NamedNode("urn:trustgraph:docrag:sample/exploration"), generated=T0,
-            selections=[{"iri": NamedNode("urn:trustgraph:docrag:sample/chunk/1"), "chunk": NamedNode("urn:doc:1/c1"), "rank": 1, "score": 2.5}],
+            focus=NamedNode("urn:trustgraph:docrag:sample/focus"),
+            derived_from=NamedNode("urn:trustgraph:docrag:sample/exploration"), session=NamedNode("urn:trustgraph:docrag:sample/session"),
+            generated=T0, selections=[{"iri": NamedNode("urn:trustgraph:docrag:sample/chunk/1"), "chunk": NamedNode("urn:doc:1/c1"), "rank": 1, "score": 2.5}],
             in_token=None, out_token=None, prompt="bm25-rerank@1",
         ),
         "record/analysis": dict(
-            analysis=NamedNode("urn:trustgraph:agent:sample/i1"), question=NamedNode("urn:trustgraph:agent:sample"),
-            derived_from=None, generated=T0, step=1, document=NamedNode("urn:trustgraph:agent:sample/i1/thought"),
+            analysis=NamedNode("urn:trustgraph:agent:sample/i1"), session=AGENT_S,
+            derived_from=NamedNode("urn:trustgraph:agent:sample"), generated=T0, step=1,
+            thought_entity=NamedNode("urn:trustgraph:agent:sample/i1/thought"),
+            document=NamedNode("urn:trustgraph:agent:sample/i1/thought/content"),
             thought="I should look this up.", action="knowledge-query", arguments='{"question": "Who is Scrooge?"}',
             in_token=None, out_token=None, prompt=None,
         ),
         "record/observation": dict(
             observation=NamedNode("urn:trustgraph:agent:sample/i1/observation"),
-            derived_from=[NamedNode("urn:trustgraph:agent:sample/i1")], generated=T0, step=1,
+            derived_from=NamedNode("urn:trustgraph:agent:sample/i1"), session=AGENT_S, generated=T0, step=1,
             document=NamedNode("urn:trustgraph:agent:sample/i1/observation/content"), content="Scrooge is a miser.",
             duration=0.25, tool_error=None,
         ),
         "record/conclusion": dict(
-            conclusion=NamedNode("urn:trustgraph:agent:sample/final"), question=NamedNode("urn:trustgraph:agent:sample"),
+            conclusion=NamedNode("urn:trustgraph:agent:sample/final"), session=AGENT_S,
             derived_from=NamedNode("urn:trustgraph:agent:sample/i1/observation"), generated=T0,
             document=NamedNode("urn:trustgraph:answer:agent-sample"), content="A miser.",
             termination_reason="final-answer", in_token=None, out_token=None,

@@ -87,11 +87,11 @@ def test_a_damaged_ontology_fails(tmp_path):
 def test_an_activity_property_under_prov_value_is_caught(tmp_path):
     path = _broken_copy(
         tmp_path,
-        "tg:query\n    a owl:DatatypeProperty, owl:FunctionalProperty ;\n",
-        "tg:query\n    a owl:DatatypeProperty, owl:FunctionalProperty ;\n    rdfs:subPropertyOf prov:value ;\n",
+        "tg:llmModel\n    a owl:DatatypeProperty ;\n",
+        "tg:llmModel\n    a owl:DatatypeProperty ;\n    rdfs:subPropertyOf prov:value ;\n",
     )
     problems = run_checks(path)
-    assert [(p.check, p.entity) for p in problems] == [("prov_activity_entity_clash", "https://trustgraph.ai/ns/query")]
+    assert [(p.check, p.entity) for p in problems] == [("prov_activity_entity_clash", "https://trustgraph.ai/ns/llmModel")]
 
 
 def test_severity_comes_from_the_profile(tmp_path):

@@ -159,8 +159,10 @@ def test_no_class_is_both_an_activity_and_an_entity(onto):
     for cls in _classes(onto):
         ups = onto.supers(cls)
         assert not ({PROV + "Activity", PROV + "Entity"} <= ups), cls
-    assert PROV + "Activity" in onto.supers(TG + "GraphRagQuestion")
-    for stage in ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion",
+    # the question is what was asked (an entity); the session answering it is the activity
+    assert PROV + "Entity" in onto.supers(TG + "GraphRagQuestion")
+    assert PROV + "Activity" in onto.supers(TG + "RetrievalSession")
+    for stage in ("Thought", "Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion",
                   "EdgeSelection", "ChunkSelection", "Hop", "Document", "Chunk", "TextUnit", "Statement"):
         assert PROV + "Entity" in onto.supers(TG + stage), stage
 
@@ -201,9 +203,11 @@ def test_literals_are_typed(onto):
 
 
 def test_content_properties_specialise_tg_document(onto):
-    for name in ("thought", "observation", "answer"):
+    for name in ("observation", "answer"):
         assert TG + "document" in onto.named(TG + name, RDFS + "subPropertyOf"), name
         assert onto.named(TG + name, RDFS + "range") == {TG + "Document"}
+    # tg:thought links an Analysis to its Thought entity (TrustGraph's shape), which has the tg:document
+    assert TG + "document" not in onto.named(TG + "thought", RDFS + "subPropertyOf")
 
 
 def test_trustgraph_sub_agent_finding_is_not_redefined(onto):

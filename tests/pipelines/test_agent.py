@@ -44,10 +44,12 @@ def test_agent_with_llm_uses_knowledge_query_and_concludes(carol_store, recorder
     ids = [e.explain_id for e in events if isinstance(e, ExplainEvent)]
     agent_q, analysis, sub_q, synthesis, observation, conclusion = ids[0], ids[1], ids[2], ids[6], ids[7], ids[8]
     s = carol_store
-    # Analysis recorded before the tool ran; the sub-trace used it; the observation derives from both
-    assert one(s, analysis, PROV.wasGeneratedBy) == agent_q
-    assert one(s, sub_q, PROV.used) == analysis
-    assert set(values(s, observation, PROV.wasDerivedFrom)) == {analysis, synthesis}
+    # Analysis recorded before the tool ran; the sub-trace's question derives from it; the
+    # observation derives from the sub-trace's answer (docs/trace-shape.md)
+    assert one(s, analysis, PROV.wasDerivedFrom) == agent_q
+    assert one(s, analysis, PROV.wasGeneratedBy) == NamedNode(f"{agent_q.value}/session")
+    assert one(s, sub_q, PROV.wasDerivedFrom) == analysis
+    assert set(values(s, observation, PROV.wasDerivedFrom)) == {synthesis}
     assert one(s, conclusion, PROV.wasDerivedFrom) == observation
     assert one(s, conclusion, TG.terminationReason).value == "final-answer"
     assert json.loads(one(s, analysis, TG.arguments).value) == {"question": "Who is Scrooge's nephew?"}
@@ -57,8 +59,14 @@ def test_agent_with_llm_uses_knowledge_query_and_concludes(carol_store, recorder
     # final answer streamed with the conclusion's IRI as message id
     finals = [e for e in events if isinstance(e, ChunkEvent) and e.message_id == conclusion]
     assert "".join(e.content for e in finals) == "Fred is Scrooge's nephew."
-    thoughts = [e for e in events if isinstance(e, ChunkEvent) and e.message_id == analysis]
-    assert thoughts and thoughts[0].content == "I should look this up in the graph."
+    assert {e.kind for e in finals} == {"answer"}
+    # thoughts and observations stream apart from the answer, each under its entity's IRI
+    thoughts = [e for e in events if isinstance(e, ChunkEvent) and e.kind == "thought"]
+    assert [(t.message_id, t.content) for t in thoughts] == [
+        (NamedNode(f"{analysis.value}/thought"), "I should look this up in the graph.")
+    ]
+    observed = [e for e in events if isinstance(e, ChunkEvent) and e.kind == "observation"]
+    assert [o.message_id for o in observed] == [observation]
     end = events[-1]
     assert isinstance(end, EndOfSession) and end.trace == agent_q
     assert end.in_token == 50 * 2 + 30 + 200 + 120  # two agent steps + the sub-trace's tokens

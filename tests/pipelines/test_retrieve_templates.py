@@ -114,22 +114,22 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
 
 RECORD = {
     "record/context-exploration": dict(
-        exploration=NamedNode("urn:x:e"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:g"), generated="2026-01-01T00:00:00Z",
+        exploration=NamedNode("urn:x:e"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:g"), session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z",
         entities=[graphs.n("scrooge")], candidates=[NamedNode("urn:x:r1"), NamedNode("urn:x:r2")],
         batches=[{"iri": NamedNode("urn:x:b1"), "number": 1, "reports": [NamedNode("urn:x:r1")]}],
     ),
     "record/context-focus": dict(
-        focus=NamedNode("urn:x:f"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], generated="2026-01-01T00:00:00Z", prompt=None,
+        focus=NamedNode("urn:x:f"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", prompt=None,
         selections=[{"iri": NamedNode("urn:x:s1"), "item": graphs.n("partner", graphs.R), "kind": "relationship", "rank": 1,
                      "score": 2.0, "tokens": 12, "edge": EDGE}], points=[NamedNode("urn:x:p1")],
     ),
     "record/map-result": dict(
-        result=NamedNode("urn:x:m"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:e"), generated="2026-01-01T00:00:00Z", batch=NamedNode("urn:x:b1"),
+        result=NamedNode("urn:x:m"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:e"), session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", batch=NamedNode("urn:x:b1"),
         points=[{"iri": NamedNode("urn:x:p1"), "content": 'say "hi" }', "score": 50.0, "reports": [NamedNode("urn:x:r1")]}],
         in_token=None, out_token=None, prompt="global-map@1",
     ),
     "record/drift-action": dict(
-        action=NamedNode("urn:x:a"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], generated="2026-01-01T00:00:00Z", query="q", depth=0,
+        action=NamedNode("urn:x:a"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", query="q", depth=0,
         score=1.5, follow_ups=["tiny tim"], document=NamedNode("urn:x:a/answer"), content="answer", sub_trace=None, prompt=None,
     ),
 }
