@@ -58,7 +58,7 @@ def samples() -> dict[str, dict]:
             chunks=[NamedNode("urn:doc:1/c0"), NamedNode("urn:doc:1/c1")],
         ),
         "record/chunk-focus": dict(
-            focus=NamedNode("urn:trustgraph:docrag:sample/focus"),
+            focus=NamedNode("urn:trustgraph:docrag:sample/focus"), question=NamedNode("urn:trustgraph:docrag:sample"),
             derived_from=NamedNode("urn:trustgraph:docrag:sample/exploration"), session=NamedNode("urn:trustgraph:docrag:sample/session"),
             generated=T0, selections=[{"iri": NamedNode("urn:trustgraph:docrag:sample/chunk/1"), "chunk": NamedNode("urn:doc:1/c1"), "rank": 1, "score": 2.5}],
             in_token=None, out_token=None, prompt="bm25-rerank@1",
