@@ -51,6 +51,9 @@ TRACE_KINDS = {
 }
 
 
+_USED = NamedNode("http://www.w3.org/ns/prov#used")
+
+
 def _kind_iri(kind: str | NamedNode | None) -> NamedNode | None:
     if kind is None or isinstance(kind, NamedNode):
         return kind
@@ -105,7 +108,11 @@ class Navigator:
         """The whole trace of ``question`` (an IRI or a bare session id): stages in order,
         selections, content (one query, two for a bare id)."""
         q = self.resolve(question)
-        trace = assemble(q, describe(self._select("trace/show", question=q)))
+        rows = self._select("trace/show", question=q, legacy=False)
+        if not any(row.get("p") == _USED and row.get("o") == q for row in rows):
+            # no session used the question: a trace recorded before the question became an entity
+            rows = self._select("trace/show", question=q, legacy=True)
+        trace = assemble(q, describe(rows))
         if trace is None:
             raise NotFoundError(
                 f"no trace with question {q.value} (a stage IRI? see `ragprov trace stage`); see `ragprov traces`"
