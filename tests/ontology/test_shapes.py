@@ -174,7 +174,7 @@ BROKEN = {
         dict(change=lambda t: Triple(t.subject, t.predicate, iri(AGENT_Q))
              if _s(t, FOCUS) and _p(t, TG + "forQuestion") else t,
              add=[Triple(iri(AGENT_Q), iri(RDF + "type"), iri(TG + "Question"))]),
-        "does not lead to",
+        "is not the one",
     ),
     "focus that names two questions": (
         "graphrag",
