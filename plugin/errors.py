@@ -64,6 +64,9 @@ class ParameterError(TemplateError):
 class StoreError(RagprovError):
     """The store refused or failed a request."""
 
+    status: int | None = None
+    """The HTTP status the store answered with, when it answered (None: no answer, or not HTTP)."""
+
 
 class StoreUnavailableError(StoreError):
     """The store could not be reached: connection refused, timeout, or a server error."""

@@ -373,7 +373,9 @@ class EndpointStore(StoreMixin):
             # Virtuoso answers 500 for SPARQL syntax and compile errors: those are the query's fault.
             if re.search(r"\b(37000|SP0\d\d|42000)\b", body):
                 raise QueryError(f"the store at {redact(url)} rejected the request (HTTP {status}): {body}")
-            raise StoreUnavailableError(f"the store at {redact(url)} failed (HTTP {status}): {body}")
+            error = StoreUnavailableError(f"the store at {redact(url)} failed (HTTP {status}): {body}")
+            error.status = status  # it answered: the spool may judge whether the request, not the store, is at fault
+            raise error
         raise QueryError(f"the store at {redact(url)} rejected the request (HTTP {status}): {body}")
 
     # -- protocol ------------------------------------------------------------------------------

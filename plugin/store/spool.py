@@ -20,8 +20,8 @@ Each entry is one file ``<sequence>.ru``, SPARQL text whose first lines are comm
 dialect it was rendered in and for which store; replay refuses a store of another dialect. An entry
 the store rejects for good would block the queue forever: it is moved to ``rejected/`` with the
 store's message beside it (listed by ``ragprov spool status``) and replay goes on. Rejected for good
-means a :class:`~ragprov.errors.QueryError` (a 4xx, a syntax error), or a server error that comes
-back when the entry is sent again while the store answers a probe (``ASK {}``) at once: some engines
+means a :class:`~ragprov.errors.QueryError` (a 4xx, a syntax error), or a server error (an answer,
+not a failure to connect) that comes back when the entry is sent again while the store answers a probe (``ASK {}``) at once: some engines
 answer 500 for an update they will never take (Jena, for an IRI holding U+2028). An outage (the
 probe fails too) stops the replay, keeping the entry and everything after it.
 
@@ -293,7 +293,9 @@ class Spool:
                 try:
                     store.update(text)
                 except StoreUnavailableError as e:
-                    verdict = _after_server_error(store, text)
+                    # No answer at all (refused, timed out, 502-504) is an outage; a server error
+                    # is judged by asking again (see _after_server_error).
+                    verdict = _after_server_error(store, text) if e.status is not None else "outage"
                     if verdict == "outage":
                         report.error = str(e)
                         break
@@ -323,7 +325,9 @@ def _after_server_error(store, update: str) -> str:
         store.update(update)
     except QueryError:
         return "rejected"
-    except StoreError:
+    except StoreError as e:
+        if e.status is None:  # no answer this time: the store, not the update
+            return "outage"
         try:
             store.query("ASK {}")
         except StoreError:
