@@ -186,9 +186,9 @@ def test_killing_the_server_during_500_traces_loses_none_and_duplicates_none(tmp
                    (COUNT(DISTINCT ?query) AS ?queries) (COUNT(DISTINCT ?ended) AS ?ends) WHERE {
               GRAPH <urn:graph:retrieval> {
                 ?q a tg:GraphRagQuestion ; tg:query ?query .
-                OPTIONAL { ?q prov:endedAtTime ?ended }
-                OPTIONAL { ?first prov:wasGeneratedBy ?q . ?stage prov:wasDerivedFrom* ?first .
-                           OPTIONAL { ?stage tg:selectedEdge ?sel } }
+                ?session prov:used ?q .
+                OPTIONAL { ?session prov:endedAtTime ?ended }
+                OPTIONAL { ?stage prov:wasGeneratedBy ?session . OPTIONAL { ?stage tg:selectedEdge ?sel } }
               }
             } GROUP BY ?q"""
         )

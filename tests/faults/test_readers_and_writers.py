@@ -32,12 +32,22 @@ def _store_with_traces(path: Path, n: int = 3) -> list[str]:
     return questions
 
 
+def _wait_until_held(path, timeout: float = 60.0) -> None:
+    """Until a writer has claimed the store (its note names it: what a second writer is told)."""
+    from ragprov.store.embedded import WRITER_FILE
+
+    deadline = time.monotonic() + timeout
+    while not (path / WRITER_FILE).exists():
+        assert time.monotonic() < deadline, "the writer never claimed the store"
+        time.sleep(0.02)
+
+
 def test_two_readers_and_a_writer_at_once(tmp_path):
     path = tmp_path / "store"
     questions = _store_with_traces(path)
     writer = ragprov("load", "graphrag", str(GRAPHRAG), "--store", str(path))
     try:
-        time.sleep(1.5)  # the writer holds the store
+        _wait_until_held(path)  # the writer holds the store
         readers = [ragprov("traces", "--store", str(path), "--format", "json") for _ in range(2)]
         outputs = [r.communicate(timeout=120) for r in readers]
         still_writing = writer.poll() is None
@@ -55,7 +65,7 @@ def test_a_second_writer_is_told_who_holds_the_store(tmp_path):
     _store_with_traces(path, 1)
     holder = ragprov("load", "graphrag", str(GRAPHRAG), "--store", str(path))
     try:
-        time.sleep(1.5)
+        _wait_until_held(path)
         second = run_ragprov("trace", "delete", "--before", "2000-01-01", "--store", str(path))
         holding = holder.poll() is None
     finally:
