@@ -174,13 +174,31 @@ class Navigator:
                 f"{q.value} is a sub-trace run by {caller.value}: delete that trace (its sub-traces go with it); "
                 "nothing deleted"
             )
-        self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=q, before=None))
+        self._delete(question=q, questions=None)
+
+    def _delete(self, **which) -> None:
+        # one request per trace shape (docs/trace-shape.md): each trace is in one shape, so each is
+        # deleted whole by one of them, and no engine has to plan a union of the two (Virtuoso fails it)
+        for legacy in (False, True):
+            self.store.update(self.catalog.render("trace/delete", self.store.dialect, legacy=legacy, **which))
+
+    def roots_before(self, before: _dt.datetime) -> list[NamedNode]:
+        """The top-level traces started before ``before`` (what :meth:`delete_before` deletes)."""
+        rows = self.store.select(self.catalog.render("trace/roots_before", self.store.dialect, before=before))
+        return sorted((r["root"] for r in rows if isinstance(r.get("root"), NamedNode)), key=lambda n: n.value)
 
     def count_before(self, before: _dt.datetime) -> int:
         """How many top-level traces :meth:`delete_before` would delete (sub-traces not counted)."""
-        rows = self.store.select(self.catalog.render("trace/count_before", self.store.dialect, before=before))
-        return int(rows[0]["n"].value) if rows else 0
+        return len(self.roots_before(before))
+
+    #: top-level traces deleted per request by :meth:`delete_before` (each request is atomic)
+    DELETE_BATCH = 100
 
     def delete_before(self, before: _dt.datetime) -> None:
-        """Delete every top-level trace started before ``before`` (retention), in one update."""
-        self.store.update(self.catalog.render("trace/delete", self.store.dialect, question=None, before=before))
+        """Retention: delete every top-level trace started before ``before``, with its sub-traces,
+        :attr:`DELETE_BATCH` traces per request (one query picks them, so no engine has to plan the
+        time filter inside the delete)."""
+        roots = self.roots_before(before)
+        for start in range(0, len(roots), self.DELETE_BATCH):
+            batch = roots[start : start + self.DELETE_BATCH]
+            self._delete(question=None, questions=batch)

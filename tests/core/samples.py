@@ -88,11 +88,11 @@ def samples() -> dict[str, dict]:
         "trace/stage": dict(stage=NamedNode("urn:trustgraph:prov:focus:sample")),
         "trace/incomplete": dict(before=None, limit=10),
         "trace/exists": dict(question=Q),
-        "trace/count_before": dict(before=T0 + dt.timedelta(days=1)),
+        "trace/roots_before": dict(before=T0 + dt.timedelta(days=1)),
         "trace/labels": dict(terms=[NamedNode("urn:e:scrooge")], facts_graph=None),
         "trace/resolve": dict(candidates=[Q, NamedNode("urn:trustgraph:docrag:sample")]),
         "trace/caller": dict(question=Q),
-        "trace/delete": dict(question=Q, before=None),
+        "trace/delete": dict(question=Q, questions=None, legacy=None),
     }
 
 
