@@ -210,7 +210,7 @@ _PREFIX_LINE = re.compile(r"\s*PREFIX\s+[\w.-]*:\s*<[^>]*>[ \t]*(?:\n|$)", re.I)
 
 
 def _joined_updates(updates: Sequence[str]) -> str:
-    """``updates`` as one request (joined by `` ;``), each one's leading ``PREFIX`` lines declared
+    r"""``updates`` as one request (joined by `` ;``), each one's leading ``PREFIX`` lines declared
     once at the top: Oxigraph rejects a prologue after ``;`` though SPARQL 1.1 allows it, and a
     declaration holds for the updates that follow. A prefix declared differently stays in place.
 
