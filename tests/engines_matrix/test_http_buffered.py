@@ -120,3 +120,17 @@ def test_an_interrupted_buffered_trace_writes_nothing(proxied):
     del trace  # the pipeline failed before the synthesis
     assert proxy.updates == 0
     assert direct.count() == 0
+
+
+def test_a_buffered_trace_the_store_cannot_take_is_spooled_whole_and_replays(tmp_path):
+    from ragprov.store import EmbeddedStore
+    from ragprov.store.spool import Spool, SpoolingStore
+    from tests.engines_matrix.test_spool import _dead_endpoint
+
+    store = SpoolingStore(_dead_endpoint(), tmp_path / "spool", replay_interval=None)
+    graph_rag_trace(Recorder(store, buffered=True), 1, concepts=2, seeds=3, edges=2)
+    assert store.spool.status().pending == 1  # the whole trace, one entry
+    target, reference = EmbeddedStore(), EmbeddedStore()
+    graph_rag_trace(Recorder(reference), 1, concepts=2, seeds=3, edges=2)
+    assert Spool(tmp_path / "spool").replay(target).replayed == 1
+    assert target.count() == reference.count()
