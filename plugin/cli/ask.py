@@ -198,11 +198,12 @@ def _citer(pipe):
 @click.option("-x", "--explain", is_flag=True, help="Print each stage on stderr as it is recorded.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True)
 @click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph); e.g. urn:graph:facts on union-default-graph stores.")
+@click.option("--buffered", is_flag=True, help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.")
 @llm_options
 @with_store
-def ask_command(store, kind, question, explain, fmt, facts_graph, llm_url, llm_model, llm_key):
+def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key):
     """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."""
     engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key)
     graph = to_named_node(facts_graph) if facts_graph else None
-    pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store), facts_graph=graph)
+    pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph)
     run_question(pipe, question, explain=explain, fmt=fmt)

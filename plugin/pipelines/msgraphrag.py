@@ -71,15 +71,16 @@ class _Session:
         self.question = NamedNode(f"urn:ragprov:{mode}:{self.id}")
         self.session = session_of(self.question)
         self.last: NamedNode | None = None
+        self.buffer = recorder.new_buffer()
         self.started_event = recorder.write(
-            "record/question", "question", self.question,
+            "record/question", "question", self.question, into=self.buffer,
             question=self.question, session=self.session, question_type=question_type, label=label, query=query,
             started=recorder.clock(), software=SOFTWARE_AGENT, software_label=SOFTWARE_LABEL, model=model, used=used,
             informed_by=recorder.caller_session_of(used),
         )
 
     def _write(self, template: str, stage: str, iri: NamedNode, **params) -> ExplainEvent:
-        event = self.recorder.write(template, stage, iri, **params)
+        event = self.recorder.write(template, stage, iri, into=self.buffer, **params)
         self.recorder.note_stage(iri, self.question)
         return event
 
@@ -128,6 +129,7 @@ class _Session:
             in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
         )
         self.last = iri
+        self.recorder.flush(self.buffer)
         return event
 
 
@@ -398,7 +400,7 @@ class DriftSearch(_Mode):
             tokens.add(follow.in_token, follow.out_token)
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
-            event = self.recorder.write(
+            event = session._write(
                 "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration], session=session.session,
                 generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
                 follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
@@ -441,7 +443,7 @@ class DriftSearch(_Mode):
                         tokens.add(more.in_token, more.out_token)
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
                     with timings.measure("record"):
-                        event = self.recorder.write(
+                        event = session._write(
                             "record/drift-action", "drift-action", action, action=action, question=session.question, derived_from=sources, session=session.session,
                             generated=self.recorder.clock(), query=q, depth=depth, score=score,
                             follow_ups=list(more.value) if more else [], document=NamedNode(f"{action.value}/answer"),

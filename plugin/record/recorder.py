@@ -1,8 +1,10 @@
 """The Recorder: the Python API a retrieval stage calls to write its provenance (§4–§6).
 
 Each stage is one template rendered into one ``INSERT DATA`` request, so a stage is atomic: it is
-in the store whole or not at all. Each call returns the :class:`ExplainEvent` the live stream
-carries. Pipelines talk to a recorder, never to a store.
+in the store whole or not at all. With ``Recorder(store, buffered=True)`` a trace keeps its stages'
+updates and sends them as one request when it ends (synthesis or conclusion): one round trip, the
+whole trace or nothing. Each call returns the :class:`ExplainEvent` the live stream carries either
+way. Pipelines talk to a recorder, never to a store.
 
 >>> from ragprov.store import open_store
 >>> from pyoxigraph import NamedNode, Triple
@@ -20,6 +22,7 @@ True
 from __future__ import annotations
 
 import collections
+import re
 import dataclasses
 import datetime as _dt
 import uuid
@@ -116,7 +119,7 @@ class HopStats:
 
 
 class Recorder:
-    """Writes traces into a store, one update per stage.
+    """Writes traces into a store, one update per stage (or, ``buffered``, one per trace).
 
     ``clock`` gives the timestamps (tests pass a fixed clock); ``new_id`` the session ids.
     """
@@ -128,6 +131,7 @@ class Recorder:
         catalog: Catalog | None = None,
         clock: Callable[[], _dt.datetime] = utcnow,
         new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+        buffered: bool = False,
     ):
         if not callable(getattr(store, "update", None)) or not isinstance(getattr(store, "dialect", None), Dialect):
             raise ConfigurationError(
@@ -137,6 +141,7 @@ class Recorder:
         self.catalog = catalog or default_catalog()
         self.clock = clock
         self.new_id = new_id
+        self.buffered = buffered
         self._owners: collections.OrderedDict[str, NamedNode] = collections.OrderedDict()
 
     _OWNERS_KEPT = 100_000
@@ -160,11 +165,27 @@ class Recorder:
     def dialect(self) -> Dialect:
         return self.store.dialect
 
-    def write(self, template: str, stage: str, explain_id: NamedNode, **params: Any) -> ExplainEvent:
-        """Render ``template`` in the store's dialect, run it as one update, return the event."""
+    def new_buffer(self) -> list[str] | None:
+        """Where a trace keeps its stages' updates until it ends: a list when ``buffered``, else None."""
+        return [] if self.buffered else None
+
+    def flush(self, buffer: list[str] | None) -> None:
+        """Send a trace's kept updates as one request (one transaction); a failed send raises, or is
+        spooled when the store is a :class:`~ragprov.store.spool.SpoolingStore`."""
+        if buffer:
+            text = _joined_updates(buffer)
+            buffer.clear()
+            self.store.update(text)
+
+    def write(self, template: str, stage: str, explain_id: NamedNode, *, into: list[str] | None = None, **params: Any) -> ExplainEvent:
+        """Render ``template`` in the store's dialect, run it as one update (or keep it ``into`` a
+        trace's buffer, see :meth:`flush`), return the event."""
         dialect = self.dialect
         text = self.catalog.render(template, dialect, **params)
-        self.store.update(text)
+        if into is None:
+            self.store.update(text)
+        else:
+            into.append(text)
         if dialect is Dialect.RDF12:
             source = lambda: triples_by_graph(text)  # noqa: E731
         else:
@@ -183,6 +204,33 @@ class Recorder:
     def agent(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "AgentTrace":
         """Start a ReAct agent trace: records the Question now."""
         return AgentTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
+
+
+_PREFIX_LINE = re.compile(r"\s*PREFIX\s+[\w.-]*:\s*<[^>]*>[ \t]*(?:\n|$)", re.I)
+
+
+def _joined_updates(updates: Sequence[str]) -> str:
+    r"""``updates`` as one request (joined by `` ;``), each one's leading ``PREFIX`` lines declared
+    once at the top: Oxigraph rejects a prologue after ``;`` though SPARQL 1.1 allows it, and a
+    declaration holds for the updates that follow. A prefix declared differently stays in place.
+
+    >>> print(_joined_updates(["PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 1 }", "PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 2 }"]))
+    PREFIX a: <urn:a#>
+    INSERT DATA { a:x a:y 1 } ;
+    INSERT DATA { a:x a:y 2 }
+    """
+    declared: dict[str, str] = {}
+    bodies = []
+    for text in updates:
+        position = 0
+        while (m := _PREFIX_LINE.match(text, position)) and declared.setdefault(_prefix_name(m[0]), m[0].strip()) == m[0].strip():
+            position = m.end()
+        bodies.append(text[position:].strip())
+    return "\n".join([*declared.values(), " ;\n".join(bodies)])
+
+
+def _prefix_name(line: str) -> str:
+    return line.split(":", 1)[0].split()[-1]
 
 
 def _sequence_of(values: object, kind: type, what: str) -> list:
@@ -219,6 +267,7 @@ class Trace:
         self.last: NamedNode | None = None  # the latest stage entity
         self.ended = False
         self.events: list[ExplainEvent] = []
+        self.buffer = recorder.new_buffer()
         self.started_event = self._write(
             "record/question",
             "question",
@@ -242,7 +291,7 @@ class Trace:
     def _write(self, template: str, stage: str, iri: NamedNode, **params: Any) -> ExplainEvent:
         if self.ended:
             raise RecordingError(f"trace {self.question.value} has ended: no stage can follow")
-        event = self.recorder.write(template, stage, iri, **params)
+        event = self.recorder.write(template, stage, iri, into=self.buffer, **params)
         self.events.append(event)
         if iri != self.question:
             self.recorder.note_stage(iri, self.question)
@@ -294,6 +343,7 @@ class _RetrievalTrace(Trace):
         )
         self.last = iri
         self.ended = True
+        self.recorder.flush(self.buffer)
         return event
 
 
@@ -443,4 +493,5 @@ class AgentTrace(Trace):
         self.last = iri
         self.pending_analysis = None
         self.ended = True
+        self.recorder.flush(self.buffer)
         return event

@@ -150,3 +150,19 @@ def test_ask_with_a_streaming_llm_prints_the_answer_and_records_the_model(store_
     assert "model: stub-model" in err and "prompt: graphrag-edge-scoring@1" in err and "tokens: 30 in, 6 out" in err
     assert "Fred —nephew of→ Ebenezer Scrooge" in err and "why: names the nephew" in err
     assert "sk-cli-secret" not in out + err
+
+
+@pytest.mark.parametrize("kind", ["graph-rag", "doc-rag", "agent", "local", "global", "drift"])
+def test_ask_buffered_sends_each_trace_as_one_update(store_dir, capsys, monkeypatch, kind):
+    from ragprov.store import EmbeddedStore
+
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    sent: list[str] = []
+    update = EmbeddedStore.update
+    monkeypatch.setattr(EmbeddedStore, "update", lambda self, text: (sent.append(text), update(self, text))[1])
+    code = run(cli, ["ask", kind, "Who was Scrooge's business partner?", "--buffered", "-x", "--store", store_dir, "--facts-graph", str(FACTS.value)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "[question]" in err and ("[synthesis]" in err or "[conclusion]" in err)  # live events, stage by stage
+    traces = err.count("[question]")  # an agent's tool call runs a sub-trace of its own
+    assert len(sent) == traces, [t[:80] for t in sent]
