@@ -27,9 +27,21 @@ XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 def _read_cases() -> dict[str, dict]:
-    """Read templates with parameters: the core samples and the retrieval templates' ones."""
+    """Every read template with parameters: the core samples, the retrieval templates' ones, and
+    values of the hand-built graph for the rest."""
     out = {n: p for n, p in samples().items() if catalog().info(n).kind in ("select", "ask")}
     out.update(RETRIEVE_PARAMS)
+    chunk, edge = graphs.chunk_iri("c0"), graphs.fact("scrooge", "partner", "marley")
+    out.update({
+        "lineage/document-answers": dict(document=graphs.DOC, facts_graph=FACTS),
+        "lineage/edge-sources": dict(edges=[edge]),
+        "lineage/extraction": dict(document=graphs.DOC),
+        "lineage/sample-edges": dict(limit=5),
+        "serve/node-sources": dict(node=chunk),
+        "serve/texts": dict(nodes=[chunk, graphs.PAGE]),
+        "extract/chunkings": dict(document=graphs.DOC),
+        "extract/exists": dict(node=chunk),
+    })
     return out
 
 
@@ -124,3 +136,7 @@ def test_sparqlwrapper_reads_the_rows_endpointstore_reads(loaded_store, name):
     mine = {tuple(sorted((k, _canonical_ox(v)) for k, v in row.items() if v is not None)) for row in ours}
     assert theirs == mine
     assert answer["head"]["vars"] == list(ours.variables)
+
+
+def test_every_read_template_is_sent_through_sparqlwrapper():
+    assert set(READS) == set(CASES)
