@@ -63,6 +63,19 @@ def test_sparqlwrapper_detects_the_declared_kind_in_every_read_template_source(n
     assert detected == catalog().info(name).kind.upper(), f"{name}: SPARQLWrapper reads it as {detected}"
 
 
+@pytest.mark.parametrize("name", READS)
+def test_no_comment_before_the_query_form_holds_a_word_sparqlwrapper_takes_for_one(name):
+    """SPARQLWrapper strips only every other line of a comment block, so which comment it reads
+    depends on the lines above it: none may hold a query-form word ("removed" holds MOVE)."""
+    form = SPARQLWrapper.pattern  # SPARQLWrapper's own query-form pattern (case-insensitive, no word bounds)
+    for line in _source_without_jinja(name).splitlines():
+        text = line.strip()
+        if text.startswith("#"):
+            assert not form.search(text), f"{name}: SPARQLWrapper may read {text!r} as the query form"
+        elif form.match(text) and not text.upper().startswith(("PREFIX", "BASE")):
+            break
+
+
 @pytest.mark.parametrize("dialect", list(Dialect))
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sparqlwrapper_detects_the_declared_kind_in_every_rendering(name, dialect):
