@@ -44,6 +44,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from ._files import fsync_dir as _fsync_dir
 from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
 from ..sparql.dialect import Dialect
 from .base import QuadFormat, Rows, StoreMixin
@@ -63,12 +64,6 @@ def default_spool_dir() -> Path:
     return Path(state) / "ragprov" / "spool"
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @dataclasses.dataclass(frozen=True)

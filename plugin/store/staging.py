@@ -43,6 +43,7 @@ import signal
 from pathlib import Path
 from typing import Iterator
 
+from ._files import fsync_dir as _fsync_dir
 from ..errors import StoreError
 from .embedded import EmbeddedStore, writer_of
 
@@ -202,12 +203,6 @@ def _one_writer(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @contextlib.contextmanager
