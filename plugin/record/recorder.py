@@ -35,7 +35,7 @@ from ..errors import ConfigurationError, InvalidValueError, RecordingError
 from ..namespaces import RETRIEVAL_GRAPH, TG
 from ..sparql.dialect import Dialect
 from ..sparql.escape import _IRI_FORBIDDEN, to_named_node
-from ..sparql.templates import Catalog, catalog as default_catalog
+from ..sparql.templates import Catalog, catalog as default_catalog, join_updates
 from .answer import NO_SUPPORT, AnswerSupport
 from .events import ExplainEvent, triples_by_graph
 
@@ -173,7 +173,7 @@ class Recorder:
         """Send a trace's kept updates as one request (one transaction); a failed send raises, or is
         spooled when the store is a :class:`~ragprov.store.spool.SpoolingStore`."""
         if buffer:
-            text = _joined_updates(buffer)
+            text = join_updates(buffer)
             buffer.clear()
             self.store.update(text)
 
@@ -206,31 +206,6 @@ class Recorder:
         return AgentTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 
 
-_PREFIX_LINE = re.compile(r"\s*PREFIX\s+[\w.-]*:\s*<[^>]*>[ \t]*(?:\n|$)", re.I)
-
-
-def _joined_updates(updates: Sequence[str]) -> str:
-    r"""``updates`` as one request (joined by `` ;``), each one's leading ``PREFIX`` lines declared
-    once at the top: Oxigraph rejects a prologue after ``;`` though SPARQL 1.1 allows it, and a
-    declaration holds for the updates that follow. A prefix declared differently stays in place.
-
-    >>> print(_joined_updates(["PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 1 }", "PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 2 }"]))
-    PREFIX a: <urn:a#>
-    INSERT DATA { a:x a:y 1 } ;
-    INSERT DATA { a:x a:y 2 }
-    """
-    declared: dict[str, str] = {}
-    bodies = []
-    for text in updates:
-        position = 0
-        while (m := _PREFIX_LINE.match(text, position)) and declared.setdefault(_prefix_name(m[0]), m[0].strip()) == m[0].strip():
-            position = m.end()
-        bodies.append(text[position:].strip())
-    return "\n".join([*declared.values(), " ;\n".join(bodies)])
-
-
-def _prefix_name(line: str) -> str:
-    return line.split(":", 1)[0].split()[-1]
 
 
 def _sequence_of(values: object, kind: type, what: str) -> list:

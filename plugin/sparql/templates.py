@@ -30,7 +30,7 @@ import dataclasses
 import functools
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import jinja2
 from markupsafe import Markup
@@ -51,7 +51,7 @@ from .escape import (
     sparql_term,
 )
 
-__all__ = ["Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES", "header_cache", "HEADER_CACHE"]
+__all__ = ["join_updates", "Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES", "header_cache", "HEADER_CACHE"]
 
 PARAM_TYPES = frozenset(
     {"iri", "string", "integer", "double", "datetime", "boolean", "term", "triple", "list", "object"}
@@ -467,7 +467,34 @@ class Catalog:
 
     def render_all(self, items: Iterable[tuple[str, dict[str, Any]]], dialect: Dialect | str) -> str:
         """Several update templates rendered into one request (one transaction)."""
-        return " ;\n".join(self.render(name, dialect, **params) for name, params in items)
+        return join_updates([self.render(name, dialect, **params) for name, params in items])
+
+
+_PREFIX_LINE = re.compile(r"\s*PREFIX\s+[\w.-]*:\s*<[^>]*>[ \t]*(?:\n|$)", re.I)
+
+
+def join_updates(updates: Sequence[str]) -> str:
+    r"""``updates`` as one request (joined by `` ;``), each one's leading ``PREFIX`` lines declared
+    once at the top: Oxigraph rejects a prologue after ``;`` though SPARQL 1.1 allows it, and a
+    declaration holds for the updates that follow. A prefix declared differently stays in place.
+
+    >>> print(join_updates(["PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 1 }", "PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y 2 }"]))
+    PREFIX a: <urn:a#>
+    INSERT DATA { a:x a:y 1 } ;
+    INSERT DATA { a:x a:y 2 }
+    """
+    declared: dict[str, str] = {}
+    bodies = []
+    for text in updates:
+        position = 0
+        while (m := _PREFIX_LINE.match(text, position)) and declared.setdefault(_prefix_name(m[0]), m[0].strip()) == m[0].strip():
+            position = m.end()
+        bodies.append(text[position:].strip())
+    return "\n".join([*declared.values(), " ;\n".join(bodies)])
+
+
+def _prefix_name(line: str) -> str:
+    return line.split(":", 1)[0].split()[-1]
 
 
 @functools.lru_cache(maxsize=1)

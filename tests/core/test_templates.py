@@ -141,3 +141,13 @@ def test_header_errors_are_clear(tmp_path):
     (tmp_path / "nohead.rq.j2").write_text("SELECT * WHERE { ?s ?p ?o }")
     with pytest.raises(TemplateError, match="no 'summary'"):
         Catalog(tmp_path)
+
+
+def test_render_all_is_one_request_every_engine_takes(store):
+    """Several stage updates in one request: their PREFIX lines once, at the top (Oxigraph
+    rejects a prologue after `;`)."""
+    s = samples()
+    text = catalog().render_all([("record/question", s["record/question"]), ("record/grounding", s["record/grounding"])], store.dialect)
+    assert text.count("PREFIX prov:") == 1
+    store.update(text)
+    assert store.ask("ASK { GRAPH <urn:graph:retrieval> { ?g a <https://trustgraph.ai/ns/Grounding> } }")
