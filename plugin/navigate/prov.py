@@ -205,14 +205,10 @@ def add_nodes(doc: "ProvDocument", nodes: dict[str, Node], names: _Names) -> Non
 
 def _trace_nodes(navigator, question) -> dict[str, Node]:
     """The nodes ``trace/show`` describes for ``question`` (what :meth:`Navigator.trace` reads)."""
-    from .traces import _USED
     from ..errors import NotFoundError
 
     q = navigator.resolve(question)
-    rows = navigator._select("trace/show", question=q, legacy=False)
-    if not any(row.get("p") == _USED and row.get("o") == q for row in rows):
-        rows = navigator._select("trace/show", question=q, legacy=True)
-    nodes = describe(rows)
+    nodes = describe(navigator.trace_rows(q))
     if q.value not in nodes:
         raise NotFoundError(f"no trace with question {q.value}; see `ragprov traces`")
     return nodes

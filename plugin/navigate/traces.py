@@ -108,16 +108,20 @@ class Navigator:
         """The whole trace of ``question`` (an IRI or a bare session id): stages in order,
         selections, content (one query, two for a bare id)."""
         q = self.resolve(question)
-        rows = self._select("trace/show", question=q, legacy=False)
-        if not any(row.get("p") == _USED and row.get("o") == q for row in rows):
-            # no session used the question: a trace recorded before the question became an entity
-            rows = self._select("trace/show", question=q, legacy=True)
-        trace = assemble(q, describe(rows))
+        trace = assemble(q, describe(self.trace_rows(q)))
         if trace is None:
             raise NotFoundError(
                 f"no trace with question {q.value} (a stage IRI? see `ragprov trace stage`); see `ragprov traces`"
             )
         return trace
+
+    def trace_rows(self, question: NamedNode):
+        """The ``?node ?p ?o`` rows of ``trace/show`` for a resolved question: one query for a
+        current trace, a second (the older shape's walk) when no session used the question."""
+        rows = self._select("trace/show", question=question, legacy=False)
+        if not any(row.get("p") == _USED and row.get("o") == question for row in rows):
+            rows = self._select("trace/show", question=question, legacy=True)
+        return rows
 
     def caller(self, question: NamedNode | str) -> NamedNode | None:
         """The question of the trace that ran ``question`` as a sub-trace (None for a top-level one)."""
