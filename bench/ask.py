@@ -42,11 +42,12 @@ FLOOR = (
 
 
 def build(store_dir: Path, facts: int) -> None:
+    from pyoxigraph import NamedNode
+
     from bench.pipeline import grow
     from ragprov.retrieve.reader import update_text_index
     from ragprov.retrieve.textindex import index_location
     from ragprov.store import EmbeddedStore
-    from pyoxigraph import NamedNode
 
     store_dir.parent.mkdir(parents=True, exist_ok=True)
     t = time.perf_counter()

@@ -53,8 +53,13 @@ def microsoft():
     try:
         import pandas as pd
         from graphrag.query.indexer_adapters import (
-            read_indexer_communities, read_indexer_covariates, read_indexer_entities, read_indexer_relationships,
-            read_indexer_reports, read_indexer_text_units)
+            read_indexer_communities,
+            read_indexer_covariates,
+            read_indexer_entities,
+            read_indexer_relationships,
+            read_indexer_reports,
+            read_indexer_text_units,
+        )
         from graphrag.query.structured_search.global_search.community_context import GlobalCommunityContext
         from graphrag.query.structured_search.local_search.mixed_context import LocalSearchMixedContext
         from graphrag_llm.tokenizer import Tokenizer

@@ -47,12 +47,11 @@ if str(ROOT) not in sys.path:
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 import pyoxigraph as ox  # noqa: E402
+from _common import figure, interleaved, percentiles  # noqa: E402
 
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
 from ragprov.resources import data_dir  # noqa: E402
 from ragprov.store import EmbeddedStore  # noqa: E402
-
-from _common import figure, interleaved, percentiles  # noqa: E402
 
 SOURCE = data_dir() / "graphrag" / "christmas-carol-v3"
 ID_COLUMNS = {"id", "document_id", "text_unit_id"}

@@ -27,14 +27,13 @@ import shutil
 import time
 from pathlib import Path
 
-from _common import CapturingStore, cache_dir, figure, fixed_clock, ids, interleaved, percentiles, quads_of_update
-
 import pyoxigraph as ox
+from _common import CapturingStore, cache_dir, figure, fixed_clock, ids, interleaved, percentiles, quads_of_update
 from pyoxigraph import NamedNode, Triple
 
+from ragprov.namespaces import TG
 from ragprov.navigate import Navigator
 from ragprov.navigate.lineage import Lineage
-from ragprov.namespaces import TG
 from ragprov.pipelines.msgraphrag import _Session
 from ragprov.record import ChunkSelection, EdgeSelection, HopStats, Recorder
 from ragprov.sparql import Dialect
@@ -177,7 +176,8 @@ class TraceWriter:
 
 def build(folder: Path, traces: int, copies: int) -> dict:
     """The index and the traces, as an on-disk store and an N-Quads file (for the memory store)."""
-    from load import replicate  # noqa: PLC0415  (bench/load.py's replication of the bundled output)
+    from load import replicate
+
     from ragprov.loaders.graphrag import load_graphrag
 
     t = time.perf_counter()

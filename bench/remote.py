@@ -21,7 +21,6 @@ import argparse
 import importlib.util
 import sys
 import tempfile
-import time
 
 from _common import ROOT, CapturingStore, figure, fixed_clock, graph_rag_trace, ids, interleaved, percentiles, quads_of_update
 
@@ -43,7 +42,7 @@ class Counting:
 
     def __init__(self, store: EndpointStore):
         self.n = 0
-        session = store._session  # noqa: SLF001 - benchmark instrumentation
+        session = store._session
         original = session.request
 
         def request(*args, **kwargs):

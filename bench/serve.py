@@ -21,9 +21,8 @@ import argparse
 import concurrent.futures
 import time
 
-from _common import percentiles
-
 import requests
+from _common import percentiles
 
 from ragprov.pipelines import DocRag, GraphRag
 from ragprov.serve.app import ServeConfig, create_app

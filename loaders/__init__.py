@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["load_documents", "load_triples", "load_graphrag"]
+__all__ = ["load_documents", "load_graphrag", "load_triples"]
 
 _WHERE = {"load_documents": "documents", "load_triples": "triples", "load_graphrag": "graphrag"}
 

@@ -22,14 +22,15 @@ N-Quads is a set of lines: quads of one batch are written predicate by predicate
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._rdf import integer, mint, string
 
-__all__ = ["Lines", "text", "text_values", "literals", "text_literals", "integers", "iris", "pymap", "id_lists", "rows", "nulls"]
+__all__ = ["Lines", "id_lists", "integers", "iris", "literals", "nulls", "pymap", "rows", "text", "text_literals", "text_values"]
 
 _RARE = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x{fffe}\x{ffff}]"  # RE2 spelling of _rdf._RARE_ESCAPE
 _PLAIN_KEY = r"^[A-Za-z0-9._~:@-]*$"  # RE2 spelling of _rdf._PLAIN_KEY (full match)

@@ -27,40 +27,40 @@ import re
 import sys
 import threading
 import urllib.parse
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import pyoxigraph as _ox
 
 from ragprov.errors import InvalidValueError, LoadError, StoreError
-from ragprov.sparql.dialect import Dialect
 from ragprov.namespaces import LIBRARY_GRAPH, SOURCE_GRAPH
+from ragprov.sparql.dialect import Dialect
 from ragprov.sparql.escape import (
+    sparql_boolean,
     sparql_datetime,
     sparql_double,
     sparql_integer,
     sparql_iri,
     sparql_string,
-    sparql_boolean,
 )
 
 __all__ = [
+    "DEFAULT",
+    "LIBRARY",
+    "SOURCE",
     "QuadWriter",
+    "V",
+    "boolean",
+    "content_hash",
+    "datetime",
+    "double",
+    "graph_term",
+    "integer",
     "iri",
     "mint",
-    "string",
-    "integer",
-    "double",
-    "datetime",
-    "boolean",
-    "quoted",
-    "content_hash",
-    "SOURCE",
-    "LIBRARY",
-    "DEFAULT",
-    "graph_term",
-    "V",
     "progress",
+    "quoted",
+    "string",
 ]
 
 iri = sparql_iri

@@ -33,8 +33,8 @@ import dataclasses
 import datetime as _dt
 import hashlib
 import io
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from pyoxigraph import NamedNode
 
@@ -45,7 +45,7 @@ from ragprov.sparql.templates import render
 from . import provenance as P
 from ._rdf import QuadWriter, iri, progress
 
-__all__ = ["load_documents", "chunk_spans", "DocumentsReport", "LoadedDocument", "document_iri", "read_pages"]
+__all__ = ["DocumentsReport", "LoadedDocument", "chunk_spans", "document_iri", "load_documents", "read_pages"]
 
 TEXT_SUFFIXES = {".txt": "text/plain", ".text": "text/plain", ".md": "text/markdown", ".markdown": "text/markdown"}
 PDF = "application/pdf"

@@ -84,15 +84,15 @@ Choices, for the retrieval pipelines that read this:
 
 from __future__ import annotations
 
-import math
-
 import dataclasses
 import datetime as _dt
 import hashlib
 import json
+import math
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -106,10 +106,10 @@ from ragprov.sparql.templates import render
 
 from . import _columns as C
 from . import provenance as P
-from ._rdf import LIBRARY, SOURCE, V, QuadWriter, double, graph_term, integer, mint, progress, string
+from ._rdf import LIBRARY, SOURCE, QuadWriter, V, double, graph_term, integer, mint, progress, string
 from .graphrag_schema import REQUIRED_TABLES, SCHEMAS, TABLES, detect_version, kind_matches
 
-__all__ = ["load_graphrag", "GraphRagReport", "open_output", "GraphRagOutput", "UNKNOWN_ENTITY_POLICIES"]
+__all__ = ["UNKNOWN_ENTITY_POLICIES", "GraphRagOutput", "GraphRagReport", "load_graphrag", "open_output"]
 
 UNKNOWN_ENTITY_POLICIES = ("placeholder", "error", "skip")
 _BATCH_ROWS = {"documents": 4, "text_units": 256, "community_reports": 256, "communities": 128}

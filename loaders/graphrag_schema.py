@@ -30,7 +30,7 @@ import dataclasses
 
 import pyarrow as pa
 
-__all__ = ["Column", "Schema", "SCHEMAS", "TABLES", "REQUIRED_TABLES", "detect_version", "kind_matches"]
+__all__ = ["REQUIRED_TABLES", "SCHEMAS", "TABLES", "Column", "Schema", "detect_version", "kind_matches"]
 
 TABLES = ("documents", "text_units", "entities", "relationships", "communities", "community_reports", "covariates", "nodes")
 REQUIRED_TABLES = ("documents", "text_units", "entities", "relationships")

@@ -25,11 +25,11 @@ Shapes (``urn:graph:source`` unless noted)::
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Iterable
+from collections.abc import Iterable
 
-from ._rdf import LIBRARY, SOURCE, V, QuadWriter, datetime, integer, quoted, string
+from ._rdf import LIBRARY, SOURCE, QuadWriter, V, datetime, integer, quoted, string
 
-__all__ = ["document_quads", "activity_quads", "page_quads", "chunk_quads", "statement_quads"]
+__all__ = ["activity_quads", "chunk_quads", "document_quads", "page_quads", "statement_quads"]
 
 _ENTITY = V.prov("Entity")
 _DERIVED = V.prov("wasDerivedFrom")

@@ -39,8 +39,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pyoxigraph as ox
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
@@ -53,7 +54,7 @@ from ragprov.sparql.templates import render
 from . import provenance as P
 from ._rdf import QuadWriter, check_iri, content_hash, graph_term, progress
 
-__all__ = ["load_triples", "TriplesReport", "FORMATS", "statement_iri_for"]
+__all__ = ["FORMATS", "TriplesReport", "load_triples", "statement_iri_for"]
 
 FORMATS = {"ntriples": ox.RdfFormat.N_TRIPLES, "turtle": ox.RdfFormat.TURTLE, "json": None}
 _SUFFIX = {".nt": "ntriples", ".ntriples": "ntriples", ".ttl": "turtle", ".turtle": "turtle", ".json": "json"}

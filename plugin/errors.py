@@ -25,19 +25,19 @@ Each error's message is one actionable sentence: what was wrong, and what to do.
 from __future__ import annotations
 
 __all__ = [
-    "RagprovError",
     "ConfigurationError",
     "InvalidValueError",
-    "TemplateError",
+    "LLMError",
+    "LoadError",
+    "NotFoundError",
     "ParameterError",
+    "PipelineError",
+    "QueryError",
+    "RagprovError",
+    "RecordingError",
     "StoreError",
     "StoreUnavailableError",
-    "QueryError",
-    "NotFoundError",
-    "RecordingError",
-    "LoadError",
-    "PipelineError",
-    "LLMError",
+    "TemplateError",
 ]
 
 

@@ -18,19 +18,19 @@ from pyoxigraph import NamedNode
 from .vocab import TG  # the closed namespace generated from the ontology
 
 __all__ = [
-    "Namespace",
-    "TG",
+    "DC",
+    "DCTERMS",
+    "FACTS_GRAPH",
+    "LIBRARY_GRAPH",
+    "OWL",
     "PROV",
     "RDF",
     "RDFS",
-    "XSD",
-    "DC",
-    "DCTERMS",
-    "OWL",
     "RETRIEVAL_GRAPH",
     "SOURCE_GRAPH",
-    "LIBRARY_GRAPH",
-    "FACTS_GRAPH",
+    "TG",
+    "XSD",
+    "Namespace",
     "question_iri",
 ]
 

@@ -33,10 +33,11 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from pyoxigraph import (
     BlankNode,
@@ -56,21 +57,21 @@ if TYPE_CHECKING:  # pragma: no cover
     import rdflib
 
 __all__ = [
-    "Severity",
     "Check",
-    "Problem",
-    "list_checks",
-    "run_checks",
-    "plain_rdf",
-    "ValidationResult",
-    "ValidationReport",
-    "validate_trace",
     "ConsistencyReport",
+    "Problem",
+    "Severity",
+    "ValidationReport",
+    "ValidationResult",
     "check_consistency",
+    "list_checks",
     "owl2_dl_violations",
+    "plain_rdf",
+    "run_checks",
+    "validate_trace",
 ]
 
-TraceData = Union[str, bytes, "os.PathLike[str]", Iterable[Union[Quad, Triple]], "rdflib.Graph"]
+TraceData = Union[str, bytes, "os.PathLike[str]", Iterable[Quad | Triple], "rdflib.Graph"]
 """What :func:`validate_trace`, :func:`check_consistency` and :func:`plain_rdf` accept: RDF text
 (TriG, which includes Turtle, unless ``format`` says otherwise), a file path (format from its
 suffix; a one-line string naming an existing file counts as a path), pyoxigraph quads or triples

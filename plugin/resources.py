@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["ontology_dir", "queries_dir", "data_dir"]
+__all__ = ["data_dir", "ontology_dir", "queries_dir"]
 
 
 def _package_dir(package: str) -> Path:

@@ -20,15 +20,15 @@ import argparse
 import keyword
 import sys
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from pyoxigraph import Literal, NamedNode, RdfFormat, parse
 
 from .errors import ConfigurationError
 
-__all__ = ["Term", "Vocabulary", "read_vocabulary", "render", "main"]
+__all__ = ["Term", "Vocabulary", "main", "read_vocabulary", "render"]
 
 NAMESPACE = "https://trustgraph.ai/ns/"
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"

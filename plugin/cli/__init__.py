@@ -78,4 +78,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["cli", "main", "run", "COMMANDS"]
+__all__ = ["COMMANDS", "cli", "main", "run"]

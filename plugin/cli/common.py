@@ -6,8 +6,9 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
@@ -15,7 +16,7 @@ from ..errors import ConfigurationError, RagprovError
 from ..store import STORE_ENV, _check_store_directory, open_store
 from ..store.staging import staged
 
-__all__ = ["with_store", "echo_json", "print_table", "fail", "parse_params"]
+__all__ = ["echo_json", "fail", "parse_params", "print_table", "with_store"]
 
 
 def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bool = False) -> Callable:

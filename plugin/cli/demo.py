@@ -24,7 +24,7 @@ from ..store import open_store
 from . import cli
 from .ask import run_question
 
-__all__ = ["demo_command", "QUESTIONS"]
+__all__ = ["QUESTIONS", "demo_command"]
 
 #: (mode, question): every answer's first line names it (the test checks the names)
 QUESTIONS = (
@@ -117,7 +117,7 @@ def demo_command(location: str | None, max_edges: int) -> None:
             f"ragprov ask local \"Who is Tiny Tim?\" -x{where}",
             f"ragprov ask global \"What are the main themes of the story?\" -x{where}",
             f"ragprov ask agent \"What does the Ghost of Christmas Past show Scrooge?\" -x --format json{where}",
-            f"ragprov query list",
+            "ragprov query list",
         ]
         for c in cmds:
             click.echo(f"  {c}")

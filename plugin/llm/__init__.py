@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 
-from .env import KEY_ENV, MODEL_ENV, URL_ENV
 from .engine import (
     AnswerStream,
     Choice,
@@ -24,36 +23,37 @@ from .engine import (
     parse_json_list,
     parse_react,
 )
+from .env import KEY_ENV, MODEL_ENV, URL_ENV
 from .offline import OFFLINE_MODEL, OfflineEngine
 from .prompt import Prompt, load_prompt, prompt_ids
 
 __all__ = [
-    "LLMConfig",
-    "LLMClient",
-    "Completion",
-    "StreamedCompletion",
-    "URL_ENV",
-    "MODEL_ENV",
     "KEY_ENV",
-    "Engine",
-    "LLMEngine",
-    "OfflineEngine",
+    "MODEL_ENV",
     "OFFLINE_MODEL",
-    "Step",
-    "EdgeText",
+    "URL_ENV",
+    "AnswerStream",
     "Choice",
-    "Passage",
+    "Completion",
+    "EdgeText",
+    "Engine",
+    "LLMClient",
+    "LLMConfig",
+    "LLMEngine",
     "MapPoint",
+    "OfflineEngine",
+    "Passage",
+    "Prompt",
+    "ReactStep",
+    "Step",
+    "StreamedCompletion",
     "Tool",
     "Turn",
-    "ReactStep",
-    "AnswerStream",
-    "parse_react",
-    "parse_json_list",
-    "Prompt",
-    "load_prompt",
-    "prompt_ids",
     "engine_from_config",
+    "load_prompt",
+    "parse_json_list",
+    "parse_react",
+    "prompt_ids",
 ]
 
 

@@ -29,7 +29,8 @@ import os
 import random
 import time
 import urllib.parse
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import requests
 
@@ -38,13 +39,13 @@ from ..store.endpoint import redact
 from .env import KEY_ENV, MODEL_ENV, URL_ENV
 
 __all__ = [
-    "LLMConfig",
-    "LLMClient",
-    "Completion",
-    "StreamedCompletion",
-    "URL_ENV",
-    "MODEL_ENV",
     "KEY_ENV",
+    "MODEL_ENV",
+    "URL_ENV",
+    "Completion",
+    "LLMClient",
+    "LLMConfig",
+    "StreamedCompletion",
 ]
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ class LLMConfig:
         api_key: str | None = None,
         env: Mapping[str, str] | None = None,
         **options: Any,
-    ) -> "LLMConfig | None":
+    ) -> LLMConfig | None:
         """The configuration from arguments, falling back to the environment; ``None`` when no URL
         is configured anywhere (the caller then uses the offline engine)."""
         env = os.environ if env is None else env

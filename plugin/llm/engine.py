@@ -17,7 +17,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import TYPE_CHECKING, Any, Generic, Iterator, Protocol, Sequence, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..errors import LLMError, PipelineError
 from .prompt import Prompt, load_prompt
@@ -26,20 +27,20 @@ if TYPE_CHECKING:  # the HTTP client (requests) loads only when an LLM is config
     from .client import LLMClient, StreamedCompletion
 
 __all__ = [
-    "Engine",
-    "Step",
-    "EdgeText",
+    "AnswerStream",
     "Choice",
-    "Passage",
+    "EdgeText",
+    "Engine",
+    "LLMEngine",
+    "MapPoint",
     "Mention",
+    "Passage",
+    "ReactStep",
+    "Step",
     "Tool",
     "Turn",
-    "MapPoint",
-    "ReactStep",
-    "AnswerStream",
-    "LLMEngine",
-    "parse_react",
     "parse_json_list",
+    "parse_react",
 ]
 
 T = TypeVar("T")

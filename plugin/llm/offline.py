@@ -38,14 +38,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
-from typing import Sequence
-
-from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
 from .answer import extract_answer
+from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
 from .text import BM25, content_tokens, extract_concepts, split_sentences
 
-__all__ = ["OfflineEngine", "OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION"]
+__all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine"]
 
 OFFLINE_NAME = "ragprov-offline-bm25"
 OFFLINE_VERSION = "1"

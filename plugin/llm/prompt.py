@@ -25,7 +25,6 @@ import re
 from importlib import resources
 from pathlib import Path
 
-
 from ..errors import ConfigurationError, NotFoundError, ParameterError
 
 __all__ = ["Prompt", "load_prompt", "prompt_ids", "prompts_dir"]
@@ -122,7 +121,7 @@ def prompt_ids() -> list[str]:
     return sorted(p.name.rsplit(".", 1)[0] for p in prompts_dir().glob("*.md"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_prompt(prompt_id: str) -> Prompt:
     """The bundled prompt ``prompt_id`` (its file is ``prompts/<id>.md``)."""
     path = prompts_dir() / f"{prompt_id}.md"

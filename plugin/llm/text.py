@@ -5,4 +5,4 @@ from __future__ import annotations
 
 from ..retrieve.lexical import BM25, STOPWORDS, content_tokens, extract_concepts, split_sentences, stem, tokenize
 
-__all__ = ["tokenize", "stem", "STOPWORDS", "content_tokens", "extract_concepts", "BM25", "split_sentences"]
+__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "split_sentences", "stem", "tokenize"]

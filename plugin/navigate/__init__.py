@@ -3,4 +3,4 @@
 from .model import Selection, Stage, Trace, TraceSummary
 from .traces import TRACE_KINDS, Navigator
 
-__all__ = ["Navigator", "Trace", "TraceSummary", "Stage", "Selection", "TRACE_KINDS"]
+__all__ = ["TRACE_KINDS", "Navigator", "Selection", "Stage", "Trace", "TraceSummary"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pyoxigraph import Literal, NamedNode
 
-__all__ = ["int_value", "float_value", "str_value"]
+__all__ = ["float_value", "int_value", "str_value"]
 
 
 def int_value(term) -> int | None:

@@ -22,17 +22,18 @@ TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence, Iterable
+from collections.abc import Iterable, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError
 from ..sparql.dialect import statement_iri
 from ..sparql.escape import to_named_node
-from ..sparql.templates import Catalog, catalog as default_catalog
+from ..sparql.templates import Catalog
+from ..sparql.templates import catalog as default_catalog
 from ._terms import int_value, str_value
 
-__all__ = ["Lineage", "SourceNode", "SourceChain", "StatementInfo", "Extraction", "DocumentAnswer", "QUESTION_KINDS"]
+__all__ = ["QUESTION_KINDS", "DocumentAnswer", "Extraction", "Lineage", "SourceChain", "SourceNode", "StatementInfo"]
 
 _TG = "https://trustgraph.ai/ns/"
 _KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "Page": "page", _TG + "Chunk": "chunk"}

@@ -10,14 +10,14 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
-from ..namespaces import PROV, RDF, RDFS, TG
+from ..namespaces import PROV, RDF, TG
 from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_PREFIX
 
-__all__ = ["Node", "Selection", "Stage", "TraceSummary", "Trace", "describe", "local_name"]
+__all__ = ["Node", "Selection", "Stage", "Trace", "TraceSummary", "describe", "local_name"]
 
 _TG = str(TG)
 _STAGE_TYPES = ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
@@ -121,7 +121,7 @@ class Selection:
     content: str | None = None
 
     @classmethod
-    def from_node(cls, node: Node) -> "Selection":
+    def from_node(cls, node: Node) -> Selection:
         return cls(
             iri=node.iri,
             rank=_literal_value(node.first(TG.rank)),
@@ -166,7 +166,7 @@ class Stage:
     node: Node
     selections: list[Selection]
     content: str | None
-    subtraces: list["TraceSummary"] = dataclasses.field(default_factory=list)
+    subtraces: list[TraceSummary] = dataclasses.field(default_factory=list)
 
     def value(self, prop: NamedNode):
         return _literal_value(self.node.first(prop))

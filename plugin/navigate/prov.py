@@ -20,7 +20,8 @@ suffix that is a valid local part (``urn:ragprov:software:ragprov:0.1.0`` →
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -31,7 +32,7 @@ from .model import Node, describe
 if TYPE_CHECKING:  # pragma: no cover
     from prov.model import ProvDocument
 
-__all__ = ["trace_document", "traces_document", "serialize", "qualified_parts", "is_qname_local", "FORMATS"]
+__all__ = ["FORMATS", "is_qname_local", "qualified_parts", "serialize", "trace_document", "traces_document"]
 
 FORMATS = {"prov-json": "json", "prov-n": "provn"}
 INSTALL_HINT = "PROV export needs the W3C prov package: pip install 'ragprov[prov]'"
@@ -86,7 +87,7 @@ def qualified_parts(iri: str) -> tuple[str, str]:
 class _Names:
     """IRI → qualified name in one document, registering a prefix per namespace."""
 
-    def __init__(self, doc: "ProvDocument"):
+    def __init__(self, doc: ProvDocument):
         self.doc = doc
         self.prefixes: dict[str, str] = {}
         self.used: set[str] = {"prov", "xsd"}
@@ -160,7 +161,7 @@ def _time(term):
     return _literal_value(term)
 
 
-def add_nodes(doc: "ProvDocument", nodes: dict[str, Node], names: _Names) -> None:
+def add_nodes(doc: ProvDocument, nodes: dict[str, Node], names: _Names) -> None:
     """The PROV elements and relations of ``nodes`` (one trace's description) added to ``doc``."""
     kinds = {key: _kind(node) for key, node in nodes.items()}
     records = {}
@@ -214,7 +215,7 @@ def _trace_nodes(navigator, question) -> dict[str, Node]:
     return nodes
 
 
-def traces_document(navigator, questions: Iterable) -> "ProvDocument":
+def traces_document(navigator, questions: Iterable) -> ProvDocument:
     """One PROV document holding the traces of ``questions`` (IRIs or session ids)."""
     model = _prov()
     doc = model.ProvDocument()
@@ -224,12 +225,12 @@ def traces_document(navigator, questions: Iterable) -> "ProvDocument":
     return doc
 
 
-def trace_document(navigator, question) -> "ProvDocument":
+def trace_document(navigator, question) -> ProvDocument:
     """The PROV document of one trace (an IRI or a bare session id)."""
     return traces_document(navigator, [question])
 
 
-def serialize(doc: "ProvDocument", fmt: str) -> str:
+def serialize(doc: ProvDocument, fmt: str) -> str:
     """``doc`` as ``prov-json`` or ``prov-n`` text."""
     try:
         return doc.serialize(format=FORMATS[fmt], **({"indent": 2} if fmt == "prov-json" else {}))

@@ -8,14 +8,14 @@
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..namespaces import TG
 from .model import Stage, Trace, local_name
 
-__all__ = ["trace_text", "trace_mermaid", "trace_dot", "edge_text", "term_text"]
+__all__ = ["edge_text", "term_text", "trace_dot", "trace_mermaid", "trace_text"]
 
 Labels = dict[str, str]
 

@@ -24,10 +24,11 @@ from pyoxigraph import NamedNode
 from ..errors import InvalidValueError, NotFoundError
 from ..namespaces import TG
 from ..sparql.escape import to_named_node
-from ..sparql.templates import Catalog, catalog as default_catalog
-from .model import Node, Stage, Trace, TraceSummary, assemble, describe, stage_of, summary_of, _literal_value
+from ..sparql.templates import Catalog
+from ..sparql.templates import catalog as default_catalog
+from .model import Node, Stage, Trace, TraceSummary, _literal_value, assemble, describe, stage_of, summary_of
 
-__all__ = ["Navigator", "TRACE_KINDS"]
+__all__ = ["TRACE_KINDS", "Navigator"]
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

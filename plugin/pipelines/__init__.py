@@ -17,35 +17,35 @@ from __future__ import annotations
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
-from .agent import Agent, AgentParams
 from ..retrieve import ChunkIndex, EntityIndex, FactsReader, FactsSchema
+from .agent import Agent, AgentParams
 from .base import Pipeline, RunResult, Timings, Tokens
 from .docrag import DocRag, DocRagParams
 from .graphrag import GraphRag, GraphRagParams
 from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
 
 __all__ = [
+    "PIPELINES",
+    "Agent",
+    "AgentParams",
+    "ChunkIndex",
+    "DocRag",
+    "DocRagParams",
+    "DriftSearch",
+    "DriftSearchParams",
+    "EntityIndex",
+    "FactsReader",
+    "FactsSchema",
+    "GlobalSearch",
+    "GlobalSearchParams",
     "GraphRag",
     "GraphRagParams",
     "LocalSearch",
     "LocalSearchParams",
-    "GlobalSearch",
-    "GlobalSearchParams",
-    "DriftSearch",
-    "DriftSearchParams",
-    "DocRag",
-    "DocRagParams",
-    "Agent",
-    "AgentParams",
     "Pipeline",
     "RunResult",
     "Timings",
     "Tokens",
-    "FactsReader",
-    "FactsSchema",
-    "EntityIndex",
-    "ChunkIndex",
-    "PIPELINES",
     "pipeline",
 ]
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from pyoxigraph import NamedNode
 
@@ -38,7 +39,7 @@ from .base import Pipeline, RunResult
 from .docrag import DocRag
 from .graphrag import GraphRag
 
-__all__ = ["Agent", "AgentParams", "TOOLS", "ToolFailure"]
+__all__ = ["TOOLS", "Agent", "AgentParams", "ToolFailure"]
 
 TOOLS = (
     Tool("knowledge-query", "Answer a question from the knowledge graph (GraphRAG), citing the facts' sources.", {"question": "the question to look up"}),

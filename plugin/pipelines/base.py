@@ -6,16 +6,17 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode
 
 from ..llm.engine import Engine, Mention, Passage
-from ..record.answer import answer_support
 from ..llm.offline import OfflineEngine
-from ..retrieve import FactsReader, FactsSchema
 from ..record import ChunkEvent, EndOfSession, Recorder
+from ..record.answer import answer_support
 from ..record.events import Event, Source
+from ..retrieve import FactsReader, FactsSchema
 
 __all__ = ["Pipeline", "RunResult", "Timings", "Tokens"]
 

@@ -21,7 +21,7 @@ The answer is Scrooge [1].
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator
+from collections.abc import Iterator
 
 from pyoxigraph import NamedNode
 

@@ -7,13 +7,13 @@ client needs no query to follow a session as it runs.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..namespaces import PROV, TG
-from ..retrieve.terms import local_name, source_citation
 from ..record.events import ChunkEvent, EndOfSession, Event, ExplainEvent, Source
+from ..retrieve.terms import local_name, source_citation
 
 __all__ = ["describe", "stage_properties"]
 

@@ -25,15 +25,15 @@ The answer is Jacob Marley.
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import ConfigurationError
 from ..llm.engine import EdgeText, Mention, Passage
-from ..retrieve import EdgeOrigin, term_text
 from ..record import EdgeSelection, HopStats
 from ..record.events import Event, Source
+from ..retrieve import EdgeOrigin, term_text
 from .base import Pipeline, Tokens
 
 __all__ = ["GraphRag", "GraphRagParams", "fact_text"]

@@ -34,29 +34,32 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
 from ..llm.engine import Mention, Passage
 from ..namespaces import TG
-from ..retrieve.context import approx_tokens, best_reports, item_text as _item_text, local_candidates, report_text as _report_text, select_local, unit_sources
-from ..retrieve.lexical import content_tokens
-from ..retrieve.terms import local_name
 from ..record import EndOfSession, Recorder
 from ..record.answer import NO_SUPPORT, AnswerSupport
 from ..record.events import Event, ExplainEvent, Source
 from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL, session_of
+from ..retrieve.context import approx_tokens, best_reports, local_candidates, select_local, unit_sources
+from ..retrieve.context import item_text as _item_text
+from ..retrieve.context import report_text as _report_text
+from ..retrieve.lexical import content_tokens
+from ..retrieve.terms import local_name
 from .base import Pipeline
 
 __all__ = [
-    "LocalSearch",
-    "LocalSearchParams",
-    "GlobalSearch",
-    "GlobalSearchParams",
     "DriftSearch",
     "DriftSearchParams",
+    "GlobalSearch",
+    "GlobalSearchParams",
+    "LocalSearch",
+    "LocalSearchParams",
     "approx_tokens",
 ]
 

@@ -21,11 +21,12 @@ candidate (name, score, rank, whether chosen, its own supporting items, why it s
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode
 
-__all__ = ["AnswerSupport", "CandidateRecord", "answer_support", "NO_SUPPORT"]
+__all__ = ["NO_SUPPORT", "AnswerSupport", "CandidateRecord", "answer_support"]
 
 
 @dataclasses.dataclass(frozen=True)

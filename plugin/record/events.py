@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Callable, Union
+from collections.abc import Callable
+from typing import Any, Union
 
 import pyoxigraph as ox
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
@@ -41,17 +42,17 @@ from ..errors import InvalidValueError
 from ..namespaces import LIBRARY_GRAPH, RETRIEVAL_GRAPH
 
 __all__ = [
-    "ExplainEvent",
     "ChunkEvent",
-    "Source",
     "EndOfSession",
     "Event",
-    "term_to_wire",
-    "term_from_wire",
-    "event_to_json",
+    "ExplainEvent",
+    "Source",
     "event_from_json",
-    "triples_of_update",
+    "event_to_json",
+    "term_from_wire",
+    "term_to_wire",
     "triples_by_graph",
+    "triples_of_update",
 ]
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"

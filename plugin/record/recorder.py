@@ -22,11 +22,11 @@ True
 from __future__ import annotations
 
 import collections
-import re
 import dataclasses
 import datetime as _dt
 import uuid
-from typing import Any, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from pyoxigraph import NamedNode, Triple
 
@@ -35,19 +35,20 @@ from ..errors import ConfigurationError, InvalidValueError, RecordingError
 from ..namespaces import RETRIEVAL_GRAPH, TG
 from ..sparql.dialect import Dialect
 from ..sparql.escape import _IRI_FORBIDDEN, to_named_node
-from ..sparql.templates import Catalog, catalog as default_catalog, join_updates
+from ..sparql.templates import Catalog, join_updates
+from ..sparql.templates import catalog as default_catalog
 from .answer import NO_SUPPORT, AnswerSupport
 from .events import ExplainEvent, triples_by_graph
 
 __all__ = [
-    "Recorder",
-    "EdgeSelection",
-    "ChunkSelection",
-    "HopStats",
-    "GraphRagTrace",
-    "DocRagTrace",
-    "AgentTrace",
     "SOFTWARE_AGENT",
+    "AgentTrace",
+    "ChunkSelection",
+    "DocRagTrace",
+    "EdgeSelection",
+    "GraphRagTrace",
+    "HopStats",
+    "Recorder",
     "utcnow",
 ]
 
@@ -193,15 +194,15 @@ class Recorder:
         return ExplainEvent(explain_id, RETRIEVAL_GRAPH, stage, _source=source)
 
     # -- sessions ------------------------------------------------------------------------------
-    def graph_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "GraphRagTrace":
+    def graph_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> GraphRagTrace:
         """Start a GraphRAG trace: records the Question now (see :attr:`Trace.started_event`)."""
         return GraphRagTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 
-    def doc_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "DocRagTrace":
+    def doc_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> DocRagTrace:
         """Start a DocRAG trace: records the Question now."""
         return DocRagTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 
-    def agent(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> "AgentTrace":
+    def agent(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> AgentTrace:
         """Start a ReAct agent trace: records the Question now."""
         return AgentTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 

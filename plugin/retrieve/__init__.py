@@ -16,14 +16,14 @@ from .schema import FactsSchema
 from .terms import EdgeOrigin, local_name, source_citation, term_text
 
 __all__ = [
-    "FactsSchema",
-    "FactsReader",
-    "EntityIndex",
-    "EntityMatch",
     "ChunkIndex",
     "ChunkRecord",
-    "local_name",
-    "term_text",
-    "source_citation",
     "EdgeOrigin",
+    "EntityIndex",
+    "EntityMatch",
+    "FactsReader",
+    "FactsSchema",
+    "local_name",
+    "source_citation",
+    "term_text",
 ]

@@ -11,17 +11,27 @@ The reads are templates (``retrieve/graphrag-*``) run through a :class:`~.reader
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode, Triple
 
-from ..navigate._terms import float_value as _num, str_value
+from ..navigate._terms import float_value as _num
+from ..navigate._terms import str_value
 from ..record.events import Source
 from ._batch import batches
 
 __all__ = [
-    "approx_tokens", "entity_context", "item_texts", "community_reports", "local_candidates", "select_local",
-    "item_text", "unit_sources", "report_text", "best_reports",
+    "approx_tokens",
+    "best_reports",
+    "community_reports",
+    "entity_context",
+    "item_text",
+    "item_texts",
+    "local_candidates",
+    "report_text",
+    "select_local",
+    "unit_sources",
 ]
 
 

@@ -9,7 +9,7 @@ descriptions, and chunk texts. :mod:`ragprov.retrieve.textindex` keeps the same 
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 from pyoxigraph import NamedNode
 
@@ -17,7 +17,7 @@ from ..record.events import Source
 from .lexical import BM25, content_tokens
 from .terms import local_name, source_citation
 
-__all__ = ["EntityIndex", "EntityMatch", "ChunkIndex", "ChunkRecord"]
+__all__ = ["ChunkIndex", "ChunkRecord", "EntityIndex", "EntityMatch"]
 
 
 @dataclasses.dataclass(frozen=True)

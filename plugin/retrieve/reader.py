@@ -22,7 +22,8 @@ that seed GraphRAG and DocRAG; they are built once per reader and reused.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import NamedNode, Triple
 
@@ -30,7 +31,8 @@ from ..errors import StoreError
 from ..navigate._terms import int_value
 from ..navigate.lineage import Lineage
 from ..record.events import Source
-from ..sparql.templates import Catalog, catalog as default_catalog
+from ..sparql.templates import Catalog
+from ..sparql.templates import catalog as default_catalog
 from . import context
 from ._batch import batches as _batches
 from .indexes import ChunkIndex, ChunkRecord, EntityIndex
@@ -65,7 +67,7 @@ class FactsReader:
         return self.store.select(self.catalog.render(name, self.store.dialect, **params))
 
     # -- entities ------------------------------------------------------------------------------
-    def entity_index(self) -> "EntityIndex | StoredEntityIndex":
+    def entity_index(self) -> EntityIndex | StoredEntityIndex:
         """The BM25 index over every entity's labels and descriptions: the persistent
         :mod:`.textindex` where the store has one, else built here once per reader."""
         stored = self.text_index()
@@ -105,15 +107,15 @@ class FactsReader:
         return labels, descriptions
 
     # -- the persistent text index ---------------------------------------------------------------
-    def text_index(self) -> "TextIndex | None":
+    def text_index(self) -> TextIndex | None:
         """The store's persistent :class:`~.textindex.TextIndex`, brought up to date when the
         store's load stamp moved since it was built (a message on stderr says so); ``None`` for
         stores without one (memory, endpoints without ``$RAGPROV_INDEX``)."""
         if self._text_index is False:
-            from .textindex import TextIndex, index_location
-
             import sqlite3
             import sys
+
+            from .textindex import TextIndex, index_location
 
             location = index_location(self.store)
             try:
@@ -133,7 +135,7 @@ class FactsReader:
         latest = row["latest"].value if "latest" in row else ""
         return f"{self.facts_graph.value if self.facts_graph else ''}|{row['loads'].value}|{latest}"
 
-    def sync_text_index(self, index: "TextIndex"):
+    def sync_text_index(self, index: TextIndex):
         """Make ``index`` hold this store's entities, chunks and community reports (only
         documents whose text changed are rewritten) and stamp it; returns the :class:`~.textindex.SyncReport`."""
         import itertools
@@ -216,7 +218,7 @@ class FactsReader:
         return out
 
     # -- chunks --------------------------------------------------------------------------------
-    def chunk_index(self) -> "ChunkIndex | StoredChunkIndex":
+    def chunk_index(self) -> ChunkIndex | StoredChunkIndex:
         """The BM25 index over every chunk's text: the persistent :mod:`.textindex` where the
         store has one, else built here once per reader."""
         stored = self.text_index()

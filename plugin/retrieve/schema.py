@@ -13,7 +13,7 @@ from pyoxigraph import NamedNode
 
 from ..namespaces import DC, DCTERMS, OWL, PROV, RDF, RDFS, TG, Namespace
 
-__all__ = ["FactsSchema", "SKOS", "SCHEMA"]
+__all__ = ["SCHEMA", "SKOS", "FactsSchema"]
 
 SKOS = Namespace("http://www.w3.org/2004/02/skos/core#")
 SCHEMA = Namespace("http://schema.org/")

@@ -15,7 +15,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode
 from ..navigate.lineage import SourceChain
 from ..record.events import Source
 
-__all__ = ["local_name", "term_text", "source_citation", "EdgeOrigin"]
+__all__ = ["EdgeOrigin", "local_name", "source_citation", "term_text"]
 
 
 def local_name(iri: str) -> str:
@@ -66,7 +66,7 @@ class EdgeOrigin:
     chunk_index: int | None = None
 
     @classmethod
-    def from_chain(cls, chain: SourceChain) -> "EdgeOrigin":
+    def from_chain(cls, chain: SourceChain) -> EdgeOrigin:
         """The origin an extraction chain (:meth:`Lineage.edges_sources`) ends in."""
         document, page, chunk = chain.document, chain.page, chain.chunk
         doc_iri = document.iri if document is not None else chain.statement

@@ -37,8 +37,9 @@ import math
 import os
 import sqlite3
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode
 
@@ -46,7 +47,7 @@ from ..errors import StoreError
 from .indexes import ChunkRecord, EntityIndex, EntityMatch
 from .lexical import content_tokens
 
-__all__ = ["TextIndex", "Document", "SyncReport", "index_location", "INDEX_ENV", "K1", "B"]
+__all__ = ["INDEX_ENV", "K1", "B", "Document", "SyncReport", "TextIndex", "index_location"]
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
@@ -119,7 +120,7 @@ class TextIndex:
         self.location = location
 
     @classmethod
-    def open(cls, location: Path | None) -> "TextIndex":
+    def open(cls, location: Path | None) -> TextIndex:
         """The index at ``location`` (created when absent); ``None`` keeps it in memory."""
         try:
             db = sqlite3.connect(":memory:" if location is None else str(location), timeout=60, isolation_level=None)
@@ -252,10 +253,10 @@ class TextIndex:
         ranked = sorted(docs, key=lambda i: (-totals[i], docs[i][0]))[:limit]
         return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
 
-    def entities(self) -> "StoredEntityIndex":
+    def entities(self) -> StoredEntityIndex:
         return StoredEntityIndex(self)
 
-    def chunks(self, *, seen: dict | None = None) -> "StoredChunkIndex":
+    def chunks(self, *, seen: dict | None = None) -> StoredChunkIndex:
         """Chunk search; ``seen`` (chunk → record) collects every record a search returns."""
         return StoredChunkIndex(self, seen)
 

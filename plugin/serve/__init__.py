@@ -14,7 +14,7 @@ import ipaddress
 
 from ..errors import ConfigurationError
 
-__all__ = ["INSTALL_HINT", "TOKEN_ENV", "is_loopback", "require_serve_extra", "check_bind", "run_server"]
+__all__ = ["INSTALL_HINT", "TOKEN_ENV", "check_bind", "is_loopback", "require_serve_extra", "run_server"]
 
 INSTALL_HINT = "pip install 'ragprov[serve]'"
 TOKEN_ENV = "RAGPROV_SERVE_TOKEN"

@@ -17,8 +17,9 @@ import datetime as _dt
 import hmac
 import json
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from pyoxigraph import NamedNode
 from starlette.applications import Starlette
@@ -38,7 +39,7 @@ from . import views
 from .locking import SharedStore
 from .problems import MEDIA_TYPE, problem, problem_of
 
-__all__ = ["ServeConfig", "create_app", "STATIC_DIR"]
+__all__ = ["STATIC_DIR", "ServeConfig", "create_app"]
 
 log = logging.getLogger("ragprov.serve")
 STATIC_DIR = Path(__file__).parent / "static"

@@ -26,7 +26,7 @@ from pyoxigraph import NamedNode
 from ..errors import NotFoundError
 from .views import node_lineage, trace_view
 
-__all__ = ["trace_html", "trace_data"]
+__all__ = ["trace_data", "trace_html"]
 
 STATIC = Path(__file__).parent / "static"
 

@@ -30,29 +30,30 @@ The same views feed the HTTP API (:mod:`ragprov.serve.app`) and the self-contain
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
 from ..errors import InvalidValueError, NotFoundError
-from ..retrieve.lexical import content_tokens, split_sentences
 from ..namespaces import TG
 from ..navigate import Navigator
 from ..navigate.lineage import Lineage, SourceChain, _nodes
 from ..navigate.model import Stage, local_name
 from ..navigate.render import stage_lines
+from ..retrieve.lexical import content_tokens, split_sentences
 from ..sparql.escape import to_named_node
 from ..sparql.templates import catalog
 
 __all__ = [
-    "trace_view",
-    "stage_view",
+    "best_sentence",
+    "document_view",
+    "edge_key",
     "edge_lineage",
     "node_lineage",
-    "document_view",
     "parse_edge",
-    "edge_key",
-    "best_sentence",
+    "stage_view",
+    "trace_view",
 ]
 
 _CITATION_LINE = re.compile(r"^\[(\d+)\]\s+(.+)$", re.M)
@@ -172,7 +173,7 @@ def node_lineage(store, node: NamedNode | str, *, terms: Sequence[str] = ()) -> 
     start = to_named_node(node)
     rows = store.select(catalog().render("serve/node-sources", store.dialect, node=start))
     nodes = _nodes(rows)
-    if start.value not in nodes or len(nodes) == 1 and not nodes[start.value].parents and nodes[start.value].kind == "entity":
+    if start.value not in nodes or (len(nodes) == 1 and not nodes[start.value].parents and nodes[start.value].kind == "entity"):
         raise NotFoundError(f"no node <{start.value}> with a lineage in urn:graph:source")
     chain, seen, current = [], set(), nodes[start.value]
     while current is not None and current.iri.value not in seen:

@@ -16,17 +16,17 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "Dialect",
-    "statement_iri",
-    "sparql_iri",
-    "sparql_literal",
-    "sparql_string",
-    "sparql_term",
-    "to_literal",
-    "to_named_node",
     "Catalog",
+    "Dialect",
     "Param",
     "TemplateInfo",
     "catalog",
     "render",
+    "sparql_iri",
+    "sparql_literal",
+    "sparql_string",
+    "sparql_term",
+    "statement_iri",
+    "to_literal",
+    "to_named_node",
 ]

@@ -31,12 +31,12 @@ from __future__ import annotations
 import enum
 import hashlib
 
-from pyoxigraph import Literal, NamedNode, Triple
+from pyoxigraph import Literal, NamedNode, Triple  # noqa: F401 (Literal: the doctests use it)
 
 from ..errors import ConfigurationError, InvalidValueError
 from .escape import sparql_term
 
-__all__ = ["Dialect", "statement_iri", "RDF_STATEMENT", "RDF_SUBJECT", "RDF_PREDICATE", "RDF_OBJECT"]
+__all__ = ["RDF_OBJECT", "RDF_PREDICATE", "RDF_STATEMENT", "RDF_SUBJECT", "Dialect", "statement_iri"]
 
 _RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDF_STATEMENT = NamedNode(_RDF + "Statement")
@@ -60,7 +60,7 @@ class Dialect(str, enum.Enum):
     REIFICATION = "reification"
 
     @classmethod
-    def parse(cls, value: "str | Dialect") -> "Dialect":
+    def parse(cls, value: str | Dialect) -> Dialect:
         """The dialect named ``value``; a clear error for anything else."""
         if isinstance(value, Dialect):
             return value

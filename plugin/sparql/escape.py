@@ -28,17 +28,17 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 from ..errors import InvalidValueError
 
 __all__ = [
-    "sparql_iri",
-    "sparql_string",
-    "sparql_literal",
-    "sparql_integer",
-    "sparql_double",
-    "sparql_datetime",
-    "sparql_boolean",
-    "sparql_term",
-    "to_named_node",
-    "to_literal",
     "XSD_STRING",
+    "sparql_boolean",
+    "sparql_datetime",
+    "sparql_double",
+    "sparql_integer",
+    "sparql_iri",
+    "sparql_literal",
+    "sparql_string",
+    "sparql_term",
+    "to_literal",
+    "to_named_node",
 ]
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"

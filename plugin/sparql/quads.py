@@ -15,7 +15,7 @@ GRAPH <urn:g> {
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 from pyoxigraph import DefaultGraph, Quad, Triple
 

@@ -29,8 +29,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -51,7 +52,7 @@ from .escape import (
     sparql_term,
 )
 
-__all__ = ["join_updates", "Param", "TemplateInfo", "Catalog", "Sparql", "catalog", "render", "PARAM_TYPES", "header_cache", "HEADER_CACHE"]
+__all__ = ["HEADER_CACHE", "PARAM_TYPES", "Catalog", "Param", "Sparql", "TemplateInfo", "catalog", "header_cache", "join_updates", "render"]
 
 PARAM_TYPES = frozenset(
     {"iri", "string", "integer", "double", "datetime", "boolean", "term", "triple", "list", "object"}

@@ -11,7 +11,6 @@ import os
 import re
 import urllib.parse
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, NotFoundError
@@ -38,17 +37,17 @@ def __getattr__(name: str):
     return value
 
 __all__ = [
-    "Store",
-    "Rows",
-    "Row",
-    "Term",
-    "EmbeddedStore",
-    "EndpointStore",
-    "EndpointConfig",
-    "open_store",
-    "detect_dialect",
-    "redact",
     "STORE_ENV",
+    "EmbeddedStore",
+    "EndpointConfig",
+    "EndpointStore",
+    "Row",
+    "Rows",
+    "Store",
+    "Term",
+    "detect_dialect",
+    "open_store",
+    "redact",
 ]
 
 STORE_ENV = "RAGPROV_STORE"
@@ -81,12 +80,12 @@ def _check_url(url: str) -> None:
 def open_store(
     location: str | Path | None = None,
     *,
-    dialect: "str | Dialect | None" = None,
+    dialect: str | Dialect | None = None,
     spool: str | Path | None = None,
     create: bool = True,
     read_only: bool = False,
     **options,
-) -> "Store":
+) -> Store:
     """Open a store by location: ``memory:``, a directory path, or an ``http(s)://`` endpoint URL.
 
     With no location, ``$RAGPROV_STORE`` is used, else ``memory:``. Endpoint options
@@ -113,7 +112,7 @@ def open_store(
     if dialect is None and os.environ.get("RAGPROV_DIALECT"):
         dialect = os.environ["RAGPROV_DIALECT"]
     if location in ("memory:", ":memory:", "memory"):
-        store: "Store" = EmbeddedStore()
+        store: Store = EmbeddedStore()
     elif location.startswith(("http://", "https://")):
         from .endpoint import EndpointConfig, EndpointStore
 

@@ -14,14 +14,15 @@ in pyoxigraph's term model (:class:`NamedNode`, :class:`Literal`, :class:`BlankN
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Iterator, Protocol, Sequence, runtime_checkable
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, runtime_checkable
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, Triple
 
 from ..errors import QueryError
 from ..sparql.dialect import Dialect
 
-__all__ = ["Term", "Row", "Rows", "Store", "QuadFormat"]
+__all__ = ["QuadFormat", "Row", "Rows", "Store", "Term"]
 
 Term = NamedNode | Literal | BlankNode | Triple
 Row = dict[str, Term]

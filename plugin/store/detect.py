@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import QueryError
 from ..sparql.dialect import Dialect
 
-__all__ = ["detect_dialect", "PROBES"]
+__all__ = ["PROBES", "detect_dialect"]
 
 PROBES: list[tuple[Dialect, str]] = [
     (Dialect.RDF12, "ASK { ?s <urn:ragprov:probe> <<( <urn:ragprov:s> <urn:ragprov:p> <urn:ragprov:o> )>> }"),

@@ -15,8 +15,9 @@ import errno
 import json
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, NoReturn
+from typing import NoReturn
 
 import pyoxigraph as ox
 from pyoxigraph import NamedNode, Quad
@@ -25,7 +26,7 @@ from ..errors import ConfigurationError, QueryError, StoreError
 from ..sparql.dialect import Dialect
 from .base import QuadFormat, Rows, StoreMixin
 
-__all__ = ["EmbeddedStore", "RDF_FORMATS", "WRITER_FILE"]
+__all__ = ["RDF_FORMATS", "WRITER_FILE", "EmbeddedStore"]
 
 WRITER_FILE = "ragprov-writer.json"
 """In a directory store open for writing: who writes it (pid, command, since), for the message a
@@ -69,7 +70,7 @@ def writer_of(path: Path) -> str:
         return "another process"
 
 
-def failure_message(store: "EmbeddedStore", what: str, e: OSError) -> str:
+def failure_message(store: EmbeddedStore, what: str, e: OSError) -> str:
     """What to tell the user when ``store`` failed ``what`` ("a load", "a query"…) with ``e``."""
     path = store.path
     shown = store.staging_of or path

@@ -46,7 +46,7 @@ import re
 import threading
 import time
 import urllib.parse
-from typing import Iterable
+from collections.abc import Iterable
 
 import pyoxigraph as ox
 import requests
@@ -59,14 +59,14 @@ from .base import QuadFormat, Rows, StoreMixin
 from .embedded import rdf_format, rows_from
 
 __all__ = [
+    "QUIRKS",
+    "VIRTUOSO_DEFAULT_GRAPH",
     "EndpointConfig",
     "EndpointStore",
     "EngineQuirks",
-    "QUIRKS",
-    "VIRTUOSO_DEFAULT_GRAPH",
-    "redact",
     "is_idempotent_insert",
     "is_insert_data",
+    "redact",
 ]
 
 _MEDIA = {
@@ -219,7 +219,7 @@ class EndpointConfig:
             raise ConfigurationError("timeout must be > 0, retries and backoff >= 0")
 
     @classmethod
-    def from_url(cls, url: str, **options) -> "EndpointConfig":
+    def from_url(cls, url: str, **options) -> EndpointConfig:
         """Derive the query and update URLs from one URL.
 
         ``…/query`` or ``…/sparql`` is taken as the query endpoint (``/update`` beside ``/query``,
@@ -359,7 +359,7 @@ class EndpointStore(StoreMixin):
                 text = text.replace(secret, "***")
         return _AUTH_VALUE.sub(r"\1***", text)
 
-    def _raise_for(self, response: requests.Response, url: str):  # noqa: C901
+    def _raise_for(self, response: requests.Response, url: str):
         body = self._scrub(response.text).strip().replace("\n", " ")[:300]
         status = response.status_code
         if status in (401, 403):

@@ -41,15 +41,15 @@ import fcntl
 import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from ._files import fsync_dir as _fsync_dir
 from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
 from ..sparql.dialect import Dialect
+from ._files import fsync_dir as _fsync_dir
 from .base import QuadFormat, Rows, StoreMixin
 
-__all__ = ["Spool", "SpoolStatus", "ReplayReport", "SpoolingStore", "default_spool_dir", "SPOOL_ENV"]
+__all__ = ["SPOOL_ENV", "ReplayReport", "Spool", "SpoolStatus", "SpoolingStore", "default_spool_dir"]
 
 SPOOL_ENV = "RAGPROV_SPOOL"
 _ENTRY = re.compile(r"^(\d{16})\.ru$")

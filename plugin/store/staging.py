@@ -40,14 +40,14 @@ import os
 import re
 import shutil
 import signal
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
-from ._files import fsync_dir as _fsync_dir
 from ..errors import StoreError
+from ._files import fsync_dir as _fsync_dir
 from .embedded import EmbeddedStore, writer_of
 
-__all__ = ["staged", "staging_directory", "SIDECAR_SUFFIXES", "sidecar"]
+__all__ = ["SIDECAR_SUFFIXES", "sidecar", "staged", "staging_directory"]
 
 #: files kept beside a directory store ``DIR`` as ``DIR<suffix>`` (the persistent text index): a
 #: staged write stages them too, so they change with the store, all at once or not at all

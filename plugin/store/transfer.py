@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 import pyoxigraph as ox
 from pyoxigraph import BlankNode, DefaultGraph, NamedNode, Quad, Triple
@@ -53,14 +53,14 @@ from ..sparql.dialect import (
 
 __all__ = [
     "FORMS",
-    "to_reification",
-    "to_triple_terms",
-    "serialize",
-    "parse",
-    "store_quads",
+    "clear_store",
     "export_store",
     "import_store",
-    "clear_store",
+    "parse",
+    "serialize",
+    "store_quads",
+    "to_reification",
+    "to_triple_terms",
 ]
 
 FORMS = ("neutral", "rdf12", "rdfstar")

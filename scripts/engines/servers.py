@@ -41,15 +41,15 @@ import zipfile
 from pathlib import Path
 
 __all__ = [
-    "EngineMissing",
-    "EngineFailed",
-    "Server",
-    "OxigraphServer",
-    "JenaServer",
-    "VirtuosoServer",
     "SERVERS",
-    "jena_classpath",
+    "EngineFailed",
+    "EngineMissing",
+    "JenaServer",
+    "OxigraphServer",
+    "Server",
+    "VirtuosoServer",
     "free_port",
+    "jena_classpath",
 ]
 
 HERE = Path(__file__).resolve().parent
@@ -155,7 +155,7 @@ class Server:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         """Start the process and wait until it answers; raise :class:`EngineFailed` if it does not."""
         self.check()
         if self.running:
@@ -216,7 +216,7 @@ class Server:
         self.process = None
         _REGISTRY.discard(self)
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -248,7 +248,7 @@ class _Registry:
         for s in servers:
             try:
                 s.stop(timeout=5)
-            except Exception:  # noqa: BLE001 - best effort at exit
+            except Exception:
                 pass
 
 

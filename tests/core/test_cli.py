@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from ragprov.cli import run as cli_run, cli
+from ragprov.cli import cli
+from ragprov.cli import run as cli_run
 from ragprov.record import Recorder
 from ragprov.store import EmbeddedStore
 

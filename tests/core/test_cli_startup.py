@@ -8,8 +8,6 @@ import json
 import subprocess
 import sys
 
-import click
-
 from ragprov.cli import COMMANDS, cli
 
 
@@ -41,7 +39,7 @@ def test_help_imports_no_command_module_nor_heavy_library():
 def test_traces_needs_no_http_stack(tmp_path):
     code = (
         "import sys; from ragprov.cli import main\n"
-        f"try:\n    main(['traces', '--store', 'memory:'])\nexcept SystemExit:\n    pass\n"
+        "try:\n    main(['traces', '--store', 'memory:'])\nexcept SystemExit:\n    pass\n"
         "print('HEAVY', [m for m in ('requests', 'pyarrow', 'ragprov.llm', 'yaml') if m in sys.modules])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

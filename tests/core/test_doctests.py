@@ -9,8 +9,6 @@ import pkgutil
 
 import pytest
 
-import ragprov
-
 SKIP_PREFIXES = ("ragprov.cli",)  # click commands: exercised by the CLI tests instead
 
 

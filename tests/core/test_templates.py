@@ -10,7 +10,6 @@ import pytest
 
 from ragprov.errors import InvalidValueError, ParameterError, TemplateError
 from ragprov.sparql import Catalog, Dialect, catalog
-from ragprov.namespaces import RETRIEVAL_GRAPH
 
 from .samples import samples
 

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ragprov.resources import queries_dir
-from ragprov.sparql import catalog
-
 from ragprov import vocab
+from ragprov.sparql import catalog
 
 TG_PREFIXED = re.compile(r"\btg:([A-Za-z][A-Za-z0-9_]*)")
 TG_FULL = re.compile(r"https://trustgraph\.ai/ns/([A-Za-z][A-Za-z0-9_]*)")

@@ -195,7 +195,7 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
     answers: list[int] = []
     seen: list[str] = []
 
-    def do_POST(self):  # noqa: N802
+    def do_POST(self):
         length = int(self.headers.get("Content-Length", 0))
         self.seen.append(self.rfile.read(length).decode())
         status = self.answers.pop(0) if self.answers else 200

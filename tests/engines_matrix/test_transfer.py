@@ -6,8 +6,7 @@ import pyoxigraph as ox
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, Triple
 
-from ragprov.cli import run
-from ragprov.cli import cli
+from ragprov.cli import cli, run
 from ragprov.errors import LoadError
 from ragprov.record import Recorder
 from ragprov.store import EmbeddedStore

@@ -33,7 +33,7 @@ class SparqlServer:
         assert self._httpd is not None
         return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 
-    def __enter__(self) -> "SparqlServer":
+    def __enter__(self) -> SparqlServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -13,7 +13,7 @@ import pytest
 from pyoxigraph import NamedNode
 
 from ragprov.cli import cli, run
-from ragprov.errors import QueryError, RagprovError
+from ragprov.errors import RagprovError
 from ragprov.record import EdgeSelection, Recorder
 from ragprov.sparql.templates import render
 from ragprov.store import EmbeddedStore, open_store

@@ -80,13 +80,11 @@ def test_in_process_writer_and_staged_writer_refuse_each_other_with_the_holder(t
 
     path = tmp_path / "store"
     store = EmbeddedStore(path)
-    with pytest.raises(StoreError, match=rf"being written by process {os.getpid()}"):
-        with staged(path):
-            pass
+    with pytest.raises(StoreError, match=rf"being written by process {os.getpid()}"), staged(path):
+        pass
     store.close()
-    with staged(path):
-        with pytest.raises(StoreError, match=rf"being written by process {os.getpid()}"):
-            EmbeddedStore(path)
+    with staged(path), pytest.raises(StoreError, match=rf"being written by process {os.getpid()}"):
+        EmbeddedStore(path)
 
 
 def _as_read_only(path: Path, args: list[str]) -> subprocess.CompletedProcess:
@@ -126,10 +124,9 @@ def test_a_store_removed_under_a_running_command_says_so(tmp_path):
 
     path = tmp_path / "store"
     _store_with_traces(path, 1)
-    with pytest.raises(StoreError, match="was removed while this command ran"):
-        with staged(path) as store:
-            store.update('INSERT DATA { <urn:a> <urn:b> "c" }')
-            shutil.rmtree(path)
+    with pytest.raises(StoreError, match="was removed while this command ran"), staged(path) as store:
+        store.update('INSERT DATA { <urn:a> <urn:b> "c" }')
+        shutil.rmtree(path)
     assert not path.exists()
 
 

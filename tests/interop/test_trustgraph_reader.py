@@ -21,8 +21,7 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 pytest.importorskip("trustgraph.api.explainability", reason="pip install 'ragprov[test]' (trustgraph-base)")
 
-from trustgraph.api.explainability import (  # noqa: E402
-    Analysis,
+from trustgraph.api.explainability import (
     Conclusion,
     ExplainabilityClient,
     Observation,
@@ -30,13 +29,13 @@ from trustgraph.api.explainability import (  # noqa: E402
     Reflection,
     Synthesis,
 )
-from trustgraph.cli.show_explain_trace import print_agent_text, trace_to_dict  # noqa: E402
+from trustgraph.cli.show_explain_trace import print_agent_text, trace_to_dict
 
-from ragprov.namespaces import XSD  # noqa: E402
-from ragprov.record import ChunkSelection, EdgeSelection, Recorder  # noqa: E402
-from ragprov.store import open_store  # noqa: E402
+from ragprov.namespaces import XSD
+from ragprov.record import ChunkSelection, EdgeSelection, Recorder
+from ragprov.store import open_store
 
-from .trustgraph_flow import StoreApi, StoreFlow  # noqa: E402
+from .trustgraph_flow import StoreApi, StoreFlow
 
 EDGES = [
     EdgeSelection(Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partnerOf"), NamedNode("urn:e:marley")),

@@ -9,11 +9,11 @@ from pyoxigraph import Triple
 
 pytest.importorskip("trustgraph.provenance", reason="pip install 'ragprov[test]' (trustgraph-base)")
 
-from trustgraph.provenance import grounding_triples, question_triples  # noqa: E402
+from trustgraph.provenance import grounding_triples, question_triples
 
-from ragprov.qc import check_consistency  # noqa: E402
+from ragprov.qc import check_consistency
 
-from .trustgraph_flow import from_trustgraph  # noqa: E402
+from .trustgraph_flow import from_trustgraph
 
 
 @pytest.mark.slow

@@ -10,15 +10,15 @@ from pyoxigraph import Literal, NamedNode, Triple
 
 pytest.importorskip("trustgraph.api.socket_client", reason="pip install 'ragprov[test]' (trustgraph-base)")
 
-from trustgraph.api.explainability import wire_triples_to_tuples  # noqa: E402
-from trustgraph.api.socket_client import SocketClient  # noqa: E402
-from trustgraph.api.types import AgentAnswer, AgentObservation, AgentThought, ProvenanceEvent, RAGChunk  # noqa: E402
-from trustgraph.messaging.translators.primitives import TripleTranslator  # noqa: E402
+from trustgraph.api.explainability import wire_triples_to_tuples
+from trustgraph.api.socket_client import SocketClient
+from trustgraph.api.types import AgentAnswer, AgentObservation, AgentThought, ProvenanceEvent, RAGChunk
+from trustgraph.messaging.translators.primitives import TripleTranslator
 
-from ragprov.namespaces import XSD  # noqa: E402
-from ragprov.record import ChunkEvent, EdgeSelection, EndOfSession, ExplainEvent, Recorder, event_from_json, event_to_json  # noqa: E402
-from ragprov.record.events import Source  # noqa: E402
-from ragprov.store import open_store  # noqa: E402
+from ragprov.namespaces import XSD
+from ragprov.record import ChunkEvent, EdgeSelection, EndOfSession, Recorder, event_from_json, event_to_json
+from ragprov.record.events import Source
+from ragprov.store import open_store
 
 
 def _parser() -> SocketClient:

@@ -36,7 +36,7 @@ class ReificationStore(EmbeddedStore):
 
     dialect = Dialect.REIFICATION
 
-    def load(self, data, *, format="nquads", graph=None):  # noqa: A002 - the protocol's name
+    def load(self, data, *, format="nquads", graph=None):
         quads = list(ox.parse(data, format=ox.RdfFormat.N_QUADS))
         self.update(insert_data(quads, self.dialect))
 

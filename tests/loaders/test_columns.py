@@ -137,7 +137,7 @@ class _Recording(EmbeddedStore):
         self.triples: list[int] = []  # as the reification dialect spells them
         self.fail_at = fail_at
 
-    def load(self, data, *, format="nquads", graph=None):  # noqa: A002 - the protocol's name
+    def load(self, data, *, format="nquads", graph=None):
         if self.fail_at is not None and len(self.sizes) == self.fail_at:
             raise StoreError("the store failed a load: disk full")
         self.sizes.append(bytes(data).count(b"\n"))

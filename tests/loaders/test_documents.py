@@ -72,7 +72,7 @@ def test_a_requested_rechunking_adds_new_chunks_of_the_same_document(memory_stor
     a = load_documents(memory_store, [f], chunk_size=100, chunk_overlap=10, show_progress=False).documents[0]
     b = load_documents(memory_store, [f], chunk_size=200, chunk_overlap=0, show_progress=False, rechunk=True).documents[0]
     assert a.iri == b.iri and not b.skipped
-    q = Q + f"SELECT (COUNT(?d) AS ?n) WHERE {{ GRAPH <urn:graph:source> {{ ?d a tg:Document }} }}"
+    q = Q + "SELECT (COUNT(?d) AS ?n) WHERE { GRAPH <urn:graph:source> { ?d a tg:Document } }"
     assert memory_store.select(q)[0]["n"].value == "1"
 
 

@@ -13,7 +13,14 @@ from pyoxigraph import NamedNode
 from ragprov.loaders.graphrag import load_graphrag
 from ragprov.navigate.lineage import Lineage
 from ragprov.pipelines import (
-    Agent, DocRag, DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, GraphRag, LocalSearch,
+    Agent,
+    DocRag,
+    DriftSearch,
+    DriftSearchParams,
+    GlobalSearch,
+    GlobalSearchParams,
+    GraphRag,
+    LocalSearch,
     LocalSearchParams,
 )
 from ragprov.record import Recorder

@@ -15,6 +15,7 @@ from ragprov.resources import ontology_dir
 
 from .conftest import PROV, RDF, SAMPLES, TG, XSD, edit, iri, sample, typed
 
+
 @pytest.mark.slow
 def test_ontology_with_prov_o_is_consistent():
     report = check_consistency()

@@ -15,7 +15,8 @@ from ragprov.errors import ConfigurationError
 from ragprov.resources import ontology_dir
 from ragprov.vocab import CLASSES, DATATYPES, OBJECT_PROPERTIES, PROPERTIES, QUOTED_TRIPLE_PROPERTIES, TG
 
-from .conftest import OWL, RDF, TG as TG_NS
+from .conftest import OWL, RDF
+from .conftest import TG as TG_NS
 
 
 def test_vocab_module_is_current():
@@ -47,7 +48,7 @@ def test_every_term_of_the_ontology_and_nothing_else(ontology_triples):
                 and isinstance(t.subject, NamedNode) and t.subject.value.startswith(TG_NS)}
     assert {n.value for n in TG} == declared
     assert len(TG) == len(declared)
-    assert CLASSES | PROPERTIES == set(TG)
+    assert set(TG) == CLASSES | PROPERTIES
     assert not CLASSES & PROPERTIES
 
 
@@ -65,7 +66,7 @@ def test_the_namespace_is_closed_and_read_only():
 
 
 def test_derived_tables():
-    assert QUOTED_TRIPLE_PROPERTIES == {TG.edge, TG.reifies, TG.contains}
+    assert {TG.edge, TG.reifies, TG.contains} == QUOTED_TRIPLE_PROPERTIES
     assert QUOTED_TRIPLE_PROPERTIES <= OBJECT_PROPERTIES
     assert DATATYPES[TG.edgeCount] == NamedNode("http://www.w3.org/2001/XMLSchema#integer")
     assert DATATYPES[TG.score] == NamedNode("http://www.w3.org/2001/XMLSchema#double")

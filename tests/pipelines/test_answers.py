@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from pyoxigraph import NamedNode
 
 from ragprov.cli.ask import run_question
-from ragprov.loaders import graphrag as graphrag_loader
 from ragprov.llm.answer import classify, extract_answer
 from ragprov.llm.engine import Mention, Passage
-from ragprov.namespaces import RETRIEVAL_GRAPH, TG
+from ragprov.loaders import graphrag as graphrag_loader
+from ragprov.namespaces import RETRIEVAL_GRAPH
 from ragprov.pipelines import pipeline
 from ragprov.record import Recorder
 from ragprov.resources import data_dir

@@ -9,14 +9,13 @@ import re
 import pytest
 from pyoxigraph import NamedNode
 
+import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.namespaces import LIBRARY_GRAPH, TG
 from ragprov.pipelines import DocRag, GraphRag
 from ragprov.record import ExplainEvent
 from ragprov.store import EmbeddedStore
 
 from .conftest import FACTS, validate
-
-import ragprov.loaders.graphrag as graphrag_loader  # noqa: E402  (ragprov's own: never skipped)
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ engine, checking the events and the recorded trace (stages, derivations, model, 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from pyoxigraph import Literal, NamedNode
 

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from ragprov.errors import ConfigurationError, LLMError
-from ragprov.llm import LLMClient, LLMConfig, engine_from_config, OfflineEngine, LLMEngine
+from ragprov.llm import LLMClient, LLMConfig, LLMEngine, OfflineEngine, engine_from_config
 
 from .openai_stub import OpenAIStub, Reply
 

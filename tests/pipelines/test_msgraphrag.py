@@ -9,6 +9,7 @@ import re
 import pytest
 from pyoxigraph import NamedNode
 
+import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.namespaces import PROV, RDF, TG
 from ragprov.pipelines import GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
 from ragprov.record import EndOfSession, ExplainEvent, event_from_json, event_to_json
@@ -17,8 +18,6 @@ from ragprov.store import EmbeddedStore
 from .conftest import FACTS, llm_engine, validate
 from .openai_stub import OpenAIStub, Reply, system_text, user_text
 from .test_graphrag import one, values
-
-import ragprov.loaders.graphrag as graphrag_loader  # noqa: E402  (ragprov's own: never skipped)
 
 
 @pytest.fixture(scope="module")

@@ -7,17 +7,17 @@ import contextlib
 import socket
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("starlette", reason="the serve extra is not installed: pip install 'ragprov[serve]'")
 
-from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
-from ragprov.pipelines import DocRag, GraphRag  # noqa: E402
-from ragprov.resources import data_dir  # noqa: E402
-from ragprov.serve.app import ServeConfig, create_app  # noqa: E402
-from ragprov.store import open_store  # noqa: E402
+from ragprov.loaders.graphrag import load_graphrag
+from ragprov.pipelines import DocRag, GraphRag
+from ragprov.resources import data_dir
+from ragprov.serve.app import ServeConfig, create_app
+from ragprov.store import open_store
 
 QUESTIONS = (("graph-rag", "Who is Scrooge's nephew?"), ("doc-rag", "What did Scrooge say about Christmas? Humbug"))
 

@@ -7,14 +7,13 @@ import json
 import re
 
 import pytest
+from starlette.testclient import TestClient
 
 from ragprov import event_from_json
+from ragprov.errors import ConfigurationError
 from ragprov.record import ChunkEvent, EndOfSession, ExplainEvent
 from ragprov.serve import check_bind
 from ragprov.serve.app import STATIC_DIR, ServeConfig, create_app
-from ragprov.errors import ConfigurationError
-
-from starlette.testclient import TestClient
 
 TOKEN = "s3cret-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
