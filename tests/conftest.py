@@ -13,6 +13,41 @@ import pytest
 
 from tests.engines import ENGINES, engine_store, stop_servers
 
+RENDERED_TEMPLATES: set[str] = set()
+"""Every template rendered in this session (checked by tests/core/test_templates.py, last)."""
+PARTIAL_RUN: list[str] = []
+"""Why this session is not the whole suite (deselected tests), if it is not."""
+COVERAGE_CHECK = "test_every_template_is_rendered_by_the_suite"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _record_rendered_templates():
+    """Note the name of every template the suite renders, through any route (``render``, ``render_all``,
+    the recorder, the navigator, the loaders) in this process."""
+    from ragprov.sparql.templates import Catalog
+
+    original = Catalog.render
+
+    def render(self, name, dialect, /, **params):
+        RENDERED_TEMPLATES.add(name)
+        return original(self, name, dialect, **params)
+
+    Catalog.render = render  # type: ignore[method-assign]
+    yield
+    Catalog.render = original  # type: ignore[method-assign]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The template-coverage check runs after every other test."""
+    last = [item for item in items if item.name == COVERAGE_CHECK]
+    for item in last:
+        items.remove(item)
+        items.append(item)
+
+
+def pytest_deselected(items):
+    PARTIAL_RUN.append(f"{len(items)} test(s) deselected")
+
 
 @pytest.fixture(params=[e.name for e in ENGINES])
 def store(request, tmp_path_factory):

@@ -182,27 +182,33 @@ def test_explain_events_carry_their_library_content(clock):
 
 def test_large_text_goes_to_the_library_graph(clock):
     store = EmbeddedStore()
-    t = graph_rag_trace(Recorder(store, clock=clock, new_id=_ids()))
+    graph_rag_trace(Recorder(store, clock=clock, new_id=_ids()))
     answers = list(store.raw.quads_for_pattern(None, TG.content, None, NamedNode("urn:graph:library")))
     assert [q.object.value for q in answers] == ["Answer 0: Scrooge knew Marley."]
     assert not any(store.raw.quads_for_pattern(None, TG.content, None, RETRIEVAL_GRAPH))
 
 
-def test_a_failed_write_records_nothing_of_the_stage(clock):
-    class Failing(EmbeddedStore):
-        def update(self, sparql):
-            if "tg:Focus" in sparql:
-                from ragprov.errors import StoreUnavailableError
+def test_a_stage_lands_whole_or_not_at_all(clock):
+    """The store refuses the request that carries the focus's kept edges: nothing of the focus stage
+    may be stored (a recorder that wrote the stage and its selections in separate requests would
+    leave the stage behind, without the edges it kept)."""
+    from ragprov.errors import StoreUnavailableError
 
+    class Refusing(EmbeddedStore):
+        def update(self, sparql):
+            if "selectedEdge" in sparql:
                 raise StoreUnavailableError("down")
             super().update(sparql)
 
-    store = Failing()
-    from ragprov.errors import StoreUnavailableError
-
+    store = Refusing()
     t = Recorder(store, clock=clock).graph_rag("q")
     t.grounding(["a"])
     t.exploration([], edge_count=0)
+    before = len(store.raw)
+    edges = [ox.Triple(NamedNode("urn:a"), NamedNode("urn:b"), NamedNode(f"urn:c{n}")) for n in range(3)]
     with pytest.raises(StoreUnavailableError):
-        t.focus([EdgeSelection(ox.Triple(NamedNode("urn:a"), NamedNode("urn:b"), NamedNode("urn:c")))])
-    assert not any(store.raw.quads_for_pattern(None, TG.selectedEdge, None, None))
+        t.focus([EdgeSelection(edge, reasoning="kept", score=0.5) for edge in edges])
+    focus = t.stage_iri("focus")
+    assert not list(store.raw.quads_for_pattern(focus, None, None, None)), "the focus stage was stored"
+    assert not list(store.raw.quads_for_pattern(None, None, focus, None)), "something points at the focus stage"
+    assert len(store.raw) == before

@@ -12,6 +12,9 @@ from ragprov.sparql import catalog
 
 TG_PREFIXED = re.compile(r"\btg:([A-Za-z][A-Za-z0-9_]*)")
 TG_FULL = re.compile(r"https://trustgraph\.ai/ns/([A-Za-z][A-Za-z0-9_]*)")
+# TG.term, and a term built from its name: V.tg("term"), TG["term"]
+_NAME = r"([A-Za-z][A-Za-z0-9_]*)"
+TG_CODE = re.compile(rf"""\bTG\.{_NAME}|\.tg\(\s*["']{_NAME}["']\s*\)|\bTG\[\s*["']{_NAME}["']\s*\]""")
 DEFINED = {t.value.rsplit("/", 1)[1] for t in list(vocab.CLASSES) + list(vocab.PROPERTIES)}
 
 
@@ -27,6 +30,19 @@ def test_template_terms_are_defined(name):
     assert not undefined, f"{name} uses terms the ontology does not define: {sorted(undefined)}"
 
 
+def _code_terms(text: str) -> set[str]:
+    """The tg: terms a Python source names: ``TG.term``, ``V.tg("term")``, ``TG["term"]``, full IRIs."""
+    found = {name for groups in TG_CODE.findall(text) for name in groups if name}
+    return found | set(TG_FULL.findall(text))
+
+
+def test_code_terms_are_found_however_they_are_spelled():
+    assert _code_terms('V.tg("notAnOntologyTerm")') == {"notAnOntologyTerm"}
+    assert _code_terms('TG.edge, V.tg( "Focus" ), TG["query"], "https://trustgraph.ai/ns/Chunk"') == {"edge", "Focus", "query", "Chunk"}
+    assert _code_terms('TG.notAnOntologyTerm') == {"notAnOntologyTerm"}
+    assert not _code_terms('V.prov("Entity")')
+
+
 def test_python_terms_are_defined():
     root = Path(__file__).resolve().parents[2]
     used = set()
@@ -34,6 +50,6 @@ def test_python_terms_are_defined():
         if path.name == "vocab.py":
             continue
         text = path.read_text(encoding="utf-8")
-        used |= {m for m in re.findall(r"\bTG\.([A-Za-z][A-Za-z0-9_]*)", text)} | set(TG_FULL.findall(text))
+        used |= _code_terms(text)
     undefined = used - DEFINED - {"ragprov"}
     assert not undefined, f"code uses tg: terms the ontology does not define: {sorted(undefined)}"
