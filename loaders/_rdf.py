@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ragprov.errors import InvalidValueError, LoadError, QueryError, StoreError
-from ragprov.namespaces import LIBRARY_GRAPH, SOURCE_GRAPH
+from ragprov.namespaces import LIBRARY_GRAPH, PREFIXES, SOURCE_GRAPH
 from ragprov.sparql.dialect import Dialect
 from ragprov.sparql.escape import (
     sparql_boolean,
@@ -144,12 +144,7 @@ def graph_term(graph) -> str:
 class _V:
     """Spelled IRIs of the vocabulary terms the loaders write (``V.tg("Chunk")``)."""
 
-    TG = "https://trustgraph.ai/ns/"
-    PROV = "http://www.w3.org/ns/prov#"
-    RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-    RDFS = "http://www.w3.org/2000/01/rdf-schema#"
-    DC = "http://purl.org/dc/elements/1.1/"
-    DCTERMS = "http://purl.org/dc/terms/"
+    TG, PROV, RDF, RDFS, DC, DCTERMS = (str(PREFIXES[p]) for p in ("tg", "prov", "rdf", "rdfs", "dc", "dcterms"))
 
     def __init__(self) -> None:
         self.type = f"<{self.RDF}type>"
