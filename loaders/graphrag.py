@@ -100,6 +100,7 @@ import pyarrow.parquet as pq
 from pyoxigraph import NamedNode
 
 from ragprov import __version__
+from ragprov.clock import utcnow
 from ragprov.errors import InvalidValueError, LoadError
 from ragprov.sparql.escape import sparql_iri
 from ragprov.sparql.templates import render
@@ -114,10 +115,6 @@ __all__ = ["UNKNOWN_ENTITY_POLICIES", "GraphRagOutput", "GraphRagReport", "load_
 UNKNOWN_ENTITY_POLICIES = ("placeholder", "error", "skip")
 _BATCH_ROWS = {"documents": 4, "text_units": 256, "community_reports": 256, "communities": 128}
 AGENT = "urn:ragprov:component:graphrag-loader"
-
-
-def _utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
 
 
 @dataclasses.dataclass
@@ -675,7 +672,7 @@ def load_graphrag(
     namespace: str = "urn:graphrag:",
     unknown_entities: str = "placeholder",
     batch_size: int = 50_000,
-    clock: Callable[[], _dt.datetime] = _utcnow,
+    clock: Callable[[], _dt.datetime] = utcnow,
     show_progress: bool | None = None,
 ) -> GraphRagReport:
     """Load one GraphRAG output folder into ``store`` (see the module docstring for the model)."""

@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import errno
 import json
 import os
@@ -22,6 +21,7 @@ from typing import NoReturn
 import pyoxigraph as ox
 from pyoxigraph import NamedNode, Quad
 
+from ..clock import utcnow
 from ..errors import ConfigurationError, QueryError, StoreError
 from ..sparql.dialect import Dialect
 from .base import QuadFormat, Rows, StoreMixin
@@ -131,7 +131,7 @@ class EmbeddedStore(StoreMixin):
         note = {
             "pid": os.getpid(),
             "command": " ".join([program, *sys.argv[1:]]),
-            "since": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "since": utcnow().isoformat(timespec="seconds"),
         }
         target = self.path / WRITER_FILE
         with contextlib.suppress(OSError):
