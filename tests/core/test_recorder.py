@@ -206,3 +206,23 @@ def test_a_failed_write_records_nothing_of_the_stage(clock):
     with pytest.raises(StoreUnavailableError):
         t.focus([EdgeSelection(ox.Triple(NamedNode("urn:a"), NamedNode("urn:b"), NamedNode("urn:c")))])
     assert not any(store.raw.quads_for_pattern(None, TG.selectedEdge, None, None))
+
+
+def test_one_trace_model():
+    """A recording reads back as the one trace model, ``ragprov.Trace``; no other class is named Trace."""
+    import ast
+    from pathlib import Path
+
+    import ragprov
+
+    store = EmbeddedStore()
+    recording = Recorder(store).graph_rag("Who is Scrooge?")
+    recording.grounding(["Scrooge"])
+    trace = recording.read()
+    assert isinstance(trace, ragprov.Trace)
+    assert trace.question == recording.question and [s.kind for s in trace.stages] == ["Grounding"]
+    root = Path(__file__).resolve().parents[2]
+    named = [f"{p.relative_to(root)}" for folder in ("plugin", "loaders") for p in (root / folder).rglob("*.py")
+             for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ClassDef) and node.name == "Trace"]
+    assert named == ["plugin/navigate/model.py"]
