@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
+from ..labels import readable_name, shorten
 from ..namespaces import PROV, TG
 from ..record.events import EndOfSession, Event, ExplainEvent, Source
-from ..retrieve.terms import local_name, source_citation
+from ..retrieve.terms import source_citation
 
 __all__ = ["describe", "stage_properties"]
 
@@ -41,16 +42,11 @@ def _val(term) -> str:
     return term.value if isinstance(term, (Literal, NamedNode)) else str(term)
 
 
-def _short(text: str, n: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def _label(term, labels: dict) -> str:
     if isinstance(term, Literal):
         return repr(term.value) if len(term.value) < 60 else repr(term.value[:57] + "...")
     if isinstance(term, NamedNode):
-        return _short(labels.get(term) or local_name(term.value), 120)
+        return shorten(labels.get(term) or readable_name(term.value), 120)
     return str(term)
 
 
@@ -233,7 +229,7 @@ def _edge_lines(rank: int, sp: dict, labels: dict) -> list[str]:
     if detail:
         lines.append(f"       {', '.join(detail)}")
     if reasoning is not None:
-        lines.append(f"       why: {_short(_val(reasoning))}")
+        lines.append(f"       why: {shorten(_val(reasoning), 200)}")
     return lines
 
 
@@ -284,7 +280,7 @@ def _map(stage: _Stage) -> list[str]:
         pts.append((-float(_val(_one(pp, TG.score) or Literal("0"))), _val(_one(pp, TG.content) or Literal(""))))
     lines = [stage.head, f"  points ({len(pts)}):"]
     for neg, text in sorted(pts)[:5]:
-        lines.append(f"    {-neg:6.2f}  {_short(text, 160)}")
+        lines.append(f"    {-neg:6.2f}  {shorten(text, 160)}")
     return lines + _tokens(stage.props)
 
 
@@ -309,7 +305,7 @@ def _analysis(stage: _Stage) -> list[str]:
     thought_doc = _one(props, TG.thought)
     thought = _one(stage.node(thought_doc), TG.content) if thought_doc is not None else None
     if thought is not None:
-        lines.append(f"  thought: {_short(_val(thought))}")
+        lines.append(f"  thought: {shorten(_val(thought), 200)}")
     lines.append(f"  action: {_val(_one(props, TG.action))} {_val(_one(props, TG.arguments) or Literal(''))}")
     return lines + _tokens(props)
 
@@ -319,11 +315,11 @@ def _observation(stage: _Stage) -> list[str]:
     lines = [stage.head]
     error = _one(props, TG.toolError)
     if error is not None:
-        lines.append(f"  tool error: {_short(_val(error))}")
+        lines.append(f"  tool error: {shorten(_val(error), 200)}")
     obs_doc = _one(props, TG.observation)
     content = _one(stage.node(obs_doc), TG.content) if obs_doc is not None else None
     if content is not None and _val(content):
-        lines.append(f"  observation: {_short(_val(content))}")
+        lines.append(f"  observation: {shorten(_val(content), 200)}")
     duration = _one(props, TG.duration)
     if duration is not None:
         lines.append(f"  duration: {_val(duration)}")
