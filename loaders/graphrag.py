@@ -790,6 +790,11 @@ class _TableWriter:
         arr = cols.get(name)
         return C.nulls(size) if arr is None else arr
 
+    @classmethod
+    def values(cls, cols: dict[str, pa.Array], size: int, *names: str) -> list[list[Any]]:
+        """The named columns of a batch as Python lists (all nulls where a column is absent)."""
+        return [cls.column(cols, name, size).to_pylist() for name in names]
+
     def unit_iri_col(self, arr: pa.Array) -> pa.Array:
         return C.iris(self.ns + "text_unit:", arr)
 
@@ -969,7 +974,7 @@ class _TableWriter:
 
     def _community_rows(self, comms: Table, n0: int, size: int, cols: dict[str, pa.Array]) -> tuple[list[str], int, list[str]]:
         """One batch of communities row by row: their N-Quads lines, how many, and their IRIs."""
-        ix, g, ns, column, community_iri = self.ix, self.g, self.ns, self.column, self.community_iri
+        ix, g, ns, community_iri = self.ix, self.g, self.ns, self.community_iri
         typ, label, gid, hrid = _predicates("typ", "label", "gid", "hrid")
         member_p, child_p, parent_p = V.tg("hasMember"), V.tg("child"), V.tg("parent")
         community_type, level_p, size_p, period_p = V.tg("Community"), V.tg("level"), V.tg("size"), V.tg("period")
@@ -977,11 +982,7 @@ class _TableWriter:
         text: list[str] = []
         count = 0
         numbers = cols["community"].to_pylist()
-        titles = column(cols, "title", size).to_pylist()
-        hrids = column(cols, "human_readable_id", size).to_pylist()
-        ids = column(cols, "id", size).to_pylist()
-        sizes = column(cols, "size", size).to_pylist()
-        periods = column(cols, "period", size).to_pylist()
+        titles, hrids, ids, sizes, periods = self.values(cols, size, "title", "human_readable_id", "id", "size", "period")
         children = cols["children"].to_pylist() if has_children else [None] * size
         entity_lists = cols.get("entity_ids")
         member_counts = pc.list_value_length(entity_lists).to_pylist() if entity_lists is not None else [None] * size
@@ -1044,17 +1045,14 @@ class _TableWriter:
                      columnwise: bool) -> tuple[list[str], int, list[str], list[str]]:
         """One batch of reports row by row: their N-Quads lines and count, their IRIs, and (for
         findings written column-wise) each report's finding IRI base."""
-        g, ns, column = self.g, self.ns, self.column
+        g, ns = self.g, self.ns
         typ, gid, hrid = _predicates("typ", "gid", "hrid")
         report_type, community_p, level_p, rating_p = V.tg("CommunityReport"), V.tg("community"), V.tg("level"), V.tg("rating")
         finding_p = V.tg("finding")
         text: list[str] = []
         count = 0
         numbers = cols["community"].to_pylist()
-        ids = column(cols, "id", size).to_pylist()
-        hrids = column(cols, "human_readable_id", size).to_pylist()
-        ranks = column(cols, "rank", size).to_pylist()
-        levels = column(cols, "level", size).to_pylist()
+        ids, hrids, ranks, levels = self.values(cols, size, "id", "human_readable_id", "rank", "level")
         findings = cols.get("findings")
         subjects, bases = [], []
         for i, value in enumerate(numbers):
