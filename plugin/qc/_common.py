@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pyoxigraph import (
-    BlankNode,
-    Literal,
-    NamedNode,
-)
+from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Triple, serialize
 
 from ..errors import ConfigurationError
 from ..namespaces import PREFIXES, prefixed_name
@@ -35,6 +32,11 @@ def _ontology_dir() -> Path:
 def _short(iri: str) -> str:
     """An IRI as a prefixed name where the prefix table has one (``tg:Chunk``), else ``<iri>``."""
     return prefixed_name(iri) or f"<{iri}>"
+
+
+def _ntriples(triples: Iterable[Triple]) -> bytes:
+    """Triples as N-Triples bytes (what rdflib, owlready2 and the OWL API read)."""
+    return serialize(triples, format=RdfFormat.N_TRIPLES) or b""
 
 
 def _text(term: Any) -> str | None:

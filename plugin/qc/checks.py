@@ -20,6 +20,8 @@ from ..errors import ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
+from pyoxigraph import QuerySolutions
+
 from ._common import _ontology_dir, _short, _text
 from .plain import _FORMATS
 
@@ -171,6 +173,8 @@ def run_checks(ontology_path: Path | str | None = None, *, checks: Iterable[str]
             rows = store.query(check.query)
         except SyntaxError as exc:
             raise ConfigurationError(f"QC check {check.path} is not valid SPARQL: {exc}") from exc
+        if not isinstance(rows, QuerySolutions):
+            raise ConfigurationError(f"QC check {check.path} is not a SELECT query")
         for row in rows:
             entity = _text(row["entity"]) or ""
             problems.append(Problem(check.name, check.severity, entity, _text(row["property"]),

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 from pyoxigraph import (
     RdfFormat,
     parse,
-    serialize,
 )
 
 from ..errors import ConfigurationError, RagprovError
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from ._common import _OWL_IMPORTS, _ontology_dir, _require
+from ._common import _OWL_IMPORTS, _ntriples, _ontology_dir, _require
 from .reasoner import _java_error, _resolve_imports
 
 _DL_CHECKER = r"""
@@ -62,8 +61,8 @@ def owl2_dl_violations(ontology_path: Path | str | None = None) -> list[str]:
         source = Path(tmp) / "RagprovDlProfile.java"
         source.write_text(_DL_CHECKER, encoding="utf-8")
         merged, alone = Path(tmp) / "merged.nt", Path(tmp) / "imports.nt"
-        merged.write_bytes(serialize([*own, *imports], format=RdfFormat.N_TRIPLES))
-        alone.write_bytes(serialize(imports, format=RdfFormat.N_TRIPLES))
+        merged.write_bytes(_ntriples([*own, *imports]))
+        alone.write_bytes(_ntriples(imports))
         run = subprocess.run([java, "-cp", str(jar), str(source), str(merged), str(alone)],
                              capture_output=True, text=True, timeout=300)
     if run.returncode != 0:

@@ -21,14 +21,13 @@ from pyoxigraph import (
     RdfFormat,
     Triple,
     parse,
-    serialize,
 )
 
 from ..errors import ConfigurationError, InvalidValueError, RagprovError
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from ._common import _OWL, _OWL_IMPORTS, _RDF, _RDFS, _XSD, _ontology_dir, _require, _short, _text
+from ._common import _OWL, _OWL_IMPORTS, _RDF, _RDFS, _XSD, _ntriples, _ontology_dir, _require, _short, _text
 from .plain import TraceData, plain_rdf
 
 
@@ -158,8 +157,9 @@ class _Axioms:
         for head in lists:
             members = []
             while head in first:
-                if isinstance(first[head], NamedNode):
-                    members.append(first[head].value)
+                member = first[head]
+                if isinstance(member, NamedNode):
+                    members.append(member.value)
                 head = rest.get(head)
             self.disjoint.update(frozenset((a, b)) for i, a in enumerate(members) for b in members[i + 1:])
 
@@ -268,7 +268,7 @@ def check_consistency(extra: TraceData | None = None, *, format: str | None = No
     axioms = _Axioms(ontology)
     causes, clashes = _likely_causes(axioms, data)
 
-    document = serialize(_for_hermit([*ontology, *data]), format=RdfFormat.N_TRIPLES)
+    document = _ntriples(_for_hermit([*ontology, *data]))
     world = owlready2.World()
     chatter = io.StringIO()
     consistent, unsatisfiable, output = True, (), ""

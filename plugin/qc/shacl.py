@@ -21,7 +21,7 @@ from ..errors import InvalidValueError
 
 if TYPE_CHECKING:  # pragma: no cover
     pass
-from ._common import _RDFS, _XSD, _ontology_dir, _require, _short
+from ._common import _RDFS, _XSD, _ontology_dir, _require, _short, _text
 from .plain import TraceData, plain_rdf
 from .reasoner import _resolve_imports
 
@@ -94,7 +94,7 @@ def _shacl_inputs(folder: Path, shapes_path: Path) -> tuple[Any, tuple[Any, ...]
     rdflib = _require("rdflib")
     shapes = rdflib.Graph()
     shapes.parse(str(shapes_path), format="turtle")
-    hierarchy = tuple((rdflib.URIRef(t.subject.value), rdflib.RDFS.subClassOf, rdflib.URIRef(t.object.value))
+    hierarchy = tuple((rdflib.URIRef(_text(t.subject)), rdflib.RDFS.subClassOf, rdflib.URIRef(_text(t.object)))
                       for t in _hierarchy(folder))
     return shapes, hierarchy
 
