@@ -30,10 +30,8 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import pyoxigraph as _ox
-
-from ragprov.errors import InvalidValueError, LoadError, StoreError
-from ragprov.namespaces import LIBRARY_GRAPH, SOURCE_GRAPH
+from ragprov.errors import InvalidValueError, LoadError, QueryError, StoreError
+from ragprov.namespaces import LIBRARY_GRAPH, PREFIXES, SOURCE_GRAPH
 from ragprov.sparql.dialect import Dialect
 from ragprov.sparql.escape import (
     sparql_boolean,
@@ -146,12 +144,7 @@ def graph_term(graph) -> str:
 class _V:
     """Spelled IRIs of the vocabulary terms the loaders write (``V.tg("Chunk")``)."""
 
-    TG = "https://trustgraph.ai/ns/"
-    PROV = "http://www.w3.org/ns/prov#"
-    RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-    RDFS = "http://www.w3.org/2000/01/rdf-schema#"
-    DC = "http://purl.org/dc/elements/1.1/"
-    DCTERMS = "http://purl.org/dc/terms/"
+    TG, PROV, RDF, RDFS, DC, DCTERMS = (str(PREFIXES[p]) for p in ("tg", "prov", "rdf", "rdfs", "dc", "dcterms"))
 
     def __init__(self) -> None:
         self.type = f"<{self.RDF}type>"
@@ -192,11 +185,11 @@ class QuadWriter:
     dropped. :meth:`close` always waits for the worker.
 
     ``trusted=True`` says every term was spelled by the loader from checked parts (IRIs minted
-    under a validated namespace, constants, escaped literals): on an embedded store the batches
-    then go straight to its pyoxigraph store, parsed leniently (no second IRI check), in memory
-    with ``load`` (one transaction a batch) and on disk with ``bulk_load`` (RocksDB's bulk path,
-    as ``Store.bulk_extend``; like every batch of a loader, not atomic: the loaders write their
-    completion mark last). Any other store gets ``Store.load`` as usual.
+    under a validated namespace, constants, escaped literals): the batches then go through
+    ``Store.bulk_load(lenient=True)``, which an embedded store parses leniently (no second IRI
+    check), in memory as one transaction a batch and on disk through RocksDB's bulk path (larger
+    batches here: each writes and ingests its own files). Like every batch of a loader, not
+    atomic: the loaders write their completion mark last. A SPARQL store writes them as ``load``.
     """
 
     def __init__(
@@ -210,11 +203,11 @@ class QuadWriter:
         trusted: bool = False,
     ):
         self.store = store
-        self._raw, self._bulk = _embedded_raw(store) if trusted else (None, False)
-        if self._bulk:
+        self.small = store is not None and store.dialect is not Dialect.RDF12
+        self.trusted = trusted and store is not None and not self.small
+        if self.trusted and store.path is not None:
             # each bulk load of an on-disk store writes and ingests its own files: fewer, larger ones
             batch_size, batch_chars = max(batch_size, 200_000), max(batch_chars, 16_000_000)
-        self.small = getattr(store, "dialect", Dialect.RDF12) is not Dialect.RDF12
         if self.small:
             # Such stores take N-Quads as INSERT DATA requests; some engines (Virtuoso) refuse
             # requests of many thousand quads, so keep each load to one modest request.
@@ -353,16 +346,11 @@ class QuadWriter:
         try:
             # The store spells quoted triples its own way (<< >> or rdf:Statement IRIs) and knows
             # its engine's limits: an endpoint turns N-Quads into INSERT DATA batches itself.
-            if self._raw is not None:
+            if self.trusted:
                 try:
-                    if self._bulk:
-                        self._raw.bulk_load(data, format=_ox.RdfFormat.N_QUADS, lenient=True)
-                    else:
-                        self._raw.load(data, format=_ox.RdfFormat.N_QUADS, lenient=True)
-                except OSError as e:
-                    from ragprov.store.embedded import failure_message
-
-                    raise StoreError(failure_message(self.store, "a load", e)) from None
+                    self.store.bulk_load(data, lenient=True)
+                except QueryError as e:  # a spelled term the store's parser refused: a bug
+                    raise LoadError(f"the store refused a batch of {n} quads: {e}") from None
             else:
                 self.store.load(data, format="nquads")
         except StoreError:
@@ -372,16 +360,6 @@ class QuadWriter:
         self.written += n
         if self.on_batch is not None:
             self.on_batch(n)
-
-
-def _embedded_raw(store) -> tuple[_ox.Store | None, bool]:
-    """The pyoxigraph store behind an embedded store whose ``load`` is the plain one (else None),
-    and whether it is on disk."""
-    from ragprov.store.embedded import EmbeddedStore
-
-    if type(store).load is EmbeddedStore.load and isinstance(getattr(store, "raw", None), _ox.Store):
-        return store.raw, getattr(store, "path", None) is not None
-    return None, False
 
 
 def check_iri(value: str, what: str) -> str:

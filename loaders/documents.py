@@ -39,6 +39,7 @@ from pathlib import Path
 from pyoxigraph import NamedNode
 
 from ragprov import __version__
+from ragprov.clock import utcnow
 from ragprov.errors import LoadError
 from ragprov.sparql.templates import render
 
@@ -55,10 +56,6 @@ EXTRACTORS = {
     "text/plain": "urn:ragprov:component:text-extractor",
     "text/markdown": "urn:ragprov:component:text-extractor",
 }
-
-
-def _utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,7 +193,7 @@ def load_documents(
     *,
     chunk_size: int = 1000,
     chunk_overlap: int = 100,
-    clock: Callable[[], _dt.datetime] = _utcnow,
+    clock: Callable[[], _dt.datetime] = utcnow,
     show_progress: bool | None = None,
     rechunk: bool = False,
 ) -> DocumentsReport:

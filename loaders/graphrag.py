@@ -100,6 +100,7 @@ import pyarrow.parquet as pq
 from pyoxigraph import NamedNode
 
 from ragprov import __version__
+from ragprov.clock import utcnow
 from ragprov.errors import InvalidValueError, LoadError
 from ragprov.sparql.escape import sparql_iri
 from ragprov.sparql.templates import render
@@ -114,10 +115,6 @@ __all__ = ["UNKNOWN_ENTITY_POLICIES", "GraphRagOutput", "GraphRagReport", "load_
 UNKNOWN_ENTITY_POLICIES = ("placeholder", "error", "skip")
 _BATCH_ROWS = {"documents": 4, "text_units": 256, "community_reports": 256, "communities": 128}
 AGENT = "urn:ragprov:component:graphrag-loader"
-
-
-def _utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
 
 
 @dataclasses.dataclass
@@ -675,7 +672,7 @@ def load_graphrag(
     namespace: str = "urn:graphrag:",
     unknown_entities: str = "placeholder",
     batch_size: int = 50_000,
-    clock: Callable[[], _dt.datetime] = _utcnow,
+    clock: Callable[[], _dt.datetime] = utcnow,
     show_progress: bool | None = None,
 ) -> GraphRagReport:
     """Load one GraphRAG output folder into ``store`` (see the module docstring for the model)."""
@@ -722,28 +719,54 @@ def _write(
     advance: Callable[[int], None],
     started: _dt.datetime,
 ) -> None:
-    """Pass 2: stream every table again and write its quads."""
-    t = out.tables
-    S, L = SOURCE, LIBRARY
-    typ, label = V.type, V.label
-    derived = V.prov("wasDerivedFrom")
-    gid, hrid = V.tg("graphragId"), V.tg("humanReadableId")
-    desc = V.dcterms("description")
-    ENTITY = V.tg("Entity")
+    """Pass 2: stream every table again and write its quads, table by table."""
+    tables = _TableWriter(w, out, ix, g, ns, act, advance, started)
+    for step in (tables.documents, tables.text_units, tables.entities, tables.relationships, tables.communities,
+                 tables.community_reports, tables.covariates, tables.activity):
+        step()
 
-    def doc_iri(d: str) -> str:
-        return mint(ns + "document:", d)
 
-    def unit_iri(u: str) -> str:
-        return mint(ns + "text_unit:", u)
+_PREDICATES = {
+    "typ": V.type, "label": V.label, "derived": V.prov("wasDerivedFrom"), "gid": V.tg("graphragId"),
+    "hrid": V.tg("humanReadableId"), "desc": V.dcterms("description"), "ENTITY": V.tg("Entity"), "S": SOURCE, "L": LIBRARY,
+}
 
-    def entity_iri(title: str) -> str:
-        e = ix.entity_by_title.get(title)
-        return mint(ns + "entity:", e) if e is not None else mint(ns + "entity-title:", title)
 
-    def community_iri(c: int) -> str:
-        return mint(ns + "community:", str(c))
+def _predicates(*names: str) -> tuple[str, ...]:
+    """The spelled terms every table writes, by their short names here (``typ``, ``S``…)."""
+    return tuple(_PREDICATES[n] for n in names)
 
+
+class _TableWriter:
+    """Writes the quads of each table of one checked output (one method a table), with the IRI
+    helpers they share: minted under the namespace ``ns``, facts into graph ``g``."""
+
+    def __init__(self, w: QuadWriter, out: GraphRagOutput, ix: _Index, g: str, ns: str, act: str,
+                 advance: Callable[[int], None], started: _dt.datetime):
+        self.w, self.out, self.t, self.ix, self.g, self.ns, self.act = w, out, out.tables, ix, g, ns, act
+        self.advance, self.started = advance, started
+        self.doc_iris: list[str] = []
+        self.skipped = pa.array(sorted(ix.skipped_relationships), pa.string()) if ix.skipped_relationships else None
+        self.known_titles = pa.array(list(ix.entity_by_title), pa.string())
+        self.known_iris = C.iris(ns + "entity:", pa.array(list(ix.entity_by_title.values()), pa.string()))
+        self.placeholder_titles = pa.array(sorted(ix.placeholders), pa.string())
+        self.placeholder_iris = C.iris(ns + "entity-title:", self.placeholder_titles)
+
+    # -- IRIs and columns ----------------------------------------------------------------------
+    def doc_iri(self, d: str) -> str:
+        return mint(self.ns + "document:", d)
+
+    def unit_iri(self, u: str) -> str:
+        return mint(self.ns + "text_unit:", u)
+
+    def entity_iri(self, title: str) -> str:
+        e = self.ix.entity_by_title.get(title)
+        return mint(self.ns + "entity:", e) if e is not None else mint(self.ns + "entity-title:", title)
+
+    def community_iri(self, c: int) -> str:
+        return mint(self.ns + "community:", str(c))
+
+    @staticmethod
     def hr_col(cols: dict[str, pa.Array], n0: int, size: int) -> pa.Array:
         """The human_readable_id as written (an integer literal for integral ids), else the
         1-based row number, for a whole batch."""
@@ -754,199 +777,188 @@ def _write(
             return C.integers(pc.fill_null(arr.cast(pa.int64()), C.rows(n0 + 1, size)))
         return pa.array([_number_literal(v if v is not None else n0 + i + 1) for i, v in enumerate(arr.to_pylist())], pa.string())
 
-    known_titles = pa.array(list(ix.entity_by_title), pa.string())
-    known_iris = C.iris(ns + "entity:", pa.array(list(ix.entity_by_title.values()), pa.string()))
-    placeholder_titles = pa.array(sorted(ix.placeholders), pa.string())
-    placeholder_iris = C.iris(ns + "entity-title:", placeholder_titles)
-
-    def entity_iri_col(names: pa.Array, *, placeholders: bool = True) -> pa.Array:
+    def entity_iri_col(self, names: pa.Array, *, placeholders: bool = True) -> pa.Array:
         """``entity_iri`` for a column of titles (``placeholders=False``: null for unknown titles)."""
         names = names.cast(pa.string())
-        found = pc.take(known_iris, pc.index_in(names, value_set=known_titles))
+        found = pc.take(self.known_iris, pc.index_in(names, value_set=self.known_titles))
         if placeholders and found.null_count > names.null_count:
-            found = pc.coalesce(found, pc.take(placeholder_iris, pc.index_in(names, value_set=placeholder_titles)))
+            found = pc.coalesce(found, pc.take(self.placeholder_iris, pc.index_in(names, value_set=self.placeholder_titles)))
         return found
 
+    @staticmethod
     def column(cols: dict[str, pa.Array], name: str, size: int) -> pa.Array:
         arr = cols.get(name)
         return C.nulls(size) if arr is None else arr
 
-    def unit_iri_col(arr: pa.Array) -> pa.Array:
-        return C.iris(ns + "text_unit:", arr)
+    @classmethod
+    def values(cls, cols: dict[str, pa.Array], size: int, *names: str) -> list[list[Any]]:
+        """The named columns of a batch as Python lists (all nulls where a column is absent)."""
+        return [cls.column(cols, name, size).to_pylist() for name in names]
 
-    docs = t["documents"]
-    doc_iris: list[str] = []
-    content, mime = V.tg("content"), V.tg("mimeType")
-    for n0, size, cols in docs.columns_of():
-        ids = cols["id"].to_pylist()
-        titles = column(cols, "title", size).to_pylist()
-        hrs = hr_col(cols, n0, size).to_pylist()
-        subjects = []
-        for i, key in enumerate(ids):
-            d = doc_iri(key)
-            subjects.append(d)
-            P.document_quads(w, d, title=titles[i] or key, mime_type="text/plain")
-            w.node(d, S, [(gid, string(key)), (hrid, hrs[i])])
-        doc_iris.extend(subjects)
-        if "text" in cols:
-            lines = C.Lines()
-            lines.add(pa.array(subjects, pa.string()), content, C.literals(cols["text"]), L)
-            w.buffers(lines.buffers())
-        advance(size)
-    units = t["text_units"]
-    text_unit_type = V.tg("TextUnit")
-    n_tokens = V.tg("nTokens")
-    text_plain = string("text/plain")
-    for n0, size, cols in units.columns_of():
-        ids = cols["id"].to_pylist()
-        doc_lists = cols["document_ids"].to_pylist()
-        lengths = pc.utf8_length(cols["text"]).to_pylist()
-        hrs = hr_col(cols, n0, size).to_pylist()
-        tokens = column(cols, "n_tokens", size).to_pylist()
-        subjects = []
-        for i, key in enumerate(ids):
-            u = unit_iri(key)
-            subjects.append(u)
-            doc_ids = _ids(units, n0 + i, "document_ids", doc_lists[i])
-            extra = [(typ, text_unit_type), (gid, string(key)), (hrid, hrs[i])]
-            extra.extend((derived, doc_iri(d)) for d in doc_ids[1:])
-            if tokens[i] is not None:
-                extra.append((n_tokens, integer(tokens[i])))
-            P.chunk_quads(
-                w,
-                u,
-                parent=doc_iri(doc_ids[0]),
-                index=ix.unit_index[key],
-                length=lengths[i],
-                activity=act,
-                text=None,  # the library quads: below, a column at a time
-                extra=extra,
-            )
-        lines = C.Lines()
-        u_col = pa.array(subjects, pa.string())
-        lines.add(u_col, mime, text_plain, L)
-        lines.add(u_col, content, C.literals(cols["text"]), L)
-        w.buffers(lines.buffers())
-        advance(size)
-    ents = t["entities"]
-    entity_type, degree, frequency = V.tg("entityType"), V.tg("degree"), V.tg("frequency")
-    for n0, size, cols in ents.columns_of():
-        lines = C.Lines()
-        e = C.iris(ns + "entity:", cols["id"])
-        lines.add(e, typ, ENTITY, g)
-        lines.add(e, label, C.literals(cols["title"]), g)
-        lines.add(e, gid, C.literals(cols["id"]), g)
-        lines.add(e, hrid, hr_col(cols, n0, size), g)
-        for col, pred in (("description", desc), ("type", entity_type)):
-            if col in cols:
-                lines.add(e, pred, C.text_literals(cols[col]), g)
-        for col, pred in (("degree", degree), ("frequency", frequency)):
-            if col in cols:
-                lines.add(e, pred, C.integers(cols[col]), g)
-        if "text_unit_ids" in cols:
-            parents, units_of = C.id_lists(cols["text_unit_ids"])
-            lines.add(pc.take(e, parents), derived, unit_iri_col(units_of), S)
-        w.buffers(lines.buffers())
-        advance(size)
-    for title in sorted(ix.placeholders):
-        w.node(entity_iri(title), g, [(typ, ENTITY), (typ, V.tg("UnresolvedEntity")), (label, string(title))])
-    rels = t["relationships"]
-    source_p, target_p, weight_p, degree_p = V.tg("source"), V.tg("target"), V.tg("weight"), V.tg("combinedDegree")
-    rel_types = (typ, V.tg("Relationship")), (typ, V.rdf("Property")), (V.rdfs("subPropertyOf"), V.tg("relatedTo"))
-    stmt_types = (typ, V.prov("Entity")), (typ, V.tg("Statement"))
-    generated, reifies = V.prov("wasGeneratedBy"), V.tg("reifies")
-    skipped = pa.array(sorted(ix.skipped_relationships), pa.string()) if ix.skipped_relationships else None
-    for n0, size, cols in rels.columns_of():
-        advance_by = size
-        hrs = hr_col(cols, n0, size)
-        if skipped is not None:
-            keep = pc.invert(pc.is_in(cols["id"], value_set=skipped))
-            cols = {k: pc.filter(v, keep) for k, v in cols.items()}
-            hrs = pc.filter(hrs, keep)
-            size = len(cols["id"])
-        lines = C.Lines()
-        r = C.iris(ns + "relationship:", cols["id"])
-        st = C.iris(ns + "relationship:", cols["id"], "/statement")
-        s, o = entity_iri_col(cols["source"]), entity_iri_col(cols["target"])
-        description = C.text_values(column(cols, "description", size))
-        has_description = pc.is_valid(description)
-        related = pc.binary_join_element_wise(cols["source"].cast(pa.string()), " related to ", cols["target"].cast(pa.string()), "")
-        lab = C.literals(pc.if_else(has_description, description.cast(pa.string()), related))
-        lines.add_spo(s, r, o, g)
-        for p, obj in rel_types:
-            lines.add(r, p, obj, g)
-        lines.add(r, label, lab, g)
-        lines.add(r, source_p, s, g)
-        lines.add(r, target_p, o, g)
-        lines.add(r, gid, C.literals(cols["id"]), g)
-        lines.add(r, hrid, hrs, g)
-        lines.add(r, desc, pc.if_else(has_description, lab, pa.scalar(None, pa.string())), g)
-        if "weight" in cols:
-            lines.add(r, weight_p, C.pymap(cols["weight"].to_pylist(), double), g)
-        if "combined_degree" in cols:
-            cd = cols["combined_degree"]
-            if pa.types.is_integer(cd.type):
-                lines.add(r, degree_p, C.integers(cd), g)
-            else:
-                lines.add(r, degree_p, C.pymap(cd.to_pylist(), lambda v: integer(int(v)) if float(v).is_integer() else double(v)), g)
-        # the Statement, exactly as extract/statement spells it
-        for p, obj in stmt_types:
-            lines.add(st, p, obj, S)
-        parents, units_of = C.id_lists(cols["text_unit_ids"])
-        lines.add(pc.take(st, parents), derived, unit_iri_col(units_of), S)
-        lines.add(st, generated, act, S)
-        lines.add(st, reifies, pc.binary_join_element_wise("<<( ", s, " ", r, " ", o, " )>>", ""), S)
-        w.buffers(lines.buffers())
-        advance(advance_by)
-    comms = t.get("communities")
-    if comms is not None:
-        member_p, rel_p, child_p, parent_p = V.tg("hasMember"), V.tg("hasRelationship"), V.tg("child"), V.tg("parent")
-        community_type, level_p, size_p, period_p = V.tg("Community"), V.tg("level"), V.tg("size"), V.tg("period")
-        has_children = "children" in comms.columns
-        for n0, size, cols in comms.columns_of():
-            lines = C.Lines()
-            text: list[str] = []
-            count = 0
-            numbers = cols["community"].to_pylist()
+    def unit_iri_col(self, arr: pa.Array) -> pa.Array:
+        return C.iris(self.ns + "text_unit:", arr)
+
+    # -- tables --------------------------------------------------------------------------------
+    def documents(self) -> None:
+        """Documents: their nodes in the source graph, their text in the library."""
+        w, advance = self.w, self.advance
+        gid, hrid, S, L = _predicates("gid", "hrid", "S", "L")
+        doc_iri, hr_col, column = self.doc_iri, self.hr_col, self.column
+        docs = self.t["documents"]
+        content = V.tg("content")
+        for n0, size, cols in docs.columns_of():
+            ids = cols["id"].to_pylist()
             titles = column(cols, "title", size).to_pylist()
-            hrids = column(cols, "human_readable_id", size).to_pylist()
-            ids = column(cols, "id", size).to_pylist()
-            sizes = column(cols, "size", size).to_pylist()
-            periods = column(cols, "period", size).to_pylist()
-            children = cols["children"].to_pylist() if has_children else [None] * size
-            entity_lists = cols.get("entity_ids")
-            member_counts = pc.list_value_length(entity_lists).to_pylist() if entity_lists is not None else [None] * size
+            hrs = hr_col(cols, n0, size).to_pylist()
             subjects = []
-            for i, value in enumerate(numbers):
-                n = n0 + i
-                c = _int(comms, n, "community", value, optional=False)
-                ci = community_iri(c)  # type: ignore[arg-type]
-                subjects.append(ci)
-                pairs = [
-                    (typ, community_type),
-                    (label, string(_text(titles[i]) or f"Community {c}")),
-                    (level_p, integer(ix.communities[c])),  # type: ignore[index]
-                    (hrid, _number_literal(hrids[i] if hrids[i] is not None else c)),
-                ]
-                parent = ix.parent.get(c)  # type: ignore[arg-type]
-                if parent is not None:
-                    pairs.append((parent_p, community_iri(parent)))
-                if has_children and children[i] is not None:
-                    kids = [k for k in children[i] if k is not None]
+            for i, key in enumerate(ids):
+                d = doc_iri(key)
+                subjects.append(d)
+                P.document_quads(w, d, title=titles[i] or key, mime_type="text/plain")
+                w.node(d, S, [(gid, string(key)), (hrid, hrs[i])])
+            self.doc_iris.extend(subjects)
+            if "text" in cols:
+                lines = C.Lines()
+                lines.add(pa.array(subjects, pa.string()), content, C.literals(cols["text"]), L)
+                w.buffers(lines.buffers())
+            advance(size)
+
+    def text_units(self) -> None:
+        """Text units, as chunks of their first document (their text in the library)."""
+        w, ix, act, advance = self.w, self.ix, self.act, self.advance
+        typ, derived, gid, hrid, L = _predicates("typ", "derived", "gid", "hrid", "L")
+        doc_iri, unit_iri, hr_col, column = self.doc_iri, self.unit_iri, self.hr_col, self.column
+        content, mime = V.tg("content"), V.tg("mimeType")
+        units = self.t["text_units"]
+        text_unit_type = V.tg("TextUnit")
+        n_tokens = V.tg("nTokens")
+        text_plain = string("text/plain")
+        for n0, size, cols in units.columns_of():
+            ids = cols["id"].to_pylist()
+            doc_lists = cols["document_ids"].to_pylist()
+            lengths = pc.utf8_length(cols["text"]).to_pylist()
+            hrs = hr_col(cols, n0, size).to_pylist()
+            tokens = column(cols, "n_tokens", size).to_pylist()
+            subjects = []
+            for i, key in enumerate(ids):
+                u = unit_iri(key)
+                subjects.append(u)
+                doc_ids = _ids(units, n0 + i, "document_ids", doc_lists[i])
+                extra = [(typ, text_unit_type), (gid, string(key)), (hrid, hrs[i])]
+                extra.extend((derived, doc_iri(d)) for d in doc_ids[1:])
+                if tokens[i] is not None:
+                    extra.append((n_tokens, integer(tokens[i])))
+                P.chunk_quads(
+                    w,
+                    u,
+                    parent=doc_iri(doc_ids[0]),
+                    index=ix.unit_index[key],
+                    length=lengths[i],
+                    activity=act,
+                    text=None,  # the library quads: below, a column at a time
+                    extra=extra,
+                )
+            lines = C.Lines()
+            u_col = pa.array(subjects, pa.string())
+            lines.add(u_col, mime, text_plain, L)
+            lines.add(u_col, content, C.literals(cols["text"]), L)
+            w.buffers(lines.buffers())
+            advance(size)
+
+    def entities(self) -> None:
+        """Entities, and a placeholder for each title a relationship names but no entity has."""
+        w, ix, g, ns, advance = self.w, self.ix, self.g, self.ns, self.advance
+        typ, label, derived, gid, hrid, desc, ENTITY, S = _predicates("typ", "label", "derived", "gid", "hrid", "desc", "ENTITY", "S")
+        entity_iri, hr_col, unit_iri_col = self.entity_iri, self.hr_col, self.unit_iri_col
+        ents = self.t["entities"]
+        entity_type, degree, frequency = V.tg("entityType"), V.tg("degree"), V.tg("frequency")
+        for n0, size, cols in ents.columns_of():
+            lines = C.Lines()
+            e = C.iris(ns + "entity:", cols["id"])
+            lines.add(e, typ, ENTITY, g)
+            lines.add(e, label, C.literals(cols["title"]), g)
+            lines.add(e, gid, C.literals(cols["id"]), g)
+            lines.add(e, hrid, hr_col(cols, n0, size), g)
+            for col, pred in (("description", desc), ("type", entity_type)):
+                if col in cols:
+                    lines.add(e, pred, C.text_literals(cols[col]), g)
+            for col, pred in (("degree", degree), ("frequency", frequency)):
+                if col in cols:
+                    lines.add(e, pred, C.integers(cols[col]), g)
+            if "text_unit_ids" in cols:
+                parents, units_of = C.id_lists(cols["text_unit_ids"])
+                lines.add(pc.take(e, parents), derived, unit_iri_col(units_of), S)
+            w.buffers(lines.buffers())
+            advance(size)
+        for title in sorted(ix.placeholders):
+            w.node(entity_iri(title), g, [(typ, ENTITY), (typ, V.tg("UnresolvedEntity")), (label, string(title))])
+
+    def relationships(self) -> None:
+        """Relationships: the fact, its description, and its Statement derived from its text units."""
+        w, g, ns, act, advance = self.w, self.g, self.ns, self.act, self.advance
+        typ, label, derived, gid, hrid, desc, S = _predicates("typ", "label", "derived", "gid", "hrid", "desc", "S")
+        hr_col, entity_iri_col, column, unit_iri_col = self.hr_col, self.entity_iri_col, self.column, self.unit_iri_col
+        skipped = self.skipped
+        rels = self.t["relationships"]
+        source_p, target_p, weight_p, degree_p = V.tg("source"), V.tg("target"), V.tg("weight"), V.tg("combinedDegree")
+        rel_types = (typ, V.tg("Relationship")), (typ, V.rdf("Property")), (V.rdfs("subPropertyOf"), V.tg("relatedTo"))
+        stmt_types = (typ, V.prov("Entity")), (typ, V.tg("Statement"))
+        generated, reifies = V.prov("wasGeneratedBy"), V.tg("reifies")
+        for n0, size, cols in rels.columns_of():
+            advance_by = size
+            hrs = hr_col(cols, n0, size)
+            if skipped is not None:
+                keep = pc.invert(pc.is_in(cols["id"], value_set=skipped))
+                cols = {k: pc.filter(v, keep) for k, v in cols.items()}
+                hrs = pc.filter(hrs, keep)
+                size = len(cols["id"])
+            lines = C.Lines()
+            r = C.iris(ns + "relationship:", cols["id"])
+            st = C.iris(ns + "relationship:", cols["id"], "/statement")
+            s, o = entity_iri_col(cols["source"]), entity_iri_col(cols["target"])
+            description = C.text_values(column(cols, "description", size))
+            has_description = pc.is_valid(description)
+            related = pc.binary_join_element_wise(cols["source"].cast(pa.string()), " related to ", cols["target"].cast(pa.string()), "")
+            lab = C.literals(pc.if_else(has_description, description.cast(pa.string()), related))
+            lines.add_spo(s, r, o, g)
+            for p, obj in rel_types:
+                lines.add(r, p, obj, g)
+            lines.add(r, label, lab, g)
+            lines.add(r, source_p, s, g)
+            lines.add(r, target_p, o, g)
+            lines.add(r, gid, C.literals(cols["id"]), g)
+            lines.add(r, hrid, hrs, g)
+            lines.add(r, desc, pc.if_else(has_description, lab, pa.scalar(None, pa.string())), g)
+            if "weight" in cols:
+                lines.add(r, weight_p, C.pymap(cols["weight"].to_pylist(), double), g)
+            if "combined_degree" in cols:
+                cd = cols["combined_degree"]
+                if pa.types.is_integer(cd.type):
+                    lines.add(r, degree_p, C.integers(cd), g)
                 else:
-                    kids = ix.children.get(c, [])  # type: ignore[arg-type]
-                pairs.extend((child_p, community_iri(int(k))) for k in kids)
-                if not member_counts[i]:  # no entity_ids here: members from the nodes table
-                    pairs.extend((member_p, mint(ns + "entity:", e)) for e in ix.members.get(c, []))  # type: ignore[arg-type]
-                if ids[i] is not None:
-                    pairs.append((gid, string(str(ids[i]))))
-                if sizes[i] is not None:
-                    pairs.append((size_p, integer(sizes[i])))
-                if _text(periods[i]):
-                    pairs.append((period_p, string(str(periods[i]))))
-                text.extend(f"{ci} {p} {o} {g} .\n" for p, o in pairs)
-                count += len(pairs)
+                    lines.add(r, degree_p, C.pymap(cd.to_pylist(), lambda v: integer(int(v)) if float(v).is_integer() else double(v)), g)
+            # the Statement, exactly as extract/statement spells it
+            for p, obj in stmt_types:
+                lines.add(st, p, obj, S)
+            parents, units_of = C.id_lists(cols["text_unit_ids"])
+            lines.add(pc.take(st, parents), derived, unit_iri_col(units_of), S)
+            lines.add(st, generated, act, S)
+            lines.add(st, reifies, pc.binary_join_element_wise("<<( ", s, " ", r, " ", o, " )>>", ""), S)
+            w.buffers(lines.buffers())
+            advance(advance_by)
+
+    def communities(self) -> None:
+        """Communities: level, parent and children, members and relationships."""
+        comms = self.t.get("communities")
+        if comms is None:
+            return
+        g, ns, skipped = self.g, self.ns, self.skipped
+        member_p, rel_p = V.tg("hasMember"), V.tg("hasRelationship")
+        for n0, size, cols in comms.columns_of():
+            text, count, subjects = self._community_rows(comms, n0, size, cols)
+            lines = C.Lines()
             ci_col = pa.array(subjects, pa.string())
+            entity_lists = cols.get("entity_ids")
             if entity_lists is not None:
                 parents, members = C.id_lists(entity_lists)
                 lines.add(pc.take(ci_col, parents), member_p, C.iris(ns + "entity:", members), g)
@@ -956,60 +968,66 @@ def _write(
                     keep = pc.invert(pc.is_in(rel_ids, value_set=skipped))
                     parents, rel_ids = pc.filter(parents, keep), pc.filter(rel_ids, keep)
                 lines.add(pc.take(ci_col, parents), rel_p, C.iris(ns + "relationship:", rel_ids), g)
-            w.lines("".join(text), count)
-            w.buffers(lines.buffers())
-            advance(size)
-    reports = t.get("community_reports")
-    if reports is not None:
-        report_type, finding_type = V.tg("CommunityReport"), V.tg("ReportFinding")
-        community_p, title_p, level_p, rating_p = V.tg("community"), V.dc("title"), V.tg("level"), V.tg("rating")
-        finding_p, index_p, summary_p, explanation_p = V.tg("finding"), V.tg("findingIndex"), V.tg("summary"), V.tg("explanation")
-        texts = (("summary", summary_p), ("full_content", V.tg("content")), ("rank_explanation", V.tg("ratingExplanation")))
+            self.w.lines("".join(text), count)
+            self.w.buffers(lines.buffers())
+            self.advance(size)
+
+    def _community_rows(self, comms: Table, n0: int, size: int, cols: dict[str, pa.Array]) -> tuple[list[str], int, list[str]]:
+        """One batch of communities row by row: their N-Quads lines, how many, and their IRIs."""
+        ix, g, ns, community_iri = self.ix, self.g, self.ns, self.community_iri
+        typ, label, gid, hrid = _predicates("typ", "label", "gid", "hrid")
+        member_p, child_p, parent_p = V.tg("hasMember"), V.tg("child"), V.tg("parent")
+        community_type, level_p, size_p, period_p = V.tg("Community"), V.tg("level"), V.tg("size"), V.tg("period")
+        has_children = "children" in comms.columns
+        text: list[str] = []
+        count = 0
+        numbers = cols["community"].to_pylist()
+        titles, hrids, ids, sizes, periods = self.values(cols, size, "title", "human_readable_id", "id", "size", "period")
+        children = cols["children"].to_pylist() if has_children else [None] * size
+        entity_lists = cols.get("entity_ids")
+        member_counts = pc.list_value_length(entity_lists).to_pylist() if entity_lists is not None else [None] * size
+        subjects = []
+        for i, value in enumerate(numbers):
+            n = n0 + i
+            c = _int(comms, n, "community", value, optional=False)
+            ci = community_iri(c)  # type: ignore[arg-type]
+            subjects.append(ci)
+            pairs = [
+                (typ, community_type),
+                (label, string(_text(titles[i]) or f"Community {c}")),
+                (level_p, integer(ix.communities[c])),  # type: ignore[index]
+                (hrid, _number_literal(hrids[i] if hrids[i] is not None else c)),
+            ]
+            parent = ix.parent.get(c)  # type: ignore[arg-type]
+            if parent is not None:
+                pairs.append((parent_p, community_iri(parent)))
+            given = has_children and children[i] is not None
+            kids = [k for k in children[i] if k is not None] if given else ix.children.get(c, [])  # type: ignore[arg-type]
+            pairs.extend((child_p, community_iri(int(k))) for k in kids)
+            if not member_counts[i]:  # no entity_ids here: members from the nodes table
+                pairs.extend((member_p, mint(ns + "entity:", e)) for e in ix.members.get(c, []))  # type: ignore[arg-type]
+            if ids[i] is not None:
+                pairs.append((gid, string(str(ids[i]))))
+            if sizes[i] is not None:
+                pairs.append((size_p, integer(sizes[i])))
+            if _text(periods[i]):
+                pairs.append((period_p, string(str(periods[i]))))
+            text.extend(f"{ci} {p} {o} {g} .\n" for p, o in pairs)
+            count += len(pairs)
+        return text, count, subjects
+
+    def community_reports(self) -> None:
+        """Community reports and their findings (a list of structs: column-wise; else row by row)."""
+        reports = self.t.get("community_reports")
+        if reports is None:
+            return
+        g, label, title_p = self.g, V.label, V.dc("title")
+        texts = (("summary", V.tg("summary")), ("full_content", V.tg("content")), ("rank_explanation", V.tg("ratingExplanation")))
         for n0, size, cols in reports.columns_of():
-            lines = C.Lines()
-            text = []
-            count = 0
-            numbers = cols["community"].to_pylist()
-            ids = column(cols, "id", size).to_pylist()
-            hrids = column(cols, "human_readable_id", size).to_pylist()
-            ranks = column(cols, "rank", size).to_pylist()
-            levels = column(cols, "level", size).to_pylist()
             findings = cols.get("findings")
-            struct_findings = findings is not None and pa.types.is_list(findings.type) and pa.types.is_struct(findings.type.value_type)
-            subjects, bases = [], []
-            for i, value in enumerate(numbers):
-                n = n0 + i
-                c = _int(reports, n, "community", value, optional=False)
-                key = ids[i] or f"community-{c}"
-                rp = mint(ns + "community_report:", key)
-                subjects.append(rp)
-                pairs = [
-                    (typ, report_type),
-                    (community_p, community_iri(c)),  # type: ignore[arg-type]
-                    (hrid, _number_literal(hrids[i] if hrids[i] is not None else c)),
-                ]
-                if ranks[i] is not None:
-                    pairs.append((rating_p, double(ranks[i])))
-                level = _int(reports, n, "level", levels[i])
-                if level is not None:
-                    pairs.append((level_p, integer(level)))
-                if ids[i] is not None:
-                    pairs.append((gid, string(str(ids[i]))))
-                if struct_findings:
-                    bases.append(mint(ns + "community_report:", key, "/finding/")[:-1])
-                elif findings is not None:
-                    for j, (summary, explanation) in enumerate(_findings(reports, n, findings[i].as_py())):
-                        f = mint(ns + "community_report:", key, f"/finding/{j}")
-                        pairs.append((finding_p, f))
-                        finding = [(typ, finding_type), (index_p, integer(j))]
-                        if summary:
-                            finding.append((summary_p, string(summary)))
-                        if explanation:
-                            finding.append((explanation_p, string(explanation)))
-                        text.extend(f"{f} {p} {o} {g} .\n" for p, o in finding)
-                        count += len(finding)
-                text.extend(f"{rp} {p} {o} {g} .\n" for p, o in pairs)
-                count += len(pairs)
+            columnwise = findings is not None and pa.types.is_list(findings.type) and pa.types.is_struct(findings.type.value_type)
+            text, count, subjects, bases = self._report_rows(reports, n0, size, cols, columnwise=columnwise)
+            lines = C.Lines()
             rp_col = pa.array(subjects, pa.string())
             title = C.literals(cols["title"])
             lines.add(rp_col, label, title, g)
@@ -1017,32 +1035,101 @@ def _write(
             for col, pred in texts:
                 if col in cols:
                     lines.add(rp_col, pred, C.text_literals(cols[col]), g)
-            if struct_findings:
-                parents = pc.list_parent_indices(findings)
-                lengths = pc.fill_null(pc.list_value_length(findings), 0).to_pylist()
-                starts, total = [], 0
-                for length in lengths:
-                    starts.append(total)
-                    total += length
-                index = pc.subtract(C.rows(0, len(parents)), pc.take(pa.array(starts, pa.int64()), parents))
-                flat = pc.list_flatten(findings)
-                f = pc.binary_join_element_wise(pc.take(pa.array(bases, pa.string()), parents), pc.cast(index, pa.string()), ">", "")
-                if flat.null_count:  # a null finding: LoadError from the row-wise check, as pass 1 does
-                    bad = pc.indices_nonzero(pc.is_null(flat))[0].as_py()
-                    row = parents[bad].as_py()
-                    _findings(reports, n0 + row, findings[row].as_py())
-                lines.add(pc.take(rp_col, parents), finding_p, f, g)
-                lines.add(f, typ, finding_type, g)
-                lines.add(f, index_p, C.integers(index), g)
-                names = {field.name for field in flat.type}
-                for field, pred in (("summary", summary_p), ("explanation", explanation_p)):
-                    if field in names:
-                        lines.add(f, pred, C.text_literals(pc.struct_field(flat, field)), g)
-            w.lines("".join(text), count)
-            w.buffers(lines.buffers())
-            advance(size)
-    cov = t.get("covariates")
-    if cov is not None:
+            if columnwise:
+                self._struct_findings(lines, reports, n0, findings, rp_col, bases)
+            self.w.lines("".join(text), count)
+            self.w.buffers(lines.buffers())
+            self.advance(size)
+
+    def _report_rows(self, reports: Table, n0: int, size: int, cols: dict[str, pa.Array], *,
+                     columnwise: bool) -> tuple[list[str], int, list[str], list[str]]:
+        """One batch of reports row by row: their N-Quads lines and count, their IRIs, and (for
+        findings written column-wise) each report's finding IRI base."""
+        g, ns = self.g, self.ns
+        typ, gid, hrid = _predicates("typ", "gid", "hrid")
+        report_type, community_p, level_p, rating_p = V.tg("CommunityReport"), V.tg("community"), V.tg("level"), V.tg("rating")
+        finding_p = V.tg("finding")
+        text: list[str] = []
+        count = 0
+        numbers = cols["community"].to_pylist()
+        ids, hrids, ranks, levels = self.values(cols, size, "id", "human_readable_id", "rank", "level")
+        findings = cols.get("findings")
+        subjects, bases = [], []
+        for i, value in enumerate(numbers):
+            n = n0 + i
+            c = _int(reports, n, "community", value, optional=False)
+            key = ids[i] or f"community-{c}"
+            rp = mint(ns + "community_report:", key)
+            subjects.append(rp)
+            pairs = [
+                (typ, report_type),
+                (community_p, self.community_iri(c)),  # type: ignore[arg-type]
+                (hrid, _number_literal(hrids[i] if hrids[i] is not None else c)),
+            ]
+            if ranks[i] is not None:
+                pairs.append((rating_p, double(ranks[i])))
+            level = _int(reports, n, "level", levels[i])
+            if level is not None:
+                pairs.append((level_p, integer(level)))
+            if ids[i] is not None:
+                pairs.append((gid, string(str(ids[i]))))
+            if columnwise:
+                bases.append(mint(ns + "community_report:", key, "/finding/")[:-1])
+            elif findings is not None:
+                for j, finding in enumerate(_findings(reports, n, findings[i].as_py())):
+                    f = mint(ns + "community_report:", key, f"/finding/{j}")
+                    pairs.append((finding_p, f))
+                    quads = self._finding_pairs(j, *finding)
+                    text.extend(f"{f} {p} {o} {g} .\n" for p, o in quads)
+                    count += len(quads)
+            text.extend(f"{rp} {p} {o} {g} .\n" for p, o in pairs)
+            count += len(pairs)
+        return text, count, subjects, bases
+
+    @staticmethod
+    def _finding_pairs(index: int, summary: str | None, explanation: str | None) -> list[tuple[str, str]]:
+        typ, = _predicates("typ")
+        pairs = [(typ, V.tg("ReportFinding")), (V.tg("findingIndex"), integer(index))]
+        if summary:
+            pairs.append((V.tg("summary"), string(summary)))
+        if explanation:
+            pairs.append((V.tg("explanation"), string(explanation)))
+        return pairs
+
+    def _struct_findings(self, lines: C.Lines, reports: Table, n0: int, findings: pa.Array, rp_col: pa.Array,
+                         bases: list[str]) -> None:
+        """Findings given as a list of structs, a whole batch column-wise: ``{base}{index}``."""
+        g = self.g
+        typ, = _predicates("typ")
+        parents = pc.list_parent_indices(findings)
+        lengths = pc.fill_null(pc.list_value_length(findings), 0).to_pylist()
+        starts, total = [], 0
+        for length in lengths:
+            starts.append(total)
+            total += length
+        index = pc.subtract(C.rows(0, len(parents)), pc.take(pa.array(starts, pa.int64()), parents))
+        flat = pc.list_flatten(findings)
+        f = pc.binary_join_element_wise(pc.take(pa.array(bases, pa.string()), parents), pc.cast(index, pa.string()), ">", "")
+        if flat.null_count:  # a null finding: LoadError from the row-wise check, as pass 1 does
+            bad = pc.indices_nonzero(pc.is_null(flat))[0].as_py()
+            row = parents[bad].as_py()
+            _findings(reports, n0 + row, findings[row].as_py())
+        lines.add(pc.take(rp_col, parents), V.tg("finding"), f, g)
+        lines.add(f, typ, V.tg("ReportFinding"), g)
+        lines.add(f, V.tg("findingIndex"), C.integers(index), g)
+        names = {field.name for field in flat.type}
+        for field, pred in (("summary", V.tg("summary")), ("explanation", V.tg("explanation"))):
+            if field in names:
+                lines.add(f, pred, C.text_literals(pc.struct_field(flat, field)), g)
+
+    def covariates(self) -> None:
+        """Claims (the covariates table)."""
+        w, g, ns, advance = self.w, self.g, self.ns, self.advance
+        typ, label, derived, gid, hrid, desc, S = _predicates("typ", "label", "derived", "gid", "hrid", "desc", "S")
+        hr_col, entity_iri_col, unit_iri_col = self.hr_col, self.entity_iri_col, self.unit_iri_col
+        cov = self.t.get("covariates")
+        if cov is None:
+            return
         claim_columns = [
             ("type", V.tg("claimType")),
             ("covariate_type", V.tg("covariateType")),
@@ -1074,14 +1161,17 @@ def _write(
             lines.add(cl, derived, unit_iri_col(cols["text_unit_id"]), S)
             w.buffers(lines.buffers())
             advance(size)
-    # Written last: its presence tells a later load that this output is complete.
-    P.activity_quads(
-        w,
-        act,
-        label="graphrag-loader extraction",
-        used=doc_iris,
-        agent=f"<{AGENT}>",
-        agent_label="graphrag-loader",
-        version=f"{__version__} (GraphRAG output v{out.version})",
-        started=started,
-    )
+
+    def activity(self) -> None:
+        """The load activity: written last, its presence tells a later load that this output is complete."""
+        w, act = self.w, self.act
+        P.activity_quads(
+            w,
+            act,
+            label="graphrag-loader extraction",
+            used=self.doc_iris,
+            agent=f"<{AGENT}>",
+            agent_label="graphrag-loader",
+            version=f"{__version__} (GraphRAG output v{self.out.version})",
+            started=self.started,
+        )

@@ -47,6 +47,7 @@ import pyoxigraph as ox
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
 from ragprov import __version__
+from ragprov.clock import utcnow
 from ragprov.errors import InvalidValueError, LoadError
 from ragprov.sparql.escape import to_literal, to_named_node
 from ragprov.sparql.templates import render
@@ -59,10 +60,6 @@ __all__ = ["FORMATS", "TriplesReport", "load_triples", "statement_iri_for"]
 FORMATS = {"ntriples": ox.RdfFormat.N_TRIPLES, "turtle": ox.RdfFormat.TURTLE, "json": None}
 _SUFFIX = {".nt": "ntriples", ".ntriples": "ntriples", ".ttl": "turtle", ".turtle": "turtle", ".json": "json"}
 AGENT = "urn:ragprov:component:triples-loader"
-
-
-def _utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
 
 
 @dataclasses.dataclass
@@ -186,7 +183,7 @@ def load_triples(
     llm_model: str | None = None,
     ontology: str | NamedNode | None = None,
     require_source: bool = True,
-    clock: Callable[[], _dt.datetime] = _utcnow,
+    clock: Callable[[], _dt.datetime] = utcnow,
     show_progress: bool | None = None,
 ) -> TriplesReport:
     """Load the facts of ``path`` into ``store``, each with a Statement derived from ``source``.

@@ -10,8 +10,7 @@ dialect, and read back with parameterised SPARQL queries that run on any RDF-sta
 ['Who is Scrooge?']
 """
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import (
     ConfigurationError,
     InvalidValueError,

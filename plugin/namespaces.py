@@ -9,9 +9,15 @@ not define is an error where it is written.
 'https://trustgraph.ai/ns/'
 >>> question_iri("1234")
 <NamedNode value=urn:trustgraph:question:1234>
+>>> prefixed_name("http://www.w3.org/ns/prov#wasDerivedFrom"), prefixed_name("urn:x:y")
+('prov:wasDerivedFrom', None)
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from pyoxigraph import NamedNode
 
@@ -23,6 +29,7 @@ __all__ = [
     "FACTS_GRAPH",
     "LIBRARY_GRAPH",
     "OWL",
+    "PREFIXES",
     "PROV",
     "RDF",
     "RDFS",
@@ -31,6 +38,7 @@ __all__ = [
     "TG",
     "XSD",
     "Namespace",
+    "prefixed_name",
     "question_iri",
 ]
 
@@ -54,6 +62,30 @@ XSD = Namespace("http://www.w3.org/2001/XMLSchema#")
 DC = Namespace("http://purl.org/dc/elements/1.1/")
 DCTERMS = Namespace("http://purl.org/dc/terms/")
 OWL = Namespace("http://www.w3.org/2002/07/owl#")
+
+PREFIXES: Mapping[str, Namespace] = MappingProxyType({
+    "tg": Namespace(str(TG)),
+    "prov": PROV,
+    "rdf": RDF,
+    "rdfs": RDFS,
+    "owl": OWL,
+    "xsd": XSD,
+    "dcterms": DCTERMS,
+    "dc": DC,
+})
+"""The one prefix table: prefix → namespace, for prefixed names in messages and documents."""
+
+_LOCAL_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+
+
+def prefixed_name(iri: str) -> str | None:
+    """``prefix:local`` for an IRI under a namespace of :data:`PREFIXES` whose local part is a
+    plain name, else ``None``."""
+    for prefix, namespace in PREFIXES.items():
+        if iri.startswith(namespace) and _LOCAL_NAME.fullmatch(iri[len(namespace):]):
+            return f"{prefix}:{iri[len(namespace):]}"
+    return None
+
 
 RETRIEVAL_GRAPH = NamedNode("urn:graph:retrieval")
 """Query-time traces (§4)."""

@@ -21,11 +21,11 @@ from pyoxigraph import NamedNode
 
 from ..llm import KEY_ENV, MODEL_ENV, URL_ENV, engine_from_config
 from ..pipelines import PIPELINES, pipeline
-from ..pipelines.explain import describe
 from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder, event_to_json
 from ..sparql.escape import to_named_node
 from . import cli
 from .common import with_store
+from .explain import describe
 
 __all__ = ["ask_command", "run_question"]
 

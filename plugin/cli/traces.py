@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..clock import parse_time
 from ..errors import InvalidValueError
 from ..namespaces import TG
 from ..navigate import TRACE_KINDS, Navigator
@@ -16,11 +17,7 @@ from .common import echo_json, print_table, with_store
 
 
 def _parse_time(value: str) -> _dt.datetime:
-    try:
-        t = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidValueError(f"not an ISO 8601 date or date-time: {value!r} (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)") from None
-    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+    return parse_time(value)
 
 
 @cli.command("traces")

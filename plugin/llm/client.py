@@ -26,7 +26,6 @@ import dataclasses
 import json
 import logging
 import os
-import random
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,7 +34,7 @@ from typing import Any
 import requests
 
 from ..errors import ConfigurationError, LLMError
-from ..store.endpoint import redact
+from ..http import RequestFailed, RetryPolicy, Scrubber, new_session, redact, send
 from .env import KEY_ENV, MODEL_ENV, URL_ENV
 
 __all__ = [
@@ -168,20 +167,6 @@ class StreamedCompletion:
         return "".join(self.parts)
 
 
-class _Redactor:
-    """Removes the key, and any credentials written into the URL, from text that could reach a
-    user (errors echo server bodies)."""
-
-    def __init__(self, secret: str | None, url: str = ""):
-        parts = urllib.parse.urlsplit(url)
-        self.secrets = [s for s in (secret, parts.password, parts.username) if s and len(s) >= 4]
-
-    def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
-        return text
-
-
 class LLMClient:
     """Chat completions (whole or streamed) and embeddings against one OpenAI-compatible server.
 
@@ -192,9 +177,11 @@ class LLMClient:
 
     def __init__(self, config: LLMConfig, *, session: requests.Session | None = None, sleep: Callable[[float], None] = time.sleep):
         self.config = config
-        self.session = session or requests.Session()
+        self.session = session or new_session()
         self.sleep = sleep
-        self._redact = _Redactor(config.api_key, config.url)
+        self.policy = RetryPolicy(retries=config.max_retries, backoff=config.backoff, max_backoff=config.max_backoff, jitter=0.5)
+        url = urllib.parse.urlsplit(config.url)  # the key, and any credentials written into the URL
+        self._redact = Scrubber(config.api_key, url.password, url.username, min_length=4)
 
     def __repr__(self) -> str:
         return f"LLMClient(url={self.config.shown_url!r}, model={self.config.model!r})"
@@ -210,46 +197,28 @@ class LLMClient:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
         return headers
 
-    def _delay(self, attempt: int, response: requests.Response | None) -> float:
-        if response is not None:
-            after = response.headers.get("Retry-After")
-            if after:
-                try:
-                    return min(float(after), self.config.max_backoff)
-                except ValueError:
-                    pass
-        base = self.config.backoff * (2**attempt)
-        return min(base + random.uniform(0, base / 2), self.config.max_backoff)
-
     def _post(self, url: str, payload: dict[str, Any], *, stream: bool) -> requests.Response:
-        last = ""
-        for attempt in range(self.config.max_retries + 1):
-            response = None
-            try:
-                response = self.session.post(
-                    url,
-                    data=json.dumps(payload),
-                    headers=self._headers(),
-                    timeout=(self.config.connect_timeout, self.config.timeout),
-                    stream=stream,
-                )
-            except requests.Timeout:
-                last = f"no reply within {self.config.timeout:g}s"
-            except requests.ConnectionError as e:
-                last = f"cannot connect ({type(e).__name__})"
-            else:
-                if response.status_code < 400:
-                    return response
-                body = self._redact(response.text[:300].strip())
-                last = f"HTTP {response.status_code}: {body}"
-                if response.status_code not in _RETRY_STATUS:
-                    hint = " (check the API key)" if response.status_code in (401, 403) else ""
-                    raise LLMError(f"the LLM at {redact(url)} refused the request: {last}{hint}")
-            if attempt < self.config.max_retries:
-                delay = self._delay(attempt, response)
-                log.info("LLM request to %s failed (%s); retry %d in %.2fs", redact(url), last, attempt + 1, delay)
-                self.sleep(delay)
-        raise LLMError(
+        def told(attempt: int, what: str, delay: float) -> None:
+            log.info("LLM request to %s failed (%s); retry %d in %.2fs", redact(url), what, attempt + 1, delay)
+
+        try:
+            response = send(self.session, "POST", url, policy=self.policy, sleep=self.sleep, on_retry=told,
+                            retry_response=lambda r: r.status_code in _RETRY_STATUS, data=json.dumps(payload),
+                            headers=self._headers(), timeout=(self.config.connect_timeout, self.config.timeout), stream=stream)
+        except RequestFailed as e:
+            last = (f"no reply within {self.config.timeout:g}s" if isinstance(e.error, requests.Timeout)
+                    else f"cannot connect ({type(e.error).__name__})")
+            raise self._failed(url, last) from None
+        if response.status_code < 400:
+            return response
+        last = f"HTTP {response.status_code}: {self._redact(response.text[:300].strip())}"
+        if response.status_code in _RETRY_STATUS:
+            raise self._failed(url, last)
+        hint = " (check the API key)" if response.status_code in (401, 403) else ""
+        raise LLMError(f"the LLM at {redact(url)} refused the request: {last}{hint}")
+
+    def _failed(self, url: str, last: str) -> LLMError:
+        return LLMError(
             f"the LLM at {redact(url)} failed after {self.config.max_retries + 1} attempts: {last}; "
             "check that the server is running and the URL is right"
         )

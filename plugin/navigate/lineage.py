@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError
+from ..namespaces import TG
 from ..sparql.dialect import statement_iri
 from ..sparql.escape import to_named_node
 from ..sparql.templates import Catalog
@@ -35,7 +36,7 @@ from ._terms import int_value, str_value
 
 __all__ = ["QUESTION_KINDS", "DocumentAnswer", "Extraction", "Lineage", "SourceChain", "SourceNode", "StatementInfo"]
 
-_TG = "https://trustgraph.ai/ns/"
+_TG = str(TG)
 _KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "Page": "page", _TG + "Chunk": "chunk"}
 _RANK = {"statement": 0, "chunk": 1, "page": 2, "document": 3}
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
+from ..labels import local_name
 from ..namespaces import PROV, RDF, TG
 from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_PREFIX
 
@@ -29,15 +30,6 @@ _QUESTION_TYPES = (
     "GlobalSearchQuestion",
     "DriftSearchQuestion",
 )
-
-
-def local_name(iri: NamedNode | str) -> str:
-    """The part of an IRI after its last ``#``, ``/`` or ``:``."""
-    value = iri.value if isinstance(iri, NamedNode) else iri
-    for sep in ("#", "/", ":"):
-        if sep in value:
-            value = value.rsplit(sep, 1)[1]
-    return value
 
 
 @dataclasses.dataclass

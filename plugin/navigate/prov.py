@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..errors import ConfigurationError
-from ..namespaces import PROV, RDF, RDFS
+from ..namespaces import PREFIXES, PROV, RDF, RDFS
 from .model import Node, describe
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,15 +40,7 @@ INSTALL_HINT = "PROV export needs the W3C prov package: pip install 'ragprov[pro
 # PROV-N's PN_LOCAL restricted to unescaped ASCII: a letter, digit or _ first, no trailing dot.
 _LOCAL = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
 _PREFIX_CHARS = re.compile(r"[^A-Za-z0-9_\-]+")
-_KNOWN_PREFIXES = {
-    "http://www.w3.org/ns/prov#": "prov",
-    "http://www.w3.org/1999/02/22-rdf-syntax-ns#": "rdf",
-    "http://www.w3.org/2000/01/rdf-schema#": "rdfs",
-    "http://www.w3.org/2001/XMLSchema#": "xsd",
-    "https://trustgraph.ai/ns/": "tg",
-    "http://purl.org/dc/terms/": "dcterms",
-    "http://purl.org/dc/elements/1.1/": "dc",
-}
+_KNOWN_PREFIXES = {str(namespace): prefix for prefix, namespace in PREFIXES.items()}
 _RELATIONS = {  # PROV-O property → (prov package method, subject kind, object kind)
     PROV.used.value: "used",
     PROV.wasGeneratedBy.value: "wasGeneratedBy",

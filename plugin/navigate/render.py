@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
+from ..labels import iri_label, local_name, shorten
 from ..namespaces import TG
-from .model import Stage, Trace, local_name
+from .model import Stage, Trace
 
 __all__ = ["edge_text", "term_text", "trace_dot", "trace_mermaid", "trace_text"]
 
@@ -24,10 +25,9 @@ def term_text(term, labels: Labels | None = None, *, width: int = 100) -> str:
     """A term for people: its label (shortened to ``width``), else its IRI's local name."""
     labels = labels or {}
     if isinstance(term, NamedNode):
-        label = labels.get(term.value)
-        return _short(label, width) if label else local_name(term)
+        return iri_label(term, labels, width=width)
     if isinstance(term, Literal):
-        return json.dumps(_short(term.value, width - 2), ensure_ascii=False)
+        return json.dumps(shorten(term.value, width - 2), ensure_ascii=False)
     if isinstance(term, Triple):
         return edge_text(term, labels, width=width)
     return str(term)
@@ -40,13 +40,6 @@ def edge_text(edge: Triple, labels: Labels | None = None, *, width: int = 100) -
         f"{term_text(edge.subject, labels, width=width)} —{term_text(edge.predicate, labels, width=width)}→ "
         f"{term_text(edge.object, labels, width=width)}"
     )
-
-
-def _short(text: str | None, n: int = 160) -> str:
-    if text is None:
-        return ""
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable[[Triple], list[str]] | None = None) -> list[str]:
@@ -67,7 +60,7 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
             concept = f"  concept {sel.concept!r}" if sel.concept else ""
             lines.append(f"  #{sel.rank} {edge_text(sel.edge, labels)}{score}{concept}")
             if sel.reasoning:
-                lines.append(f"      why: {_short(sel.reasoning)}")
+                lines.append(f"      why: {shorten(sel.reasoning)}")
             if sources is not None:
                 for src in sources(sel.edge):
                     lines.append(f"      from: {src}")
@@ -80,17 +73,17 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
             lines.append(f"  #{sel.rank} {sel.item_kind or 'item'} {term_text(sel.item, labels)}{score}{tokens}")
         elif sel.content is not None:
             score = f"  score {sel.score:g}" if sel.score is not None else ""
-            lines.append(f"  point{score}: {_short(sel.content)}")
+            lines.append(f"  point{score}: {shorten(sel.content)}")
     action = stage.value(TG.action)
     if action is not None:
-        lines.append(f"  thought: {_short(stage.content)}")
+        lines.append(f"  thought: {shorten(stage.content)}")
         lines.append(f"  action: {action} {stage.value(TG.arguments) or ''}")
     elif stage.content is not None:
         label = "answer" if stage.kind in ("Synthesis", "Conclusion") else "content"
-        lines.append(f"  {label}: {_short(stage.content, 400)}")
+        lines.append(f"  {label}: {shorten(stage.content, 400)}")
     error = stage.value(TG.toolError)
     if error:
-        lines.append(f"  tool error: {_short(error)}")
+        lines.append(f"  tool error: {shorten(error)}")
     reason = stage.value(TG.terminationReason)
     if reason:
         lines.append(f"  terminated: {reason}")
@@ -135,13 +128,13 @@ def _selection_lines(sel, labels: Labels | None) -> list[str]:
     w = LABEL_WIDTH
     if sel.edge is not None:
         return [
-            _short(f"#{sel.rank} {term_text(sel.edge.subject, labels, width=w)}", w),
-            _short(term_text(sel.edge.predicate, labels, width=w), w),
-            _short(f"→ {term_text(sel.edge.object, labels, width=w)}", w),
+            shorten(f"#{sel.rank} {term_text(sel.edge.subject, labels, width=w)}", w),
+            shorten(term_text(sel.edge.predicate, labels, width=w), w),
+            shorten(f"→ {term_text(sel.edge.object, labels, width=w)}", w),
         ]
     if sel.item is not None:
-        return [_short(f"#{sel.rank} {sel.item_kind or 'item'}", w), _short(term_text(sel.item, labels, width=w), w)]
-    return [_short(f"#{sel.rank} {local_name(sel.chunk or sel.iri)}", w)]
+        return [shorten(f"#{sel.rank} {sel.item_kind or 'item'}", w), shorten(term_text(sel.item, labels, width=w), w)]
+    return [shorten(f"#{sel.rank} {local_name(sel.chunk or sel.iri)}", w)]
 
 
 def _graph_parts(trace: Trace, labels: Labels | None):
@@ -150,7 +143,7 @@ def _graph_parts(trace: Trace, labels: Labels | None):
     ``nodes``: (id, label lines); ``edges``: (from, to, label, visible); ``groups``: (id, title,
     node ids) — each stage's selections, in rows of :data:`COLUMNS` joined by invisible edges so a
     layout engine stacks them instead of spreading them in one row."""
-    nodes: list[tuple[str, list[str]]] = [(_node_id(0), [trace.summary.kind, _short(trace.summary.query, 2 * LABEL_WIDTH)])]
+    nodes: list[tuple[str, list[str]]] = [(_node_id(0), [trace.summary.kind, shorten(trace.summary.query, 2 * LABEL_WIDTH)])]
     edges: list[tuple[str, str, str, bool]] = []
     groups: list[tuple[str, str, list[str]]] = []
     ids = {trace.question.value: _node_id(0)}

@@ -39,7 +39,7 @@ import pyoxigraph as ox
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
 from ..errors import InvalidValueError
-from ..namespaces import LIBRARY_GRAPH, RETRIEVAL_GRAPH
+from ..namespaces import LIBRARY_GRAPH, RETRIEVAL_GRAPH, XSD
 
 __all__ = [
     "ChunkEvent",
@@ -55,7 +55,7 @@ __all__ = [
     "triples_of_update",
 ]
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_XSD_STRING = XSD.string.value
 
 
 def triples_of_update(update: str, graph: NamedNode = RETRIEVAL_GRAPH) -> list[Triple]:

@@ -26,11 +26,12 @@ import dataclasses
 import datetime as _dt
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pyoxigraph import NamedNode, Triple
 
 from .. import __version__
+from ..clock import utcnow
 from ..errors import ConfigurationError, InvalidValueError, RecordingError
 from ..namespaces import RETRIEVAL_GRAPH, TG
 from ..sparql.dialect import Dialect
@@ -39,6 +40,9 @@ from ..sparql.templates import Catalog, join_updates
 from ..sparql.templates import catalog as default_catalog
 from .answer import NO_SUPPORT, AnswerSupport
 from .events import ExplainEvent, triples_by_graph
+
+if TYPE_CHECKING:
+    from ..navigate.model import Trace as NavigatedTrace
 
 __all__ = [
     "SOFTWARE_AGENT",
@@ -49,6 +53,7 @@ __all__ = [
     "GraphRagTrace",
     "HopStats",
     "Recorder",
+    "TraceRecording",
     "utcnow",
 ]
 
@@ -63,10 +68,6 @@ def session_of(question: NamedNode) -> NamedNode:
     'urn:trustgraph:question:1/session'
     """
     return NamedNode(f"{question.value}/session")
-
-
-def utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,7 +196,7 @@ class Recorder:
 
     # -- sessions ------------------------------------------------------------------------------
     def graph_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> GraphRagTrace:
-        """Start a GraphRAG trace: records the Question now (see :attr:`Trace.started_event`)."""
+        """Start a GraphRAG trace: records the Question now (see :attr:`TraceRecording.started_event`)."""
         return GraphRagTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 
     def doc_rag(self, query: str, *, model: str | None = None, used: NamedNode | None = None, session_id: str | None = None) -> DocRagTrace:
@@ -221,8 +222,9 @@ def _sequence_of(values: object, kind: type, what: str) -> list:
     return out
 
 
-class Trace:
-    """One session's trace, written stage by stage. Subclasses fix the IRIs and the stage order."""
+class TraceRecording:
+    """One session's trace as it is recorded, stage by stage. Subclasses fix the IRIs and the
+    stage order. The trace itself, read back, is :class:`ragprov.navigate.Trace` (:meth:`read`)."""
 
     question_type: NamedNode
     label: str
@@ -264,6 +266,12 @@ class Trace:
     def question_iri(self) -> NamedNode:
         raise NotImplementedError
 
+    def read(self) -> NavigatedTrace:
+        """The trace as the store holds it now (what ``ragprov trace show`` reads)."""
+        from ..navigate import Navigator
+
+        return Navigator(self.recorder.store).trace(self.question)
+
     def _write(self, template: str, stage: str, iri: NamedNode, **params: Any) -> ExplainEvent:
         if self.ended:
             raise RecordingError(f"trace {self.question.value} has ended: no stage can follow")
@@ -282,7 +290,7 @@ class Trace:
             raise RecordingError(f"{stage} cannot be recorded {after} in a {self.label} trace")
 
 
-class _RetrievalTrace(Trace):
+class _RetrievalTrace(TraceRecording):
     """GraphRAG and DocRAG: Question → Grounding → Exploration → [Focus] → Synthesis."""
 
     prefix: str
@@ -411,7 +419,7 @@ class DocRagTrace(_RetrievalTrace):
         return event
 
 
-class AgentTrace(Trace):
+class AgentTrace(TraceRecording):
     """A ReAct agent session: Analysis → Observation → … → Conclusion (``urn:trustgraph:agent:{id}``)."""
 
     question_type = TG.AgentQuestion

@@ -8,32 +8,14 @@ and the origin of an edge.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
+from ..labels import readable_name as local_name  # the readable form, for labels and prompts
 from ..navigate.lineage import SourceChain
 from ..record.events import Source
 
 __all__ = ["EdgeOrigin", "local_name", "source_citation", "term_text"]
-
-
-def local_name(iri: str) -> str:
-    """A readable name from an IRI's last segment: ``https://x/ns#relatedTo`` → ``related to``.
-
-    >>> local_name("https://example.org/ns#hasBusinessPartner")
-    'has business partner'
-    >>> local_name("urn:graphrag:entity:EBENEZER%20SCROOGE")
-    'EBENEZER SCROOGE'
-    """
-    from urllib.parse import unquote
-
-    tail = re.split(r"[#/:]", iri.rstrip("/#"))[-1] or iri
-    tail = unquote(tail)
-    if tail.isupper() or " " in tail:
-        return tail
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", tail).replace("_", " ").replace("-", " ")
-    return words.lower() if words != tail or tail.islower() else tail
 
 
 def term_text(term, labels: dict) -> str:

@@ -31,6 +31,7 @@ from starlette.schemas import SchemaGenerator
 from starlette.staticfiles import StaticFiles
 
 from .. import __version__
+from ..clock import parse_time
 from ..errors import ConfigurationError, InvalidValueError, RagprovError
 from ..navigate import TRACE_KINDS, Navigator
 from ..pipelines import PIPELINES, pipeline
@@ -364,11 +365,7 @@ class Api:
 
 
 def _parse_time(value: str) -> _dt.datetime:
-    try:
-        t = _dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidValueError(f"since: not an ISO 8601 date or date-time: {value!r} (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)") from None
-    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+    return parse_time(value, what="since")
 
 
 async def _ragprov_error(request: Request, exc: Exception) -> JSONResponse:

@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyoxigraph import NamedNode, Quad
+
+    from ..store.base import QuadFormat, Rows, Store
 
 __all__ = ["ReadWriteLock", "SharedStore"]
 
@@ -64,20 +69,23 @@ class ReadWriteLock:
 
 
 class SharedStore:
-    """A store behind a :class:`ReadWriteLock`: queries read, updates and loads write.
+    """A store behind a :class:`ReadWriteLock`: queries, counts and dumps read; updates and loads
+    write. It is a whole :class:`~ragprov.store.Store` (the protocol, no more)."""
 
-    Everything else (``dialect``, ``count``, …) is the wrapped store's own."""
-
-    def __init__(self, store: Any, lock: ReadWriteLock | None = None):
+    def __init__(self, store: Store, lock: ReadWriteLock | None = None):
         self.store = store
         self.lock = lock or ReadWriteLock()
         self.dialect = store.dialect
+        self.path = store.path
 
-    def query(self, sparql: str):
+    def __repr__(self) -> str:
+        return f"SharedStore({self.store!r})"
+
+    def query(self, sparql: str) -> Rows | bool:
         with self.lock.reading():
             return self.store.query(sparql)
 
-    def select(self, sparql: str):
+    def select(self, sparql: str) -> Rows:
         with self.lock.reading():
             return self.store.select(sparql)
 
@@ -85,17 +93,40 @@ class SharedStore:
         with self.lock.reading():
             return self.store.ask(sparql)
 
+    def count(self, graph: NamedNode | None = None) -> int:
+        with self.lock.reading():
+            return self.store.count(graph)
+
+    def dump(self, *, format: QuadFormat = "nquads") -> bytes:
+        with self.lock.reading():
+            return self.store.dump(format=format)
+
     def update(self, sparql: str) -> None:
         with self.lock.writing():
             self.store.update(sparql)
 
-    def load(self, data, **options) -> None:
+    def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None:
         with self.lock.writing():
-            self.store.load(data, **options)
+            self.store.load(data, format=format, graph=graph)
 
-    def extend(self, quads) -> None:
+    def bulk_load(self, data: bytes, *, lenient: bool = False) -> None:
+        with self.lock.writing():
+            self.store.bulk_load(data, lenient=lenient)
+
+    def extend(self, quads: Iterable[Quad]) -> None:
         with self.lock.writing():
             self.store.extend(quads)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.store, name)
+    def bulk_extend(self, quads: Iterable[Quad]) -> None:
+        with self.lock.writing():
+            self.store.bulk_extend(quads)
+
+    def close(self) -> None:
+        with self.lock.writing():
+            self.store.close()
+
+    def __enter__(self) -> SharedStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

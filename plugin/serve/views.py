@@ -36,10 +36,11 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode, RdfFormat, Triple, parse
 
 from ..errors import InvalidValueError, NotFoundError
+from ..labels import iri_label, local_name
 from ..namespaces import TG
 from ..navigate import Navigator
 from ..navigate.lineage import Lineage, SourceChain, _nodes
-from ..navigate.model import Stage, local_name
+from ..navigate.model import Stage
 from ..navigate.render import stage_lines
 from ..retrieve.lexical import content_tokens, split_sentences
 from ..sparql.escape import to_named_node
@@ -91,7 +92,7 @@ def parse_edge(text: str) -> Triple:
 
 def _term_view(term, labels: dict[str, str]) -> dict[str, Any]:
     if isinstance(term, NamedNode):
-        return {"iri": term.value, "label": labels.get(term.value) or local_name(term)}
+        return {"iri": term.value, "label": iri_label(term, labels)}
     if isinstance(term, Literal):
         return {"literal": term.value, "label": term.value}
     return {"label": str(term)}
@@ -213,7 +214,7 @@ def _stage_extras(stage: Stage, stage_json: dict, labels: dict[str, str], previo
     for sel, sel_json in zip(stage.selections, stage_json["selections"]):
         sel_json["edge_view"] = _edge_view(sel.edge, labels) if sel.edge is not None else None
         if sel.item is not None:
-            sel_json["item_label"] = labels.get(sel.item.value) or local_name(sel.item)
+            sel_json["item_label"] = iri_label(sel.item, labels)
     kept = len(stage.selections)
     candidates: dict[str, Any] = {"kept": kept, "considered": None, "not_kept": [], "entities": []}
     if previous is not None and previous.kind == "Exploration" and kept:

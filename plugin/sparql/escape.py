@@ -26,6 +26,7 @@ from decimal import Decimal
 from pyoxigraph import BlankNode, Literal, NamedNode, Triple
 
 from ..errors import InvalidValueError
+from ..namespaces import XSD
 
 __all__ = [
     "XSD_STRING",
@@ -41,7 +42,7 @@ __all__ = [
     "to_named_node",
 ]
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD = str(XSD)
 XSD_STRING = _XSD + "string"
 _RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 

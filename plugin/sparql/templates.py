@@ -38,6 +38,7 @@ from markupsafe import Markup
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import InvalidValueError, NotFoundError, ParameterError, TemplateError
+from ..namespaces import XSD
 from ..resources import data_dir, queries_dir
 from .dialect import Dialect
 from .escape import (
@@ -147,7 +148,7 @@ def _string_filter(value: object) -> Sparql:
     return Sparql(sparql_string(_defined(value)))
 
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
+_XSD = str(XSD)
 
 
 def _integer_filter(value: object) -> Sparql:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, Triple
@@ -22,7 +23,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, Quad, Triple
 from ..errors import QueryError
 from ..sparql.dialect import Dialect
 
-__all__ = ["QuadFormat", "Row", "Rows", "Store", "Term"]
+__all__ = ["PROTOCOL", "QuadFormat", "Row", "Rows", "Store", "StoreMixin", "Term"]
 
 Term = NamedNode | Literal | BlankNode | Triple
 Row = dict[str, Term]
@@ -51,28 +52,63 @@ QuadFormat = str
 
 @runtime_checkable
 class Store(Protocol):
-    """What ragprov needs from an RDF store. Implementations: embedded pyoxigraph, SPARQL endpoint.
+    """What ragprov needs from an RDF store, and all it may use of one outside ``ragprov.store``.
 
-    ``query`` runs a SELECT or ASK and returns :class:`Rows` or a ``bool``; ``update`` runs a SPARQL
-    UPDATE request atomically; ``load`` adds serialized RDF; ``dump`` serializes the whole store.
-    ``dialect`` says how this store spells quoted triples.
+    Implementations: the embedded pyoxigraph store, a SPARQL endpoint, and the wrappers (the
+    spooling store, the server's shared store). :class:`StoreMixin` gives every method beyond the
+    first four from those four; a store overrides what its engine does faster.
+
+    ``query`` runs a SELECT or ASK and returns :class:`Rows` or a ``bool``; ``select`` and ``ask``
+    say which one they expect. ``update`` runs a SPARQL UPDATE request atomically; ``load`` adds
+    serialized RDF; ``dump`` serializes the whole store. ``extend`` adds quads; ``bulk_extend`` and
+    ``bulk_load`` add many as fast as the store allows (not atomic: loaders write their completion
+    mark last). ``count`` counts quads; ``close`` releases the store. ``dialect`` says how this store
+    spells quoted triples; ``path`` is an on-disk store's directory (``None`` for any other store).
     """
 
     dialect: Dialect
+    path: Path | None
 
     def query(self, sparql: str) -> Rows | bool: ...
+
+    def select(self, sparql: str) -> Rows: ...
+
+    def ask(self, sparql: str) -> bool: ...
 
     def update(self, sparql: str) -> None: ...
 
     def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None: ...
 
+    def bulk_load(self, data: bytes, *, lenient: bool = False) -> None: ...
+
     def dump(self, *, format: QuadFormat = "nquads") -> bytes: ...
+
+    def extend(self, quads: Iterable[Quad]) -> None: ...
+
+    def bulk_extend(self, quads: Iterable[Quad]) -> None: ...
+
+    def count(self, graph: NamedNode | None = None) -> int: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+PROTOCOL = frozenset(
+    {name for name in Store.__annotations__}
+    | {name for name, value in vars(Store).items() if callable(value) and (not name.startswith("_") or name in ("__enter__", "__exit__"))}
+)
+"""The names of the :class:`Store` protocol: all a module outside ``ragprov.store`` may use of a store
+(a test checks it, ``tests/core/test_store_protocol.py``)."""
 
 
 class StoreMixin:
     """Conveniences every store gets from the four protocol methods."""
 
     dialect: Dialect
+    path: Path | None = None
 
     def select(self, sparql: str) -> Rows:
         """Run a SELECT; a clear error if the text is an ASK."""
@@ -97,6 +133,13 @@ class StoreMixin:
     def bulk_extend(self, quads: Iterable[Quad]) -> None:
         """Add many quads as fast as the store allows (no transaction guarantees beyond the batch)."""
         self.extend(quads)
+
+    def bulk_load(self, data: bytes, *, lenient: bool = False) -> None:
+        """Add N-Quads as fast as the store allows (no transaction guarantees beyond the batch).
+
+        ``lenient=True`` says ragprov spelled every term from checked parts, so a store may skip
+        checking them again; a SPARQL store writes them as ``load`` does."""
+        self.load(data, format="nquads")  # type: ignore[attr-defined]
 
     def count(self, graph: NamedNode | None = None) -> int:
         """How many quads the store holds (in ``graph`` if given)."""

@@ -44,7 +44,6 @@ import functools
 import math
 import re
 import threading
-import time
 import urllib.parse
 from collections.abc import Iterable
 
@@ -53,6 +52,8 @@ import requests
 from pyoxigraph import Literal, NamedNode, Quad, Triple
 
 from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
+from ..http import RETRY_STATUSES, RequestFailed, RetryPolicy, Scrubber, new_session, redact, send
+from ..namespaces import XSD
 from ..sparql.dialect import Dialect
 from ..sparql.escape import sparql_iri, sparql_string
 from .base import QuadFormat, Rows, StoreMixin
@@ -75,22 +76,9 @@ _MEDIA = {
     "ntriples": "application/n-triples",
     "turtle": "text/turtle",
 }
-_XSD_BOOLEAN = NamedNode("http://www.w3.org/2001/XMLSchema#boolean")
-_XSD_DOUBLE = NamedNode("http://www.w3.org/2001/XMLSchema#double")
+_XSD_BOOLEAN = XSD.boolean
+_XSD_DOUBLE = XSD.double
 VIRTUOSO_DEFAULT_GRAPH = "urn:ragprov:graph:default"
-# An Authorization header's value as a server may echo it back in an error body.
-_AUTH_VALUE = re.compile(r"(?i)(authorization['\"]?\s*[:=]\s*['\"]?(?:basic|bearer|digest)?\s*)[^\s'\",}]+")
-
-
-def redact(url: str) -> str:
-    """``url`` without any user name or password in it (for messages and logs)."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.username or parts.password:
-        host = parts.hostname or ""
-        if parts.port:
-            host += f":{parts.port}"
-        parts = parts._replace(netloc=host)
-    return urllib.parse.urlunsplit(parts)
 
 
 # -- idempotent updates -----------------------------------------------------------------------------
@@ -263,7 +251,12 @@ class EndpointStore(StoreMixin):
 
     def __init__(self, config: EndpointConfig, *, session: requests.Session | None = None):
         self.config = config
-        self._session = session or requests.Session()
+        self._session = session or new_session()
+        self._policy = RetryPolicy(retries=config.retries, backoff=config.backoff)
+        secrets = [config.password, config.token]
+        if config.user is not None:
+            secrets.append(base64.b64encode(f"{config.user}:{config.password or ''}".encode()).decode())
+        self._scrub = Scrubber(*secrets)
         if config.token:
             self._session.headers["Authorization"] = f"Bearer {config.token}"
         elif config.user is not None:
@@ -271,7 +264,6 @@ class EndpointStore(StoreMixin):
                 self._session.auth = requests.auth.HTTPDigestAuth(config.user, config.password or "")
             else:
                 self._session.auth = (config.user, config.password or "")
-        self._session.headers["User-Agent"] = "ragprov"
         self._quirks: EngineQuirks | None = None
         self._quirks_lock = threading.Lock()
         if config.engine is not None:
@@ -320,44 +312,27 @@ class EndpointStore(StoreMixin):
         return self._send(url, data, headers, safe=safe)
 
     def _send(self, url: str, data, headers: dict[str, str], *, safe: bool, method: str = "POST") -> requests.Response:
-        attempts = 1 + max(0, self.config.retries)
-        delay = self.config.backoff
-        last: Exception | None = None
-        for attempt in range(attempts):
-            try:
-                response = self._session.request(method, url, data=data, headers=headers, timeout=self.config.timeout)
-            except requests.ConnectionError as e:
-                # A refused connection never reached the server: retrying is safe for any request.
-                last = e
-                refused = "refused" in str(e).lower()
-                if not (safe or refused) or attempt == attempts - 1:
-                    break
-            except requests.Timeout as e:
-                last = e
-                if not safe or attempt == attempts - 1:
-                    break
-            else:
-                if response.status_code < 400:
-                    return response
-                transient = response.status_code in (429, 502, 503, 504) or _is_conflict(response)
-                if transient and safe and attempt < attempts - 1:
-                    last = StoreUnavailableError(f"HTTP {response.status_code}")
-                else:
-                    return self._raise_for(response, url)
-            time.sleep(delay)
-            delay *= 2
-        raise StoreUnavailableError(f"the store at {redact(url)} is unreachable: {type(last).__name__}: {last}")
+        """One request under the retry policy. Only a ``safe`` request (a query, an idempotent
+        update) is sent again after it may have reached the server; a refused connection never did."""
 
-    def _scrub(self, text: str) -> str:
-        """``text`` (a server's error body) with the credentials it may echo blanked out."""
-        c = self.config
-        secrets = [c.password, c.token]
-        if c.user is not None:
-            secrets.append(base64.b64encode(f"{c.user}:{c.password or ''}".encode()).decode())
-        for secret in secrets:
-            if secret:
-                text = text.replace(secret, "***")
-        return _AUTH_VALUE.sub(r"\1***", text)
+        def retry_error(e: requests.RequestException) -> bool:
+            if isinstance(e, requests.ConnectionError):
+                return safe or "refused" in str(e).lower()
+            return safe
+
+        def retry_response(response: requests.Response) -> bool:
+            return safe and (response.status_code in RETRY_STATUSES or _is_conflict(response))
+
+        try:
+            response = send(self._session, method, url, policy=self._policy, retry_error=retry_error,
+                            retry_response=retry_response, data=data, headers=headers, timeout=self.config.timeout)
+        except RequestFailed as e:
+            raise StoreUnavailableError(
+                f"the store at {redact(url)} is unreachable: {type(e.error).__name__}: {e.error}"
+            ) from None
+        if response.status_code >= 400:
+            self._raise_for(response, url)
+        return response
 
     def _raise_for(self, response: requests.Response, url: str):
         body = self._scrub(response.text).strip().replace("\n", " ")[:300]

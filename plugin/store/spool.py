@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime as _dt
 import fcntl
 import os
 import re
@@ -44,6 +43,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..clock import utcnow
 from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
 from ..sparql.dialect import Dialect
 from ._files import fsync_dir as _fsync_dir
@@ -167,7 +167,7 @@ class Spool:
         header = (
             f"# ragprov-spool: dialect={Dialect.parse(dialect).value}\n"
             f"# ragprov-spool: store={store.replace(chr(10), ' ')}\n"
-            f"# ragprov-spool: spooled={_dt.datetime.now(_dt.timezone.utc).isoformat()}\n"
+            f"# ragprov-spool: spooled={utcnow().isoformat()}\n"
         )
         data = (header + update).encode("utf-8")
         try:

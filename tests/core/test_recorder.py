@@ -212,3 +212,23 @@ def test_a_stage_lands_whole_or_not_at_all(clock):
     assert not list(store.raw.quads_for_pattern(focus, None, None, None)), "the focus stage was stored"
     assert not list(store.raw.quads_for_pattern(None, None, focus, None)), "something points at the focus stage"
     assert len(store.raw) == before
+
+
+def test_one_trace_model():
+    """A recording reads back as the one trace model, ``ragprov.Trace``; no other class is named Trace."""
+    import ast
+    from pathlib import Path
+
+    import ragprov
+
+    store = EmbeddedStore()
+    recording = Recorder(store).graph_rag("Who is Scrooge?")
+    recording.grounding(["Scrooge"])
+    trace = recording.read()
+    assert isinstance(trace, ragprov.Trace)
+    assert trace.question == recording.question and [s.kind for s in trace.stages] == ["Grounding"]
+    root = Path(__file__).resolve().parents[2]
+    named = [f"{p.relative_to(root)}" for folder in ("plugin", "loaders") for p in (root / folder).rglob("*.py")
+             for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ClassDef) and node.name == "Trace"]
+    assert named == ["plugin/navigate/model.py"]
