@@ -31,7 +31,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parents[1]
 
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
-from ragprov.namespaces import DCTERMS, FACTS_GRAPH, LIBRARY_GRAPH, RDFS, RETRIEVAL_GRAPH, TG  # noqa: E402
+from ragprov.namespaces import DCTERMS, FACTS_GRAPH, RDFS, RETRIEVAL_GRAPH, LIBRARY_GRAPH, TG  # noqa: E402
 from ragprov.pipelines import GraphRag  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
 from ragprov.resources import data_dir  # noqa: E402
@@ -47,7 +47,12 @@ QUESTIONS = [
     "Where does Scrooge live?",
 ]
 STAGES = ("concepts", "seeds", "expand", "labels", "scoring", "lineage", "synthesis", "record")
-WORDS = ["merchant", "counting", "house", "ledger", "candle", "winter", "frost", "fog", "chain", "ghost", "spirit", "bell", "clock", "church", "street", "market", "goose", "pudding", "turkey", "shop", "clerk", "debt", "coal", "fire", "window", "door", "stair", "bed", "curtain", "grave", "stone", "yard", "snow", "wind", "knocker", "mourner", "charity", "school", "party", "dance", "fiddle", "game", "uncle", "niece", "partner", "lawyer", "banker", "miser", "poor", "rich", "family", "child", "crutch", "shilling", "wage", "christmas", "eve", "morning"]
+WORDS = (
+    "merchant counting house ledger candle winter frost fog chain ghost spirit bell clock church"
+    " street market goose pudding turkey shop clerk debt coal fire window door stair bed curtain"
+    " grave stone yard snow wind knocker mourner charity school party dance fiddle game uncle niece"
+    " partner lawyer banker miser poor rich family child crutch shilling wage christmas eve morning"
+).split()
 
 
 def load_carol(store) -> None:

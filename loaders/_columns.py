@@ -78,7 +78,7 @@ def literals(arr: pa.Array) -> pa.Array:
         rare = pc.match_substring_regex(arr, _RARE)
         if pc.any(rare).as_py():
             flags = rare.to_pylist()
-            fallback = [string(v) if f else None for v, f in zip(arr.to_pylist(), flags)]
+            fallback = [string(v) if f else None for v, f in zip(arr.to_pylist(), flags, strict=False)]
             out = pc.if_else(pc.fill_null(rare, False), pa.array(fallback, pa.string()), out)
     return out
 
@@ -135,7 +135,7 @@ def iris(prefix: str, arr: pa.Array, suffix: str = "") -> pa.Array:
     plain = pc.match_substring_regex(arr, _PLAIN_KEY)
     if not pc.all(plain).as_py():
         flags = plain.to_pylist()
-        fallback = [mint(prefix, v, suffix) if f is False else None for v, f in zip(arr.to_pylist(), flags)]
+        fallback = [mint(prefix, v, suffix) if f is False else None for v, f in zip(arr.to_pylist(), flags, strict=False)]
         out = pc.if_else(pc.fill_null(plain, True), out, pa.array(fallback, pa.string()))
     return out
 

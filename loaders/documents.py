@@ -295,7 +295,7 @@ def _write_document(
         )
     chunk_activity = iri(f"{doc}/activity/chunks-{suffix}")
     count = 0
-    for n, (page, text) in enumerate(zip(page_iris, pages), start=1):
+    for n, (page, text) in enumerate(zip(page_iris, pages, strict=False), start=1):
         if with_pages:
             P.page_quads(w, page, document=d, number=n, activity=page_activity)
         for i, (start, end) in enumerate(chunk_spans(text, size, overlap)):

@@ -159,11 +159,11 @@ class Table:
         try:
             for batch in pf.iter_batches(batch_size=batch_size, columns=sources):
                 cols = [batch.column(src).to_pylist() for src in sources]
-                rows = [dict(zip(keys, values)) for values in zip(*cols)]
+                rows = [dict(zip(keys, values, strict=False)) for values in zip(*cols, strict=False)]
                 for row in rows if aliases else ():
                     for alias, key in aliases:
                         row[alias] = row[key]
-                yield list(zip(range(n, n + batch.num_rows), rows))
+                yield list(zip(range(n, n + batch.num_rows), rows, strict=False))
                 n += batch.num_rows
         except (OSError, pa.ArrowException) as e:
             raise LoadError(f"{self.path}: table {self.name!r}: cannot read row {n} onwards ({e})") from None
@@ -602,7 +602,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
         if len(set(titles)) != size or not ix.entity_by_title.keys().isdisjoint(titles):
             raise _Suspect
         ix.entities.update(ids)
-        ix.entity_by_title.update(zip(titles, ids))
+        ix.entity_by_title.update(zip(titles, ids, strict=False))
         if "text_unit_ids" in cols and not ix.text_units.issuperset(_id_values(cols["text_unit_ids"])):
             raise _Suspect
     for _, size, cols in t["relationships"].columns_of(8192, skip=("description", "combined_degree", "human_readable_id")):
@@ -617,7 +617,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
                 if policy == "error":
                     raise _Suspect
                 if policy == "skip":
-                    ix.skipped_relationships.update(r for r, name in zip(ids, names) if name in unknown)
+                    ix.skipped_relationships.update(r for r, name in zip(ids, names, strict=False) if name in unknown)
                 else:
                     ix.placeholders.update(unknown)
         if not ix.text_units.issuperset(_id_values(cols["text_unit_ids"], nonempty=True)):
@@ -629,8 +629,8 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
             numbers, levels, parents = _ints(cols["community"]), _ints(cols["level"]), _ints(cols["parent"], nulls=True)
             if len(set(numbers)) != size or not ix.communities.keys().isdisjoint(numbers):
                 raise _Suspect
-            ix.communities.update(zip(numbers, levels))  # type: ignore[arg-type]
-            ix.parent.update((c, None if p is None or p < 0 else p) for c, p in zip(numbers, parents))  # type: ignore[misc]
+            ix.communities.update(zip(numbers, levels, strict=False))  # type: ignore[arg-type]
+            ix.parent.update((c, None if p is None or p < 0 else p) for c, p in zip(numbers, parents, strict=False))  # type: ignore[misc]
             if not ix.entities.issuperset(_id_values(cols["entity_ids"])):
                 raise _Suspect
             if "relationship_ids" in cols and not ix.relationships.issuperset(_id_values(cols["relationship_ids"])):
@@ -642,7 +642,9 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
                 ix.children.setdefault(p, []).append(c)
     reports = t.get("community_reports")
     if reports is not None:
-        for _, size, cols in reports.columns_of(8192, skip=("full_content", "summary", "rank_explanation", "id", "level", "human_readable_id")):
+        for _, _size, cols in reports.columns_of(
+            8192, skip=("full_content", "summary", "rank_explanation", "id", "level", "human_readable_id")
+        ):
             numbers = _ints(cols["community"])
             if comms is not None and not ix.communities.keys() >= set(numbers):  # type: ignore[operator]
                 raise _Suspect
@@ -657,7 +659,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
     cov = t.get("covariates")
     if cov is not None:
         wanted = ("id", "text_unit_id")
-        for _, size, cols in cov.columns_of(8192, skip=tuple(c for c in cov.columns if c not in wanted)):
+        for _, _size, cols in cov.columns_of(8192, skip=tuple(c for c in cov.columns if c not in wanted)):
             _strs(cols["id"])
             if not ix.text_units.issuperset(_strs(cols["text_unit_id"])):
                 raise _Suspect

@@ -38,7 +38,7 @@ _LAZY = {
     **dict.fromkeys(("EmbeddedStore", "EndpointConfig", "EndpointStore", "Store", "open_store"), "store"),
 }
 
-__all__ = [
+__all__ = [  # noqa: RUF022 (grouped by topic, in the order the docs present them; frozen by tests/core/test_public_api.py)
     "__version__",
     # stores
     "Store",

@@ -131,7 +131,10 @@ def run(cli: click.Group, argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug: still one line, and the way to see more
         if os.environ.get("RAGPROV_DEBUG"):
             raise
-        click.echo(f"internal error: {type(e).__name__}: {e} (rerun with RAGPROV_DEBUG=1 for the traceback, and please report it)", err=True)
+        click.echo(
+            f"internal error: {type(e).__name__}: {e} (rerun with RAGPROV_DEBUG=1 for the traceback, and please report it)",
+            err=True,
+        )
         return 70
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

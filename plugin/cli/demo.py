@@ -74,7 +74,7 @@ def demo_command(location: str | None, max_edges: int) -> None:
             summary = run_question(pipes[kind], question, explain=True, fmt="text", max_edges=max_edges)
             traces.append((kind, question, summary["trace"]))
 
-        first_kind, first_question, first_trace = traces[0]
+        _first_kind, first_question, first_trace = traces[0]
         step = len(QUESTIONS) + 2
         _rule(f"{step}. The recorded trace of {first_question!r} (ragprov trace show)")
         nav = Navigator(store)
@@ -111,7 +111,9 @@ def demo_command(location: str | None, max_edges: int) -> None:
         ]
         if edges:
             e = edges[0]
-            cmds.append(f"ragprov lineage edge {e.subject.value} {e.predicate.value} {e.object.value if isinstance(e.object, NamedNode) else shlex.quote(str(e.object))}{where}")
+            cmds.append(
+                f"ragprov lineage edge {e.subject.value} {e.predicate.value} {e.object.value if isinstance(e.object, NamedNode) else shlex.quote(str(e.object))}{where}"
+            )
         cmds += [
             f"ragprov ask graph-rag \"Who is Bob Cratchit?\" -x{where}",
             f"ragprov ask local \"Who is Tiny Tim?\" -x{where}",

@@ -76,7 +76,11 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @lineage_group.command("document")
 @click.argument("document")
 @_FORMAT
-@click.option("--facts-graph", default=None, help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).")
+@click.option(
+    "--facts-graph",
+    default=None,
+    help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
+)
 @with_store(read_only=True)
 def lineage_document(store, document, fmt, facts_graph):
     """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""

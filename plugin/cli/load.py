@@ -88,7 +88,13 @@ def load_documents_command(store, paths, chunk_size, chunk_overlap, rechunk, as_
 @load_group.command("triples")
 @click.argument("file", type=click.Path(path_type=str))
 @click.option("--source", required=False, default=None, help="The chunk or document IRI the facts were extracted from.")
-@click.option("--format", "input_format", type=click.Choice(["ntriples", "turtle", "json"]), default=None, help="Input format (default: from the file name).")
+@click.option(
+    "--format",
+    "input_format",
+    type=click.Choice(["ntriples", "turtle", "json"]),
+    default=None,
+    help="Input format (default: from the file name).",
+)
 @click.option("--llm-model", default=None, help="The LLM that extracted the facts (recorded on the load activity).")
 @click.option("--ontology", default=None, help="The ontology IRI the extraction followed.")
 @click.option("--allow-unknown-source", is_flag=True, help="Accept a source IRI that is not a loaded document, page or chunk.")
@@ -119,7 +125,12 @@ def load_triples_command(store, file, source, input_format, llm_model, ontology,
 
 @load_group.command("graphrag")
 @click.argument("output_dir", type=click.Path(path_type=str))
-@click.option("--namespace", default="urn:graphrag:", show_default=True, help="IRI prefix for the index's entities, relationships, communities…")
+@click.option(
+    "--namespace",
+    default="urn:graphrag:",
+    show_default=True,
+    help="IRI prefix for the index's entities, relationships, communities…",
+)
 @click.option(
     "--unknown-entities",
     type=click.Choice(["placeholder", "error", "skip"]),

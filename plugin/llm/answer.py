@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from typing import Sequence
 
 from .engine import Passage
 from .text import content_tokens, split_sentences, tokenize
 
-__all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
+__all__ = ["QuestionType", "Candidate", "Extraction", "classify", "extract_answer", "MIN_SUPPORT", "MIN_COVERAGE"]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.1
@@ -73,7 +73,9 @@ for _words, _types in (
 
 _YES_NO = re.compile(r"^(is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might)\b", re.I)
 _NEGATION = re.compile(r"\b(not|never|no|none|nobody|nothing|neither|nor)\b|n't\b", re.I)
-_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand"]
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+                 "thousand").split()
 _NUMBER = re.compile(r"\b(\d[\d,.]*|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 _MONTHS = "January February March April May June July August September October November December"
 _DATE = re.compile(

@@ -16,14 +16,28 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from typing import Iterable, Sequence
 
-__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "split_sentences", "stem", "tokenize"]
+__all__ = ["tokenize", "stem", "STOPWORDS", "content_tokens", "extract_concepts", "BM25", "split_sentences"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 STOPWORDS = frozenset(
-    ["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "aren", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "cannot", "could", "couldn", "did", "didn", "do", "does", "doesn", "doing", "don", "down", "during", "each", "either", "else", "ever", "every", "few", "for", "from", "further", "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however", "i", "if", "in", "into", "is", "isn", "it", "its", "itself", "just", "least", "let", "like", "made", "make", "many", "may", "me", "might", "more", "most", "much", "must", "my", "myself", "neither", "no", "nor", "not", "now", "of", "off", "often", "on", "once", "only", "or", "other", "otherwise", "ought", "our", "ours", "ourselves", "out", "over", "own", "per", "perhaps", "quite", "rather", "really", "same", "shall", "shan", "she", "should", "shouldn", "since", "so", "some", "still", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "though", "through", "thus", "to", "too", "toward", "towards", "under", "until", "up", "upon", "us", "very", "via", "was", "wasn", "we", "were", "weren", "what", "whatever", "when", "whence", "whenever", "where", "whereas", "whether", "which", "while", "who", "whoever", "whom", "whose", "why", "will", "with", "within", "without", "won", "would", "wouldn", "yet", "you", "your", "yours", "yourself", "yourselves", "tell", "explain", "describe", "give", "show", "list", "name", "find", "say", "says", "said", "know", "please", "main", "mainly", "kind", "sort", "type", "role", "happen", "happens", "happened", "does", "doing", "done", "get", "gets", "got", "thing", "things", "something", "anything"]
+    """
+    a about above after again against all also am an and any are aren as at be because been before
+    being below between both but by can cannot could couldn did didn do does doesn doing don down
+    during each either else ever every few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how however i if in into is isn it its itself just least
+    let like made make many may me might more most much must my myself neither no nor not now of off
+    often on once only or other otherwise ought our ours ourselves out over own per perhaps quite
+    rather really same shall shan she should shouldn since so some still such than that the their
+    theirs them themselves then there these they this those though through thus to too toward
+    towards under until up upon us very via was wasn we were weren what whatever when whence
+    whenever where whereas whether which while who whoever whom whose why will with within without
+    won would wouldn yet you your yours yourself yourselves
+    tell explain describe give show list name find say says said know please main mainly kind sort
+    type role happen happens happened does doing done get gets got thing things something anything
+    """.split()
 )
 """English function words and question scaffolding: never concepts, never scored."""
 

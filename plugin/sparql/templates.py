@@ -330,10 +330,7 @@ def _parse_header(name: str, path: Path, source: str, cached: dict | None = None
     """The header of a template; ``cached`` (from :data:`HEADER_CACHE`) is used while it was
     parsed from exactly this header text, else the YAML is parsed here."""
     text = _header_text(source)
-    if cached is not None and cached.get("text") == text:
-        header = cached["header"]
-    else:
-        header = _load_yaml(path, text)
+    header = cached["header"] if cached is not None and cached.get("text") == text else _load_yaml(path, text)
     for key in ("summary", "kind", "params", "returns"):
         if key not in header:
             raise TemplateError(f"{path}: the header has no '{key}'")

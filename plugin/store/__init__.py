@@ -71,7 +71,7 @@ def _check_store_directory(path: Path, *, create: bool) -> None:
 def _check_url(url: str) -> None:
     """A clear error for a URL that cannot be parsed (``http://[::1``, a port that is no number)."""
     try:
-        urllib.parse.urlsplit(url).port
+        _ = urllib.parse.urlsplit(url).port  # parsing the port is the check
     except ValueError as e:
         shown = re.sub(r"(?<=://)[^/@]*@", "", url)  # no credentials in the message
         raise ConfigurationError(f"not a valid endpoint URL {shown!r} ({e}): e.g. http://127.0.0.1:7878") from None

@@ -389,10 +389,8 @@ class SpoolingStore(StoreMixin):
         if now - self._last_try < self.replay_interval:
             return
         self._last_try = now
-        try:
+        with contextlib.suppress(StoreError):  # still down: the next write tries again
             self.spool.replay(self.store)
-        except StoreError:
-            pass
 
     def replay(self, *, limit: int | None = None) -> ReplayReport:
         """Send what is spooled to the wrapped store now."""

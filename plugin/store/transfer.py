@@ -105,9 +105,9 @@ def to_triple_terms(quads: Iterable[Quad]) -> list[Quad]:
     triples: dict[tuple[str, object], Triple] = {}
     for key, d in parts.items():
         subj, pred, obj = d.get(RDF_SUBJECT.value, []), d.get(RDF_PREDICATE.value, []), d.get(RDF_OBJECT.value, [])
-        if len(subj) == len(pred) == len(obj) == 1 and d.get(_RDF_TYPE.value) and isinstance(pred[0], NamedNode):
-            if isinstance(subj[0], (NamedNode, BlankNode)) and not isinstance(obj[0], Triple):
-                triples[key] = Triple(subj[0], pred[0], obj[0])
+        complete = len(subj) == len(pred) == len(obj) == 1 and d.get(_RDF_TYPE.value)
+        if complete and isinstance(pred[0], NamedNode) and isinstance(subj[0], (NamedNode, BlankNode)) and not isinstance(obj[0], Triple):
+            triples[key] = Triple(subj[0], pred[0], obj[0])
     out: list[Quad] = []
     for q in quads:
         s, o = q.subject, q.object

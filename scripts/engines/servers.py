@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import hashlib
 import json
 import os
@@ -161,7 +162,7 @@ class Server:
         if self.running:
             return self
         self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        log = open(self.log_path, "ab")
+        log = open(self.log_path, "ab")  # noqa: SIM115 (the server writes to it; closed when it stops)
         try:
             self.process = subprocess.Popen(
                 self.command(), cwd=self.cwd(), env=self.env(), stdout=log, stderr=subprocess.STDOUT,
@@ -202,10 +203,8 @@ class Server:
                 pass
         self.process = None
         _REGISTRY.discard(self)
-        try:
+        with contextlib.suppress(OSError):
             (self.workdir / "server.pid").unlink()
-        except OSError:
-            pass
 
     def kill(self) -> None:
         """Kill the process at once (SIGKILL by PID), as a crash would."""
@@ -246,10 +245,8 @@ class _Registry:
         with self._lock:
             servers = list(self._servers)
         for s in servers:
-            try:
+            with contextlib.suppress(Exception):
                 s.stop(timeout=5)
-            except Exception:
-                pass
 
 
 _REGISTRY = _Registry()
@@ -337,7 +334,11 @@ def jena_classpath(fix_dir: str | Path | None = None) -> str:
 def build_jena_server(classpath: str) -> Path:
     """Compile ``JenaSparqlServer.java`` (cached by source hash in the temp dir); the class directory."""
     if not shutil.which("javac"):
-        raise EngineMissing("jena-tdb2", "no `javac` (a JDK is needed)", f"sudo {INSTALL_SCRIPT}  (apt-get install -y openjdk-17-jdk-headless)")
+        raise EngineMissing(
+            "jena-tdb2",
+            "no `javac` (a JDK is needed)",
+            f"sudo {INSTALL_SCRIPT}  (apt-get install -y openjdk-17-jdk-headless)",
+        )
     source = HERE / "JenaSparqlServer.java"
     digest = hashlib.sha256(source.read_bytes() + classpath.encode()).hexdigest()[:16]
     out = Path(tempfile.gettempdir()) / f"ragprov-jena-server-{digest}"
@@ -526,10 +527,8 @@ def _main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError):
         print(f"error: no server.pid in {args.dir}", file=sys.stderr)
         return 1
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
     for _ in range(150):
         try:
             os.kill(pid, 0)

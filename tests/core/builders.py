@@ -14,7 +14,14 @@ def graph_rag_inputs(n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: i
     for i in range(edges):
         obj = Literal(str(i), datatype=XSD.integer) if i % 5 == 4 else NamedNode(f"urn:e:{n % 97}:{i + 1}")
         edge = Triple(NamedNode(f"urn:e:{n % 97}:{i}"), NamedNode(f"urn:r:rel{i % 7}"), obj)
-        selections.append(EdgeSelection(edge, reasoning=f"edge {i} mentions concept {i % concepts}", score=1.0 - i / 100, concept=f"concept {n}-{i % concepts}"))
+        selections.append(
+            EdgeSelection(
+                edge,
+                reasoning=f"edge {i} mentions concept {i % concepts}",
+                score=1.0 - i / 100,
+                concept=f"concept {n}-{i % concepts}",
+            )
+        )
     return {
         "query": query or f"Question {n}: who knew Scrooge?",
         "concepts": [f"concept {n}-{i}" for i in range(concepts)],
@@ -36,7 +43,16 @@ def record_graph_rag(recorder: Recorder, inputs: dict, *, used=None):
     return t
 
 
-def graph_rag_trace(recorder: Recorder, n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None, used=None):
+def graph_rag_trace(
+    recorder: Recorder,
+    n: int = 0,
+    *,
+    concepts: int = 5,
+    seeds: int = 50,
+    edges: int = 25,
+    query: str | None = None,
+    used=None,
+):
     """A GraphRAG trace of realistic size: 5 concepts, 50 seed entities, 25 selected edges."""
     return record_graph_rag(recorder, graph_rag_inputs(n, concepts=concepts, seeds=seeds, edges=edges, query=query), used=used)
 

@@ -22,7 +22,7 @@ def disk_store(tmp_path, clock):
     store = EmbeddedStore(path)
     recorder = Recorder(store, clock=clock)
     g = graph_rag_trace(recorder, 1, edges=3)
-    a, sub = agent_trace(recorder, 2)
+    a, _sub = agent_trace(recorder, 2)
     store.close()  # releases the directory for the CLI processes
     return path, g, a
 
@@ -47,14 +47,14 @@ def test_traces_table_and_json(disk_store):
 
 
 def test_store_from_environment(disk_store):
-    path, g, a = disk_store
+    path, _g, a = disk_store
     out = ragprov("traces", "--format", "json", "--type", "agent", env={"RAGPROV_STORE": str(path)})
     assert [r["question"] for r in json.loads(out.stdout)] == [a.question.value]
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "mermaid", "dot"])
 def test_trace_show_formats(disk_store, fmt):
-    path, g, a = disk_store
+    path, g, _a = disk_store
     out = ragprov("trace", "show", g.question.value, "--store", str(path), "--format", fmt)
     assert out.returncode == 0, out.stderr
     if fmt == "json":
@@ -70,7 +70,7 @@ def test_trace_show_formats(disk_store, fmt):
 
 
 def test_trace_stage_and_bare_ids(disk_store):
-    path, g, a = disk_store
+    path, g, _a = disk_store
     focus = g.events[3].explain_id.value
     out = ragprov("trace", "stage", focus, "--store", str(path))
     assert out.returncode == 0, out.stderr
@@ -105,7 +105,7 @@ def test_a_failed_write_leaves_no_new_store_behind(tmp_path):
 
 
 def test_agent_trace_shows_sub_trace(disk_store):
-    path, g, a = disk_store
+    path, _g, a = disk_store
     out = ragprov("trace", "show", a.question.value, "--store", str(path))
     assert "sub-trace: GraphRagQuestion" in out.stdout and "action: knowledge-query" in out.stdout
 

@@ -59,7 +59,10 @@ def test_a_stale_cache_entry_is_never_used(tmp_path):
     from ragprov.sparql.templates import _parse_header
 
     source = "# summary: now\n# kind: select\n# params: {}\n# returns: x\nSELECT * {}\n"
-    stale = {"text": "summary: then\nkind: select\nparams: {}\nreturns: x", "header": {"summary": "then", "kind": "select", "params": {}, "returns": "x"}}
+    stale = {
+        "text": "summary: then\nkind: select\nparams: {}\nreturns: x",
+        "header": {"summary": "then", "kind": "select", "params": {}, "returns": "x"},
+    }
     assert _parse_header("t", tmp_path / "t.rq.j2", source, stale).summary == "now"
 
 

@@ -17,7 +17,7 @@ GRAPHS = ("urn:graph:retrieval", "urn:graph:library", "urn:graph:source")
 # (Virtuoso does), which is a storage limit, not an injection; the in-process tests cover it.
 VALUES = [v for v in NASTY if "\u0000" not in v] + ['"""\\"}\n INSERT DATA { <urn:a> <urn:b> "c" } #', "é中文🙂 \\u0022 \\\\ }>"]
 # Over HTTP every value costs three requests: the server engines get the values that break quoting.
-SERVER_VALUES = ['"', '"""', "\\", '\\"', "\n", "} ;", ">", "<<(", "\\u0022", '" . <urn:a> <urn:b> "c', "é中文🙂", ""] + VALUES[-2:]
+SERVER_VALUES = ['"', '"""', "\\", '\\"', "\n", "} ;", ">", "<<(", "\\u0022", '" . <urn:a> <urn:b> "c', "é中文🙂", "", *VALUES[-2:]]
 
 
 def _graph_state(store):

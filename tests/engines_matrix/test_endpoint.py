@@ -6,6 +6,7 @@ import http.server
 import json
 import socket
 import threading
+from typing import ClassVar
 
 import pyoxigraph as ox
 import pytest
@@ -102,15 +103,18 @@ def test_syntax_errors_are_query_errors_not_outages(store):
     "text,expected",
     [
         ('INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> "c" } }', True),
-        ('PREFIX tg: <https://trustgraph.ai/ns/>\nINSERT DATA { GRAPH <urn:g> { <urn:a> tg:p "DELETE WHERE { ?s ?p ?o }" ; tg:q 1 . } }', True),
+        (
+            'PREFIX tg: <https://trustgraph.ai/ns/>\nINSERT DATA { GRAPH <urn:g> { <urn:a> tg:p "DELETE WHERE { ?s ?p ?o }" ; tg:q 1 . } }',
+            True,
+        ),
         ("# a comment: DELETE\nINSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> '''x ; DROP ALL''' } }", True),
         ('INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> <<( <urn:s> <urn:p> "o" )>> } }', True),
-        ('INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> _:x } }', False),
-        ('INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> [ <urn:c> 1 ] } }', False),
-        ('INSERT DATA { <urn:a> <urn:b> 1 } ; DROP ALL', False),
-        ('DELETE DATA { <urn:a> <urn:b> 1 }', False),
-        ('INSERT { ?s <urn:b> 1 } WHERE { ?s ?p ?o }', False),
-        ('DELETE WHERE { ?s ?p ?o }', False),
+        ("INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> _:x } }", False),
+        ("INSERT DATA { GRAPH <urn:g> { <urn:a> <urn:b> [ <urn:c> 1 ] } }", False),
+        ("INSERT DATA { <urn:a> <urn:b> 1 } ; DROP ALL", False),
+        ("DELETE DATA { <urn:a> <urn:b> 1 }", False),
+        ("INSERT { ?s <urn:b> 1 } WHERE { ?s ?p ?o }", False),
+        ("DELETE WHERE { ?s ?p ?o }", False),
     ],
 )
 def test_only_plain_insert_data_counts_as_idempotent(text, expected):
@@ -192,8 +196,8 @@ def test_refused_connections_fail_fast_as_unavailable():
 
 
 class _Flaky(http.server.BaseHTTPRequestHandler):
-    answers: list[int] = []
-    seen: list[str] = []
+    answers: ClassVar[list[int]] = []
+    seen: ClassVar[list[str]] = []
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", 0))

@@ -8,6 +8,7 @@ it accepts and the ``POST /update`` requests that pass through it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import threading
@@ -60,10 +61,8 @@ class CountingProxy:
         except OSError:
             pass
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 sink.shutdown(socket.SHUT_WR)
-            except OSError:
-                pass
 
     def close(self) -> None:
         for s in self._sockets:

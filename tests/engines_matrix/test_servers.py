@@ -28,7 +28,7 @@ def _alive(pid: int) -> bool:
 
 def test_missing_engine_names_the_install_command(monkeypatch, tmp_path):
     monkeypatch.setattr(servers, "JAVA_DIR", tmp_path)
-    with pytest.raises(servers.EngineMissing, match="install-engines.sh") as info:
+    with pytest.raises(servers.EngineMissing, match=r"install-engines\.sh") as info:
         servers.JenaServer.check()
     assert "libapache-jena-java" in info.value.install
 

@@ -129,7 +129,22 @@ def test_cli_status_and_replay(tmp_path):
     assert EmbeddedStore(target_dir).count(NamedNode("urn:g")) == 3
     spool.append(_ins(9), dialect=Dialect.RDF12, store="x")
     dead = _dead_endpoint()
-    assert run(cli, ["spool", "replay", "--spool", str(spool_dir), "--store", dead.config.query_url[: -len("/query")], "--dialect", "rdf12"]) == 1
+    assert (
+        run(
+            cli,
+            [
+                "spool",
+                "replay",
+                "--spool",
+                str(spool_dir),
+                "--store",
+                dead.config.query_url[: -len("/query")],
+                "--dialect",
+                "rdf12",
+            ],
+        )
+        == 1
+    )
     assert len(spool) == 1
 
 

@@ -54,7 +54,7 @@ def test_two_readers_and_a_writer_at_once(tmp_path):
     finally:
         out, err = writer.communicate(timeout=300)
     assert writer.returncode == 0, err
-    for reader, (out, err) in zip(readers, outputs):
+    for reader, (out, err) in zip(readers, outputs, strict=False):
         assert reader.returncode == 0, err
         assert sorted(r["question"] for r in json.loads(out)) == sorted(questions)
     assert still_writing, "the load ended before the readers started: the test proves nothing"

@@ -28,7 +28,9 @@ def recovered(store, graph_q: str, doc_q: str, agent_q: str) -> dict[str, int]:
         "top-level sessions listed": len(client.list_sessions()),
         "GraphRAG stages (of 4)": sum(1 for k in ("grounding", "exploration", "focus", "synthesis") if g[k]),
         "DocRAG stages (of 3)": sum(1 for k in ("grounding", "exploration", "synthesis") if d[k]),
-        "selected edges with reasoning and score": sum(1 for e in (g["focus"].edge_selections if g["focus"] else []) if e.reasoning and e.score is not None),
+        "selected edges with reasoning and score": sum(
+            1 for e in (g["focus"].edge_selections if g["focus"] else []) if e.reasoning and e.score is not None
+        ),
         "agent steps": len(a["steps"]),
         "embedded sub-traces": sum(1 for s in a["steps"] if isinstance(s, dict)),
     }

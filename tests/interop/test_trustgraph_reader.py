@@ -166,7 +166,7 @@ def test_agent_trace_read_by_trustgraph(store, client):
 
 
 def test_trustgraph_lists_top_level_sessions_only(store, client):
-    a, sub = _agent(store)
+    a, _sub = _agent(store)
     g = _graph_rag(Recorder(store), query="Another question")
     listed = {q.uri: q.question_type for q in client.list_sessions()}
     assert listed == {a.question.value: "agent", g.question.value: "graph-rag"}
@@ -177,7 +177,7 @@ def test_trustgraph_cli_text_of_an_agent_trace(store, client, capsys):
     """TrustGraph's CLI text form (``print_agent_text``). Its JSON form (``trace_to_dict``) cannot
     be used on any agent trace with a sub-trace, TrustGraph's own included: in 2.11.1 it reads
     ``entity_type`` off the sub-trace step, a dict."""
-    a, sub = _agent(store)
+    a, _sub = _agent(store)
     print_agent_text(client.fetch_agent_trace(a.question.value), client, StoreApi(store))
     out = capsys.readouterr().out
     assert "Question: Who was Marley?" in out

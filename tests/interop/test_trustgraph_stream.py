@@ -34,11 +34,22 @@ def _graph_rag_events():
     t = Recorder(open_store("memory:")).graph_rag("Who was Marley?")
     t.grounding(["Marley"])
     t.exploration([NamedNode("urn:e:marley")], edge_count=3)
-    t.focus([
-        EdgeSelection(Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partnerOf"), NamedNode("urn:e:marley")), reasoning="partner", score=0.9),
-        EdgeSelection(Triple(NamedNode("urn:e:marley"), NamedNode("urn:r:deadYears"), Literal("7", datatype=XSD.integer)), score=0.4),
-        EdgeSelection(Triple(NamedNode("urn:e:marley"), NamedNode("urn:r:name"), Literal("Jacob", language="en")), score=0.2),
-    ])
+    t.focus(
+        [
+            EdgeSelection(
+                Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partnerOf"), NamedNode("urn:e:marley")),
+                reasoning="partner",
+                score=0.9,
+            ),
+            EdgeSelection(
+                Triple(NamedNode("urn:e:marley"), NamedNode("urn:r:deadYears"), Literal("7", datatype=XSD.integer)),
+                score=0.4,
+            ),
+            EdgeSelection(
+                Triple(NamedNode("urn:e:marley"), NamedNode("urn:r:name"), Literal("Jacob", language="en")), score=0.2
+            ),
+        ]
+    )
     t.synthesis("Scrooge's partner.")
     return t.events
 
@@ -56,7 +67,7 @@ def test_every_explain_event_is_decoded_by_trustgraph():
         decoded = [TripleTranslator().decode(t) for t in wire["explain_triples"]]
         assert len(decoded) == len(event.explain_triples)
         tuples = wire_triples_to_tuples(wire["explain_triples"])
-        for (s, p, o), ours in zip(tuples, event.explain_triples):
+        for (s, p, o), ours in zip(tuples, event.explain_triples, strict=False):
             assert (s, p) == (ours.subject.value, ours.predicate.value)
             if isinstance(ours.object, Triple):
                 assert o == {"s": ours.object.subject.value, "p": ours.object.predicate.value, "o": ours.object.object.value}

@@ -36,7 +36,10 @@ def to_trustgraph(term) -> Term:
         datatype = term.datatype.value
         return Term(type=LITERAL, value=term.value, datatype="" if datatype == _XSD_STRING else datatype)
     if isinstance(term, ox.Triple):
-        return Term(type=TRIPLE, triple=Triple(s=to_trustgraph(term.subject), p=to_trustgraph(term.predicate), o=to_trustgraph(term.object)))
+        return Term(
+            type=TRIPLE,
+            triple=Triple(s=to_trustgraph(term.subject), p=to_trustgraph(term.predicate), o=to_trustgraph(term.object)),
+        )
     raise TypeError(f"not an RDF term: {term!r}")
 
 

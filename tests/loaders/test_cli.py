@@ -37,7 +37,18 @@ def test_load_and_trace_lineage(tmp_path, capsys):
     assert code == 0, err
     assert "page 2" in out and doc["iri"] in out
 
-    code, out, _ = _run(capsys, "lineage", "edge", "urn:e:scrooge", "urn:r:signed", '"the register"@en', "--store", store, "--format", "json")
+    code, out, _ = _run(
+        capsys,
+        "lineage",
+        "edge",
+        "urn:e:scrooge",
+        "urn:r:signed",
+        '"the register"@en',
+        "--store",
+        store,
+        "--format",
+        "json",
+    )
     (chain,) = json.loads(out)
     assert [n["kind"] for n in chain["chain"]] == ["chunk", "page", "document"]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,7 +95,7 @@ def test_chunk_spans_cover_the_text(text, size, overlap):
         assert spans == []
         return
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
-    for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+    for (s1, e1), (s2, _e2) in itertools.pairwise(spans):
         assert s1 < s2 <= e1  # progress, no gap
     assert all(0 < e - s <= size for s, e in spans)
 

@@ -166,7 +166,12 @@ def test_pre_v1_shape_loads(memory_store, tmp_path):
         pq.write_table(fn(pq.read_table(path)), path)
 
     rewrite("entities", lambda t: t.rename_columns(["name" if c == "title" else c for c in t.column_names]))
-    rewrite("documents", lambda t: t.rename_columns(["raw_content" if c == "text" else c for c in t.column_names]).drop_columns(["human_readable_id"]))
+    rewrite(
+        "documents",
+        lambda t: t.rename_columns(["raw_content" if c == "text" else c for c in t.column_names]).drop_columns(
+            ["human_readable_id"]
+        ),
+    )
     rewrite("relationships", lambda t: t.rename_columns(["rank" if c == "combined_degree" else c for c in t.column_names]))
 
     def old_communities(t):
@@ -175,7 +180,14 @@ def test_pre_v1_shape_loads(memory_store, tmp_path):
         return t.append_column("id", ids)
 
     rewrite("communities", old_communities)
-    rewrite("community_reports", lambda t: t.set_column(t.column_names.index("community"), "community", pa.array([str(c) for c in t.column("community").to_pylist()])))
+    rewrite(
+        "community_reports",
+        lambda t: t.set_column(
+            t.column_names.index("community"),
+            "community",
+            pa.array([str(c) for c in t.column("community").to_pylist()]),
+        ),
+    )
     report = load_graphrag(memory_store, folder, show_progress=False)
     assert report.version == "0"
     _check_counts(memory_store, folder, None)

@@ -163,7 +163,7 @@ def test_trustgraph_contains_form(store):
 
 def test_reification_dialect_joins_extraction_and_traces(tmp_path, clock):
     store = ReificationStore()
-    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    doc, _chunk = _load_pdf_and_facts(store, tmp_path)
     (chain,) = Lineage(store).edge_sources(EDGE)
     assert chain.document.iri.value == doc.iri
     recorder = Recorder(store, clock=clock)

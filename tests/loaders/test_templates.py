@@ -26,29 +26,87 @@ FACT = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:partnerOf"), Literal(
 
 CASES = {
     "extract/document": (
-        dict(document="urn:ragprov:doc:1", title=ADVERSARIAL, source="file:///tmp/a.txt", mime_type="text/plain", page_count=2),
-        lambda w: P.document_quads(w, iri("urn:ragprov:doc:1"), title=ADVERSARIAL, source="file:///tmp/a.txt", mime_type="text/plain", page_count=2),
+        dict(
+            document="urn:ragprov:doc:1",
+            title=ADVERSARIAL,
+            source="file:///tmp/a.txt",
+            mime_type="text/plain",
+            page_count=2,
+        ),
+        lambda w: P.document_quads(
+            w,
+            iri("urn:ragprov:doc:1"),
+            title=ADVERSARIAL,
+            source="file:///tmp/a.txt",
+            mime_type="text/plain",
+            page_count=2,
+        ),
     ),
     "extract/activity": (
-        dict(activity="urn:a:1", label="chunker extraction", used=["urn:p:1", "urn:p:2"], agent="urn:ragprov:component:chunker",
-             agent_label="chunker", version="0.1.0", started=T0, chunk_size=100, chunk_overlap=10, llm_model="m 1", ontology="urn:onto"),
-        lambda w: P.activity_quads(w, iri("urn:a:1"), label="chunker extraction", used=[iri("urn:p:1"), iri("urn:p:2")],
-                                   agent=iri("urn:ragprov:component:chunker"), agent_label="chunker", version="0.1.0", started=T0,
-                                   chunk_size=100, chunk_overlap=10, llm_model="m 1", ontology=iri("urn:onto")),
+        dict(
+            activity="urn:a:1",
+            label="chunker extraction",
+            used=["urn:p:1", "urn:p:2"],
+            agent="urn:ragprov:component:chunker",
+            agent_label="chunker",
+            version="0.1.0",
+            started=T0,
+            chunk_size=100,
+            chunk_overlap=10,
+            llm_model="m 1",
+            ontology="urn:onto",
+        ),
+        lambda w: P.activity_quads(
+            w,
+            iri("urn:a:1"),
+            label="chunker extraction",
+            used=[iri("urn:p:1"), iri("urn:p:2")],
+            agent=iri("urn:ragprov:component:chunker"),
+            agent_label="chunker",
+            version="0.1.0",
+            started=T0,
+            chunk_size=100,
+            chunk_overlap=10,
+            llm_model="m 1",
+            ontology=iri("urn:onto"),
+        ),
     ),
     "extract/page": (
         dict(page="urn:ragprov:doc:1/p1", document="urn:ragprov:doc:1", number=1, activity="urn:a:1"),
-        lambda w: P.page_quads(w, iri("urn:ragprov:doc:1/p1"), document=iri("urn:ragprov:doc:1"), number=1, activity=iri("urn:a:1")),
+        lambda w: P.page_quads(
+            w, iri("urn:ragprov:doc:1/p1"), document=iri("urn:ragprov:doc:1"), number=1, activity=iri("urn:a:1")
+        ),
     ),
     "extract/chunk": (
-        dict(chunk="urn:c:1", parent="urn:ragprov:doc:1/p1", index=3, offset=120, length=40, activity="urn:a:1", text=ADVERSARIAL),
-        lambda w: P.chunk_quads(w, iri("urn:c:1"), parent=iri("urn:ragprov:doc:1/p1"), index=3, offset=120, length=40,
-                                activity=iri("urn:a:1"), text=ADVERSARIAL),
+        dict(
+            chunk="urn:c:1",
+            parent="urn:ragprov:doc:1/p1",
+            index=3,
+            offset=120,
+            length=40,
+            activity="urn:a:1",
+            text=ADVERSARIAL,
+        ),
+        lambda w: P.chunk_quads(
+            w,
+            iri("urn:c:1"),
+            parent=iri("urn:ragprov:doc:1/p1"),
+            index=3,
+            offset=120,
+            length=40,
+            activity=iri("urn:a:1"),
+            text=ADVERSARIAL,
+        ),
     ),
     "extract/statement": (
         dict(statement="urn:s:1", fact=FACT, derived_from=["urn:c:1", "urn:c:2"], activity="urn:a:1"),
-        lambda w: P.statement_quads(w, iri("urn:s:1"), fact=(str(FACT.subject), str(FACT.predicate), str(FACT.object)),
-                                    derived_from=[iri("urn:c:1"), iri("urn:c:2")], activity=iri("urn:a:1")),
+        lambda w: P.statement_quads(
+            w,
+            iri("urn:s:1"),
+            fact=(str(FACT.subject), str(FACT.predicate), str(FACT.object)),
+            derived_from=[iri("urn:c:1"), iri("urn:c:2")],
+            activity=iri("urn:a:1"),
+        ),
     ),
 }
 
@@ -88,7 +146,7 @@ LINEAGE = {
 
 
 @pytest.mark.parametrize("dialect", ["rdf12", "rdfstar", "reification"])
-@pytest.mark.parametrize("name", sorted(LINEAGE) + ["extract/exists"])
+@pytest.mark.parametrize("name", [*sorted(LINEAGE), "extract/exists"])
 def test_lineage_templates_render_in_every_dialect(name, dialect):
     cat = catalog()
     assert cat.variables(name) == set(cat.info(name).params)

@@ -23,12 +23,21 @@ ONTOLOGY_IRI = "https://trustgraph.ai/ns/ragprov"
 QUOTED_TRIPLE_PROPERTIES = {TG + "edge", TG + "reifies", TG + "contains"}
 
 # SPEC §3: the terms the ontology must define at least.
-SPEC_CLASSES = ["Question", "GraphRagQuestion", "DocRagQuestion", "AgentQuestion", "LocalSearchQuestion", "GlobalSearchQuestion", "DriftSearchQuestion", "Grounding", "Exploration", "Focus", "Synthesis", "EdgeSelection", "ChunkSelection", "Analysis", "ToolUse", "Thought", "Observation", "Conclusion", "Error", "Answer", "Document", "Page", "Chunk", "Statement", "Entity", "Relationship", "Community", "CommunityReport", "TextUnit", "Claim"]
-SPEC_PROPERTIES = ["query", "concept", "entity", "edgeCount", "selectedEdge", "edge", "reasoning", "score", "rank", "content", "document", "chunkCount", "selectedChunk", "thought", "action", "arguments", "observation", "answer", "toolError", "terminationReason", "stepNumber", "inToken", "outToken", "llmModel", "reifies", "contains", "pageCount", "mimeType", "pageNumber", "chunkIndex", "charOffset", "charLength", "chunkSize", "chunkOverlap", "componentVersion", "ontology"]
+SPEC_CLASSES = """Question GraphRagQuestion DocRagQuestion AgentQuestion LocalSearchQuestion
+GlobalSearchQuestion DriftSearchQuestion Grounding Exploration Focus Synthesis EdgeSelection
+ChunkSelection Analysis ToolUse Thought Observation Conclusion Error Answer Document Page Chunk
+Statement Entity Relationship Community CommunityReport TextUnit Claim""".split()
+SPEC_PROPERTIES = """query concept entity edgeCount selectedEdge edge reasoning score rank content
+document chunkCount selectedChunk thought action arguments observation answer toolError
+terminationReason stepNumber inToken outToken llmModel reifies contains pageCount mimeType
+pageNumber chunkIndex charOffset charLength chunkSize chunkOverlap componentVersion ontology""".split()
 
-INTEGER = ["edgeCount", "chunkCount", "candidateCount", "keptCount", "hopNumber", "pageCount", "inToken", "outToken", "rank", "stepNumber", "pageNumber", "chunkIndex", "charOffset", "charLength", "chunkSize", "chunkOverlap", "llmDurationMs", "toolDurationMs", "humanReadableId", "degree", "frequency", "combinedDegree", "level", "size", "findingIndex", "nTokens"]
-DOUBLE = ["score", "duration", "weight", "rating"]
-STRING = ["query", "concept", "reasoning", "content", "action", "arguments", "toolError", "terminationReason", "llmModel", "prompt", "mimeType", "componentVersion"]
+INTEGER = """edgeCount chunkCount candidateCount keptCount hopNumber pageCount inToken outToken rank
+stepNumber pageNumber chunkIndex charOffset charLength chunkSize chunkOverlap llmDurationMs
+toolDurationMs humanReadableId degree frequency combinedDegree level size findingIndex nTokens""".split()
+DOUBLE = "score duration weight rating".split()
+STRING = """query concept reasoning content action arguments toolError terminationReason llmModel
+prompt mimeType componentVersion""".split()
 
 
 class Ontology:

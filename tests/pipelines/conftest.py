@@ -48,7 +48,14 @@ def scripted_reply(request: dict) -> Reply:
         for line in user.splitlines():
             m = re.match(r"^(\d+) \| (.*)$", line)
             if m and "nephew" in m.group(2):
-                picks.append({"id": int(m.group(1)), "score": 0.9, "concept": "nephew", "reasoning": f"names the nephew: {m.group(2)[:40]}"})
+                picks.append(
+                    {
+                        "id": int(m.group(1)),
+                        "score": 0.9,
+                        "concept": "nephew",
+                        "reasoning": f"names the nephew: {m.group(2)[:40]}",
+                    }
+                )
         return Reply("```json\n" + json.dumps(picks) + "\n```", prompt_tokens=200, completion_tokens=40)
     if "numbered facts" in system:
         return Reply("Fred is Scrooge's nephew [1].", prompt_tokens=120, completion_tokens=9)

@@ -30,7 +30,14 @@ ENTITIES = {
     "past": ("Ghost of Christmas Past", "The first of the three spirits."),
     "london": ("London", "The city where the story takes place."),
 }
-RELATIONS = {"partner": "business partner of", "nephew": "nephew of", "clerk": "clerk of", "father": "father of", "visits": "visits", "lives": "lives in"}
+RELATIONS = {
+    "partner": "business partner of",
+    "nephew": "nephew of",
+    "clerk": "clerk of",
+    "father": "father of",
+    "visits": "visits",
+    "lives": "lives in",
+}
 
 CHUNKS = {
     "c0": "Marley was dead, to begin with. Scrooge and Marley were partners in business for many years.",
@@ -67,7 +74,14 @@ def quads(facts_graph: NamedNode | None = None) -> list[Quad]:
         ]
     for key, label in RELATIONS.items():
         out.append(Quad(n(key, R), RDFS.label, Literal(label), g))
-    out.append(Quad(n("scrooge"), NamedNode("urn:test:age"), Literal("60", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")), g))
+    out.append(
+        Quad(
+            n("scrooge"),
+            NamedNode("urn:test:age"),
+            Literal("60", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#integer")),
+            g,
+        )
+    )
     # extraction provenance
     out += [
         Quad(DOC, RDF.type, TG.Document, SOURCE_GRAPH),

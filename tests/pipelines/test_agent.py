@@ -40,7 +40,7 @@ def test_agent_with_llm_uses_knowledge_query_and_concludes(carol_store, recorder
     assert "Observation: Fred is Scrooge's nephew [1]." in history_prompt
     stages = [e.stage for e in events if isinstance(e, ExplainEvent)]
     assert stages == ["question", "analysis", "question", "grounding", "exploration", "focus", "synthesis", "observation", "conclusion"]
-    explains = {e.explain_id: e for e in events if isinstance(e, ExplainEvent)}
+    {e.explain_id: e for e in events if isinstance(e, ExplainEvent)}
     ids = [e.explain_id for e in events if isinstance(e, ExplainEvent)]
     agent_q, analysis, sub_q, synthesis, observation, conclusion = ids[0], ids[1], ids[2], ids[6], ids[7], ids[8]
     s = carol_store

@@ -27,7 +27,19 @@ def store_dir(tmp_path):
 
 def test_ask_graph_rag_explain_prints_stages_live_on_stderr(store_dir, capsys, monkeypatch):
     monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
-    code = run(cli, ["ask", "graph-rag", "Who was Scrooge's business partner?", "-x", "--store", store_dir, "--facts-graph", str(FACTS.value)])
+    code = run(
+        cli,
+        [
+            "ask",
+            "graph-rag",
+            "Who was Scrooge's business partner?",
+            "-x",
+            "--store",
+            store_dir,
+            "--facts-graph",
+            str(FACTS.value),
+        ],
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     assert out.startswith("The answer is Jacob Marley [1].\n")
@@ -61,7 +73,22 @@ def test_ask_with_an_llm_url_and_a_bad_key_fails_in_one_line_without_the_key(sto
     from .openai_stub import Reply
 
     with OpenAIStub(lambda req: Reply("bad key sk-secret-xyz", status=401)) as stub:
-        code = run(cli, ["ask", "graph-rag", "Who?", "--store", store_dir, "--llm-url", stub.url, "--llm-model", "m", "--llm-key", "sk-secret-xyz"])
+        code = run(
+            cli,
+            [
+                "ask",
+                "graph-rag",
+                "Who?",
+                "--store",
+                store_dir,
+                "--llm-url",
+                stub.url,
+                "--llm-model",
+                "m",
+                "--llm-key",
+                "sk-secret-xyz",
+            ],
+        )
     out, err = capsys.readouterr()
     assert code == 1
     notice, error = err.strip().splitlines()
@@ -160,8 +187,21 @@ def test_ask_buffered_sends_each_trace_as_one_update(store_dir, capsys, monkeypa
     sent: list[str] = []
     update = EmbeddedStore.update
     monkeypatch.setattr(EmbeddedStore, "update", lambda self, text: (sent.append(text), update(self, text))[1])
-    code = run(cli, ["ask", kind, "Who was Scrooge's business partner?", "--buffered", "-x", "--store", store_dir, "--facts-graph", str(FACTS.value)])
-    out, err = capsys.readouterr()
+    code = run(
+        cli,
+        [
+            "ask",
+            kind,
+            "Who was Scrooge's business partner?",
+            "--buffered",
+            "-x",
+            "--store",
+            store_dir,
+            "--facts-graph",
+            str(FACTS.value),
+        ],
+    )
+    _out, err = capsys.readouterr()
     assert code == 0, err
     assert "[question]" in err and ("[synthesis]" in err or "[conclusion]" in err)  # live events, stage by stage
     traces = err.count("[question]")  # an agent's tool call runs a sub-trace of its own

@@ -191,7 +191,12 @@ def test_report_ratings_come_through(index):
     from ragprov.resources import data_dir
     from ragprov.sparql import catalog
 
-    reports = {r["report"].value for r in index.select(catalog().render("retrieve/graphrag-reports", index.dialect, facts_graph=FACTS, max_level=None))}
+    reports = {
+        r["report"].value
+        for r in index.select(
+            catalog().render("retrieve/graphrag-reports", index.dialect, facts_graph=FACTS, max_level=None)
+        )
+    }
     rows = index.select(catalog().render("retrieve/graphrag-report-texts", index.dialect, facts_graph=FACTS, reports=sorted(reports)))
     ranks = {r["report"].value: float(r["rank"].value) for r in rows if "rank" in r}
     assert reports and set(ranks) == reports, "every report has its rating"

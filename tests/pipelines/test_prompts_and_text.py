@@ -13,7 +13,14 @@ from ragprov.retrieve.lexical import BM25, content_tokens, extract_concepts
 
 def test_every_bundled_prompt_has_a_header_and_matching_inputs():
     ids = prompt_ids()
-    assert {"graphrag-concepts", "graphrag-edge-scoring", "graphrag-synthesis", "docrag-rerank", "docrag-synthesis", "agent-react"} <= set(ids)
+    assert {
+        "graphrag-concepts",
+        "graphrag-edge-scoring",
+        "graphrag-synthesis",
+        "docrag-rerank",
+        "docrag-synthesis",
+        "agent-react",
+    } <= set(ids)
     for pid in ids:
         p = load_prompt(pid)
         assert p.ref == f"{pid}@{p.version}" and p.summary and len(p.sha) == 16
@@ -50,7 +57,14 @@ def test_parse_json_list_tolerates_fences_and_chatter():
 
 
 def test_concepts_drop_stopwords_and_keep_phrases():
-    assert extract_concepts("What did Tiny Tim say at Christmas dinner?") == ["tiny tim", "tiny", "tim", "christmas dinner", "christmas", "dinner"]
+    assert extract_concepts("What did Tiny Tim say at Christmas dinner?") == [
+        "tiny tim",
+        "tiny",
+        "tim",
+        "christmas dinner",
+        "christmas",
+        "dinner",
+    ]
     assert extract_concepts("who is it?") == []
     assert content_tokens("The Ghosts of Christmas") == ["ghost", "christmas"]
 

@@ -16,10 +16,24 @@ from .conftest import FACTS
 SCHEMA = FactsSchema()
 EDGE = graphs.fact("scrooge", "partner", "marley")
 PARAMS = {
-    "retrieve/entity-index": dict(facts_graph=FACTS, label_predicates=list(SCHEMA.label_predicates), description_predicates=list(SCHEMA.description_predicates)),
-    "retrieve/not-entities": dict(facts_graph=FACTS, terms=[graphs.n("scrooge"), graphs.n("partner", graphs.R)], excluded_types=list(SCHEMA.excluded_types)),
+    "retrieve/entity-index": dict(
+        facts_graph=FACTS,
+        label_predicates=list(SCHEMA.label_predicates),
+        description_predicates=list(SCHEMA.description_predicates),
+    ),
+    "retrieve/not-entities": dict(
+        facts_graph=FACTS,
+        terms=[graphs.n("scrooge"), graphs.n("partner", graphs.R)],
+        excluded_types=list(SCHEMA.excluded_types),
+    ),
     "retrieve/load-stamp": dict(),
-    "retrieve/neighbourhood": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")], limit=30, excluded_predicates=list(SCHEMA.excluded_predicates), excluded_namespaces=list(SCHEMA.excluded_namespaces)),
+    "retrieve/neighbourhood": dict(
+        facts_graph=FACTS,
+        entities=[graphs.n("scrooge")],
+        limit=30,
+        excluded_predicates=list(SCHEMA.excluded_predicates),
+        excluded_namespaces=list(SCHEMA.excluded_namespaces),
+    ),
     "retrieve/chunks": dict(limit=None, chunks=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
@@ -54,7 +68,9 @@ def test_retrieve_templates_answer(carol_store):
     reader = FactsReader(s, facts_graph=FACTS)
     assert set(reader.labels([graphs.n("scrooge"), graphs.n("partner", graphs.R)]).values()) == {"Ebenezer Scrooge", "business partner of"}
     sources = reader.edge_sources([EDGE])[EDGE]  # lineage/edge-sources, one query for all edges
-    assert [(o.chunk, o.source.page, o.source.title, o.chunk_index) for o in sources] == [(graphs.chunk_iri("c0"), 1, "A Christmas Carol", 0)]
+    assert [(o.chunk, o.source.page, o.source.title, o.chunk_index) for o in sources] == [
+        (graphs.chunk_iri("c0"), 1, "A Christmas Carol", 0)
+    ]
     assert sources[0].citation() == reader.citation(sources[0].source) == "A Christmas Carol, p. 1, chunk 0"
     assert {r["chunk"] for r in run("retrieve/chunks")} == {graphs.chunk_iri(k) for k in graphs.CHUNKS}
 
@@ -62,7 +78,7 @@ def test_retrieve_templates_answer(carol_store):
 def _groups(text: str) -> list[str]:
     """The text each ``{ … }`` group holds directly (nested groups blanked out)."""
     out, stack = [], []
-    for i, ch in enumerate(text):
+    for _i, ch in enumerate(text):
         if ch == "{":
             stack.append([])
         elif ch == "}":
@@ -102,7 +118,11 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     assert rows and all(int(r["level"].value) == 0 for r in rows)
     parts = render("retrieve/graphrag-report-texts", facts_graph=FACTS, reports=[r["report"] for r in rows])
     assert {r["report"] for r in parts} == {r["report"] for r in rows} and any("findingSummary" in r for r in parts)
-    tim = next(r["entity"] for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]}) if "label" in r and r["label"].value == "TINY TIM")
+    tim = next(
+        r["entity"]
+        for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]})
+        if "label" in r and r["label"].value == "TINY TIM"
+    )
     context = render("retrieve/graphrag-entity-context", facts_graph=FACTS, entities=[tim])
     assert {r["kind"].value for r in context} == {"report", "relationship", "claim", "text_unit"}
     unit = next(r["item"] for r in context if r["kind"].value == "text_unit")
@@ -114,23 +134,63 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
 
 RECORD = {
     "record/context-exploration": dict(
-        exploration=NamedNode("urn:x:e"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:g"), session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z",
-        entities=[graphs.n("scrooge")], candidates=[NamedNode("urn:x:r1"), NamedNode("urn:x:r2")],
+        exploration=NamedNode("urn:x:e"),
+        question=NamedNode("urn:x:q"),
+        derived_from=NamedNode("urn:x:g"),
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        entities=[graphs.n("scrooge")],
+        candidates=[NamedNode("urn:x:r1"), NamedNode("urn:x:r2")],
         batches=[{"iri": NamedNode("urn:x:b1"), "number": 1, "reports": [NamedNode("urn:x:r1")]}],
     ),
     "record/context-focus": dict(
-        focus=NamedNode("urn:x:f"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", prompt=None,
-        selections=[{"iri": NamedNode("urn:x:s1"), "item": graphs.n("partner", graphs.R), "kind": "relationship", "rank": 1,
-                     "score": 2.0, "tokens": 12, "edge": EDGE}], points=[NamedNode("urn:x:p1")],
+        focus=NamedNode("urn:x:f"),
+        question=NamedNode("urn:x:q"),
+        derived_from=[NamedNode("urn:x:e")],
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        prompt=None,
+        selections=[
+            {
+                "iri": NamedNode("urn:x:s1"),
+                "item": graphs.n("partner", graphs.R),
+                "kind": "relationship",
+                "rank": 1,
+                "score": 2.0,
+                "tokens": 12,
+                "edge": EDGE,
+            }
+        ],
+        points=[NamedNode("urn:x:p1")],
     ),
     "record/map-result": dict(
-        result=NamedNode("urn:x:m"), question=NamedNode("urn:x:q"), derived_from=NamedNode("urn:x:e"), session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", batch=NamedNode("urn:x:b1"),
-        points=[{"iri": NamedNode("urn:x:p1"), "content": 'say "hi" }', "score": 50.0, "reports": [NamedNode("urn:x:r1")]}],
-        in_token=None, out_token=None, prompt="global-map@1",
+        result=NamedNode("urn:x:m"),
+        question=NamedNode("urn:x:q"),
+        derived_from=NamedNode("urn:x:e"),
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        batch=NamedNode("urn:x:b1"),
+        points=[
+            {"iri": NamedNode("urn:x:p1"), "content": 'say "hi" }', "score": 50.0, "reports": [NamedNode("urn:x:r1")]}
+        ],
+        in_token=None,
+        out_token=None,
+        prompt="global-map@1",
     ),
     "record/drift-action": dict(
-        action=NamedNode("urn:x:a"), question=NamedNode("urn:x:q"), derived_from=[NamedNode("urn:x:e")], session=NamedNode("urn:x:q/session"), generated="2026-01-01T00:00:00Z", query="q", depth=0,
-        score=1.5, follow_ups=["tiny tim"], document=NamedNode("urn:x:a/answer"), content="answer", sub_trace=None, prompt=None,
+        action=NamedNode("urn:x:a"),
+        question=NamedNode("urn:x:q"),
+        derived_from=[NamedNode("urn:x:e")],
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        query="q",
+        depth=0,
+        score=1.5,
+        follow_ups=["tiny tim"],
+        document=NamedNode("urn:x:a/answer"),
+        content="answer",
+        sub_trace=None,
+        prompt=None,
     ),
 }
 

@@ -95,7 +95,9 @@ def test_a_store_changed_behind_its_back_is_noticed(carol_dir, tmp_path, capsys)
     facts = tmp_path / "more.nt"
     facts.write_text('<urn:x:fezziwig-ball> <http://www.w3.org/2000/01/rdf-schema#label> "Zanzibar Quokka" .\n', encoding="utf-8")
     store = EmbeddedStore(carol_dir)
-    load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)  # the index is not told
+    load_triples(
+        store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False
+    )  # the index is not told
     reader = FactsReader(store, facts_graph=FACTS)
     assert [m.iri for m in reader.entity_index().search(["quokka"], limit=1)] == [NamedNode("urn:x:fezziwig-ball")]
     assert "the store changed since its text index was built" in capsys.readouterr().err

@@ -293,11 +293,11 @@ def test_a_pipeline_that_fails_mid_answer_ends_the_stream_with_an_error_event(ca
     store, _ = carol
     with OpenAIStub(lambda request: Reply("overloaded", status=503)) as stub:
         engine = LLMEngine(LLMClient(LLMConfig(url=stub.url, model="stub-model", api_key="sk-never-shown", max_retries=0)))
-        with TestClient(create_app(store, ServeConfig(engine=engine))) as client:
-            with client.stream("POST", "/ask", json={"mode": "graph-rag", "question": "Who is Topper?"}) as resp:
-                assert resp.status_code == 200
-                events = sse_events("".join(resp.iter_text()))
-    assert [name for _, name, _ in events][0] == "explain" and events[-1][1] == "error"
+        with TestClient(create_app(store, ServeConfig(engine=engine))) as client, \
+                client.stream("POST", "/ask", json={"mode": "graph-rag", "question": "Who is Topper?"}) as resp:
+            assert resp.status_code == 200
+            events = sse_events("".join(resp.iter_text()))
+    assert next(name for _, name, _ in events) == "explain" and events[-1][1] == "error"
     problem = json.loads(events[-1][2])
     assert problem["status"] >= 400 and problem["detail"] and "sk-never-shown" not in events[-1][2]
     assert "Traceback" not in events[-1][2]

@@ -113,7 +113,11 @@ def test_chunk_lineage_and_texts_on_every_engine(store):
           GRAPH <urn:graph:library> { <urn:x:chunk> tg:content "It was cold. Fred came in, Scrooge's nephew. The end." . }
         }""")
     lineage = views.node_lineage(store, "urn:x:chunk", terms=["Scrooge's nephew"])
-    assert [(n["kind"], n["iri"]) for n in lineage["chain"]] == [("chunk", "urn:x:chunk"), ("page", "urn:x:page"), ("document", "urn:x:doc")]
+    assert [(n["kind"], n["iri"]) for n in lineage["chain"]] == [
+        ("chunk", "urn:x:chunk"),
+        ("page", "urn:x:page"),
+        ("document", "urn:x:doc"),
+    ]
     assert lineage["document"]["title"] == "book.txt"
     a, b = lineage["highlight"]
     assert lineage["text"][a:b] == "Fred came in, Scrooge's nephew."

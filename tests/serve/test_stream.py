@@ -52,7 +52,7 @@ def test_fifty_concurrent_sse_clients_each_get_a_complete_ordered_stream(carol):
             results = [f.result(timeout=900) for f in streams]
     nav = Navigator(store)
     traces = set()
-    for (mode, question), events in zip(jobs, results):
+    for (mode, question), events in zip(jobs, results, strict=False):
         assert [n for n, _, _ in events] == list(range(len(events))), "ids are consecutive from 0"
         decoded = [event_from_json(data) for _, _, data in events]
         assert isinstance(decoded[-1], EndOfSession) and sum(isinstance(e, EndOfSession) for e in decoded) == 1
@@ -73,7 +73,9 @@ def test_fifty_concurrent_sse_clients_each_get_a_complete_ordered_stream(carol):
 def test_a_client_that_leaves_mid_stream_does_not_stop_the_trace(carol):
     store, _ = carol
     with running_server(create_app(store, ServeConfig())) as base:
-        with requests.post(f"{base}/ask", json={"mode": "graph-rag", "question": "Who is Belle? (left early)"}, stream=True, timeout=60) as resp:
+        with requests.post(
+            f"{base}/ask", json={"mode": "graph-rag", "question": "Who is Belle? (left early)"}, stream=True, timeout=60
+        ) as resp:
             lines = resp.iter_lines(decode_unicode=True)
             assert next(lines) == "id: 0"
             data = next(line for line in lines if line.startswith("data: "))
