@@ -197,7 +197,7 @@ def _values(arr: pa.Array) -> memoryview:
     """A view of the bytes holding a string array's values (with any bytes behind null slots)."""
     offsets = arr.buffers()[1]
     data = arr.buffers()[2]
-    width = "q" if pa.types.is_large_string(arr.type) else "i"
-    mv = memoryview(offsets).cast("B").cast(width)
+    raw = memoryview(offsets).cast("B")
+    mv = raw.cast("q") if pa.types.is_large_string(arr.type) else raw.cast("i")
     start, end = mv[arr.offset], mv[arr.offset + len(arr)]
     return memoryview(data)[start:end] if data is not None else memoryview(b"")

@@ -302,6 +302,13 @@ def _id(table: Table, n: int, column: str, value: Any) -> str:
     return value
 
 
+def _required_int(table: Table, n: int, column: str, value: Any) -> int:
+    """``value`` as an integer; a clear error naming the row when it is missing or no integer."""
+    number = _int(table, n, column, value, optional=False)
+    assert number is not None  # _int refuses a missing value that is not optional
+    return number
+
+
 def _int(table: Table, n: int, column: str, value: Any, *, optional: bool = True) -> int | None:
     if value is None:
         if optional:
@@ -501,19 +508,19 @@ def _check_rows(out: GraphRagOutput, policy: str) -> _Index:
         has_entities = "entity_ids" in comms.columns
         for batch in comms.batches():
             for n, row in batch:
-                c = _int(comms, n, "community", row["community"], optional=False)
-                level = _int(comms, n, "level", row["level"], optional=False)
+                c = _required_int(comms, n, "community", row["community"])
+                level = _required_int(comms, n, "level", row["level"])
                 if c in ix.communities:
                     raise LoadError(f"{comms.where(n, 'community')}: duplicate community {c}")
-                ix.communities[c] = level  # type: ignore[assignment]
+                ix.communities[c] = level
                 if has_parent:
                     p = _int(comms, n, "parent", row.get("parent"))
-                    ix.parent[c] = None if p is None or p < 0 else p  # type: ignore[index]
+                    ix.parent[c] = None if p is None or p < 0 else p
                 for e in _ids(comms, n, "entity_ids", row.get("entity_ids")):
                     if e not in ix.entities:
                         raise LoadError(f"{comms.where(n, 'entity_ids')}: unknown entity {e!r}")
                     if has_entities:
-                        membership.setdefault((level, e), c)  # type: ignore[arg-type]
+                        membership.setdefault((level, e), c)
                 for r in _ids(comms, n, "relationship_ids", row.get("relationship_ids")):
                     if r not in ix.relationships:
                         raise LoadError(f"{comms.where(n, 'relationship_ids')}: unknown relationship {r!r}")
@@ -524,13 +531,13 @@ def _check_rows(out: GraphRagOutput, policy: str) -> _Index:
         if not has_parent:
             for batch in comms.batches():
                 for n, row in batch:
-                    c = _int(comms, n, "community", row["community"], optional=False)
-                    level = ix.communities[c]  # type: ignore[index]
-                    keys = _ids(comms, n, "entity_ids", row.get("entity_ids")) or ix.members.get(c, [])  # type: ignore[arg-type]
+                    c = _required_int(comms, n, "community", row["community"])
+                    level = ix.communities[c]
+                    keys = _ids(comms, n, "entity_ids", row.get("entity_ids")) or ix.members.get(c, [])
                     parent = None
                     if level and level > 0:
                         parent = next((membership[(level - 1, k)] for k in keys if (level - 1, k) in membership), None)
-                    ix.parent[c] = parent  # type: ignore[index]
+                    ix.parent[c] = parent
         for c, p in ix.parent.items():
             if p is not None:
                 if p not in ix.communities:
@@ -540,7 +547,7 @@ def _check_rows(out: GraphRagOutput, policy: str) -> _Index:
     if reports is not None:
         for batch in reports.batches(skip=("full_content", "summary", "rank_explanation")):
             for n, row in batch:
-                c = _int(reports, n, "community", row["community"], optional=False)
+                c = _required_int(reports, n, "community", row["community"])
                 if comms is not None and c not in ix.communities:
                     raise LoadError(f"{reports.where(n, 'community')}: unknown community {c}")
                 if not isinstance(row["title"], str):
@@ -646,7 +653,7 @@ def _check_columns(out: GraphRagOutput, policy: str) -> _Index:
             8192, skip=("full_content", "summary", "rank_explanation", "id", "level", "human_readable_id")
         ):
             numbers = _ints(cols["community"])
-            if comms is not None and not ix.communities.keys() >= set(numbers):  # type: ignore[operator]
+            if comms is not None and not ix.communities.keys() >= set(numbers):
                 raise _Suspect
             _strs(cols["title"], blank=True)  # a title each (an empty one: the row-wise check judges)
             findings = cols.get("findings")
@@ -1003,8 +1010,8 @@ class _TableWriter:
             parent = ix.parent.get(c)  # type: ignore[arg-type]
             if parent is not None:
                 pairs.append((parent_p, community_iri(parent)))
-            given = has_children and children[i] is not None
-            kids = [k for k in children[i] if k is not None] if given else ix.children.get(c, [])  # type: ignore[arg-type]
+            listed = children[i] if has_children else None
+            kids = [k for k in listed if k is not None] if listed is not None else ix.children.get(c, [])  # type: ignore[arg-type]
             pairs.extend((child_p, community_iri(int(k))) for k in kids)
             if not member_counts[i]:  # no entity_ids here: members from the nodes table
                 pairs.extend((member_p, mint(ns + "entity:", e)) for e in ix.members.get(c, []))  # type: ignore[arg-type]

@@ -37,6 +37,30 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+
+def _short_help(text: str, limit: int) -> str:
+    """The first sentence of ``text``'s first paragraph, cut at a word to ``limit`` characters
+    (ending in ``...`` when cut): what click shows for a command it has not imported.
+
+    >>> _short_help("Answer QUESTION (GraphRAG, DocRAG or an agent) and record its trace. More.", 30)
+    'Answer QUESTION (GraphRAG,...'
+    >>> _short_help("List traces, newest first.", 45)
+    'List traces, newest first.'
+    """
+    kept: list[str] = []
+    for word in text.split("\n\n")[0].split():
+        if len(" ".join([*kept, word])) > limit:
+            break
+        kept.append(word)
+        if word.endswith("."):
+            return " ".join(kept)
+    else:
+        return " ".join(kept)
+    while kept and len(" ".join(kept)) + 3 > limit:
+        kept.pop()
+    return " ".join(kept) + "..."
+
+
 class LazyGroup(click.Group):
     """A group whose commands' modules load on first use (commands registered directly work too)."""
 
@@ -55,7 +79,7 @@ class LazyGroup(click.Group):
             if name in self.commands:
                 rows.append((name, self.commands[name].get_short_help_str(limit)))
             else:
-                rows.append((name, click.utils.make_default_short_help(COMMANDS[name][1], limit)))
+                rows.append((name, _short_help(COMMANDS[name][1], limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

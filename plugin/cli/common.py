@@ -54,11 +54,11 @@ def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bo
                     raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
                 with staged(directory) as store:
                     return fn(*args, store=store, **kwargs)
-            store = open_store(store_location, dialect=dialect, create=create, read_only=read_only)
+            opened = open_store(store_location, dialect=dialect, create=create, read_only=read_only)
             try:
-                return fn(*args, store=store, **kwargs)
+                return fn(*args, store=opened, **kwargs)
             finally:
-                store.close()
+                opened.close()
 
         return wrapper
 

@@ -35,6 +35,13 @@ QUESTIONS = (
 )
 
 
+def _name(term, labels: dict) -> str:
+    """A term's label when it has one, else its IRI (or its N-Triples form)."""
+    if isinstance(term, NamedNode):
+        return labels.get(term, term.value)
+    return str(term)
+
+
 def _rule(title: str) -> None:
     click.secho(f"\n=== {title} " + "=" * max(0, 72 - len(title)), bold=True, err=True)
 
@@ -87,8 +94,8 @@ def demo_command(location: str | None, max_edges: int) -> None:
         if edges:
             edge = edges[0]
             labels = graph.reader.labels([t for t in (edge.subject, edge.predicate, edge.object) if isinstance(t, NamedNode)])
-            click.echo(f"edge: {labels.get(edge.subject, edge.subject.value)} → {labels.get(edge.object, str(edge.object))}")
-            click.echo(f"      {' '.join(labels.get(edge.predicate, edge.predicate.value).split())}")
+            click.echo(f"edge: {_name(edge.subject, labels)} → {_name(edge.object, labels)}")
+            click.echo(f"      {' '.join(_name(edge.predicate, labels).split())}")
             chains = Lineage(store).edge_sources(edge)
             records = graph.reader.chunk_records([c.chunk.iri for c in chains[:2] if c.chunk is not None])
             texts = {chunk: r.text for chunk, r in records.items()}
@@ -96,7 +103,7 @@ def demo_command(location: str | None, max_edges: int) -> None:
                 click.echo(f"  {chain}")
                 chunk = chain.chunk
                 if chunk is not None and chunk.iri in texts:
-                    click.echo("  text: " + _excerpt(texts[chunk.iri], labels.get(edge.subject, "")))
+                    click.echo("  text: " + _excerpt(texts[chunk.iri], labels.get(edge.subject, "") if isinstance(edge.subject, NamedNode) else ""))
         else:
             click.echo("no edge was selected")
 
@@ -111,9 +118,8 @@ def demo_command(location: str | None, max_edges: int) -> None:
         ]
         if edges:
             e = edges[0]
-            cmds.append(
-                f"ragprov lineage edge {e.subject.value} {e.predicate.value} {e.object.value if isinstance(e.object, NamedNode) else shlex.quote(str(e.object))}{where}"
-            )
+            parts = [t.value if isinstance(t, NamedNode) else shlex.quote(str(t)) for t in (e.subject, e.predicate, e.object)]
+            cmds.append(f"ragprov lineage edge {' '.join(parts)}{where}")
         cmds += [
             f"ragprov ask graph-rag \"Who is Bob Cratchit?\" -x{where}",
             f"ragprov ask local \"Who is Tiny Tim?\" -x{where}",

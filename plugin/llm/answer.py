@@ -315,9 +315,9 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         for c, pattern in patterns:
             if not set(content_tokens(c.name)) <= s.tokens and content_tokens(c.name):
                 continue
-            for m in pattern.finditer(s.text):
-                c.hits.append((k, m.start(), m.end()))
-                c.surfaces.append(m.group(0))
+            for match in pattern.finditer(s.text):
+                c.hits.append((k, match.start(), match.end()))
+                c.surfaces.append(match.group(0))
     if qt.kind == "how-many":
         _spans(cands, sentences, _NUMBER, "NUMBER")
     elif qt.kind == "when":

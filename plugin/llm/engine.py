@@ -263,8 +263,8 @@ def _json_choices(text: str, count: int, *, what: str) -> list[tuple[int, dict]]
         if not isinstance(item, dict):
             continue
         try:
-            index = int(item.get("id"))
-        except (TypeError, ValueError):
+            index = int(item["id"])
+        except (KeyError, TypeError, ValueError):
             continue
         if 0 <= index < count and index not in seen:
             seen.add(index)

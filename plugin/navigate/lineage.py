@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pyoxigraph import NamedNode, Triple
 
@@ -77,7 +78,7 @@ class SourceNode:
         return f"{name} <{self.iri.value}>"
 
     def to_json(self) -> dict:
-        out = {"iri": self.iri.value, "kind": self.kind}
+        out: dict[str, Any] = {"iri": self.iri.value, "kind": self.kind}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name in ("iri", "kind", "parents") or value is None:
@@ -302,9 +303,9 @@ class Lineage:
         rows_by_edge: dict[Triple, list[dict]] = {}
         for row in rows:
             term = row.get("edge")
-            edge = by_key.get(term.value if isinstance(term, NamedNode) else str(term))
-            if edge is not None:
-                rows_by_edge.setdefault(edge, []).append(row)
+            found = by_key.get(term.value if isinstance(term, NamedNode) else str(term))
+            if found is not None:
+                rows_by_edge.setdefault(found, []).append(row)
         for edge, edge_rows in rows_by_edge.items():
             out[edge] = self._chains(edge_rows)
         return out

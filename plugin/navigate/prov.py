@@ -30,7 +30,7 @@ from ..namespaces import PREFIXES, PROV, RDF, RDFS
 from .model import Node, describe
 
 if TYPE_CHECKING:  # pragma: no cover
-    from prov.model import ProvDocument
+    from prov.model import ProvDocument, ProvRecord
 
 __all__ = ["FORMATS", "is_qname_local", "qualified_parts", "serialize", "trace_document", "traces_document"]
 
@@ -156,7 +156,7 @@ def _time(term):
 def add_nodes(doc: ProvDocument, nodes: dict[str, Node], names: _Names) -> None:
     """The PROV elements and relations of ``nodes`` (one trace's description) added to ``doc``."""
     kinds = {key: _kind(node) for key, node in nodes.items()}
-    records = {}
+    records: dict[str, ProvRecord] = {}
     for key, node in nodes.items():
         attributes: list = []
         for prop, values in node.props.items():
@@ -225,6 +225,7 @@ def trace_document(navigator, question) -> ProvDocument:
 def serialize(doc: ProvDocument, fmt: str) -> str:
     """``doc`` as ``prov-json`` or ``prov-n`` text."""
     try:
-        return doc.serialize(format=FORMATS[fmt], **({"indent": 2} if fmt == "prov-json" else {}))
+        text = doc.serialize(format=FORMATS[fmt], indent=2) if fmt == "prov-json" else doc.serialize(format=FORMATS[fmt])
     except KeyError:
         raise ConfigurationError(f"unknown PROV format {fmt!r}: use one of {', '.join(FORMATS)}") from None
+    return text or ""

@@ -87,9 +87,9 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
     reason = stage.value(TG.terminationReason)
     if reason:
         lines.append(f"  terminated: {reason}")
-    tokens = [stage.value(TG.inToken), stage.value(TG.outToken)]
-    if any(t is not None for t in tokens):
-        lines.append(f"  tokens: in {tokens[0] or 0}, out {tokens[1] or 0}")
+    counts = [stage.value(TG.inToken), stage.value(TG.outToken)]
+    if any(t is not None for t in counts):
+        lines.append(f"  tokens: in {counts[0] or 0}, out {counts[1] or 0}")
     for sub in stage.subtraces:
         lines.append(f"  sub-trace: {sub.kind} <{sub.question.value}> {sub.query!r}")
     return lines

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
@@ -114,7 +114,7 @@ class Pipeline:
         """Record the Question; returns the trace the stages are written to (the subclass's)."""
         raise NotImplementedError
 
-    def _begin(self, question: str, used: NamedNode | None) -> Iterator[Event]:
+    def _begin(self, question: str, used: NamedNode | None) -> Generator[Event, None, tuple[Any, list[str]]]:
         """Reset :attr:`result`, record the Question and the Grounding (yielding their events);
         returns ``(trace, concepts)``."""
         result = self.result = RunResult()
@@ -125,7 +125,7 @@ class Pipeline:
         concepts = yield from self._ground(trace, question)
         return trace, concepts
 
-    def _ground(self, trace: Any, question: str) -> Iterator[Event]:
+    def _ground(self, trace: Any, question: str) -> Generator[Event, None, list[str]]:
         """Concepts of the question, recorded as the Grounding; yields its event, returns the concepts."""
         result = self.result
         with result.timings.measure("concepts"):

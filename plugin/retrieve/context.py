@@ -125,7 +125,7 @@ def local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dic
     for r in rels.values():
         outside = None if r["in_network"] else (r["target"] if r["source"] in selected else r["source"])
         r["links"] = links.get(outside, 0) if outside is not None else len(entities)
-    rel_count = {}
+    rel_count: dict[NamedNode, int] = {}
     for r in rels.values():
         for e in (r["source"], r["target"]):
             rel_count[e] = rel_count.get(e, 0) + 1

@@ -39,7 +39,7 @@ from ..errors import InvalidValueError, NotFoundError
 from ..labels import iri_label, local_name
 from ..namespaces import TG
 from ..navigate import Navigator
-from ..navigate.lineage import Lineage, SourceChain, _nodes
+from ..navigate.lineage import Lineage, SourceChain, SourceNode, _nodes
 from ..navigate.model import Stage
 from ..navigate.render import stage_lines
 from ..retrieve.lexical import content_tokens, split_sentences
@@ -176,7 +176,9 @@ def node_lineage(store, node: NamedNode | str, *, terms: Sequence[str] = ()) -> 
     nodes = _nodes(rows)
     if start.value not in nodes or (len(nodes) == 1 and not nodes[start.value].parents and nodes[start.value].kind == "entity"):
         raise NotFoundError(f"no node <{start.value}> with a lineage in urn:graph:source")
-    chain, seen, current = [], set(), nodes[start.value]
+    chain: list[dict] = []
+    seen: set[str] = set()
+    current: SourceNode | None = nodes[start.value]
     while current is not None and current.iri.value not in seen:
         seen.add(current.iri.value)
         chain.append(current.to_json())
@@ -232,7 +234,7 @@ def _chunk_lineages(store, stages: Sequence[Stage], terms: Sequence[str]) -> dic
     """Each chunk a stage kept (DocRAG) or an index item that has a lineage (text units, entities),
     down to its document, with its text and the sentence best matching ``terms``."""
     out: dict[str, dict] = {}
-    nodes = [sel.chunk or sel.item for st in stages for sel in st.selections if (sel.chunk or sel.item) is not None]
+    nodes = [node for st in stages for sel in st.selections if (node := sel.chunk or sel.item) is not None]
     for iri in dict.fromkeys(nodes):
         try:
             out[iri.value] = node_lineage(store, iri, terms=terms)
@@ -301,8 +303,8 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
     lineage: dict[str, dict] = {}
     if with_lineage:
         edges = [sel.edge for st in trace.stages for sel in st.selections if sel.edge is not None]
-        for edge, chains in Lineage(store).edges_sources(edges).items():
-            lineage[edge_key(edge)] = _edge_lineage_view(store, edge, chains, labels)
+        for edge, edge_chains in Lineage(store).edges_sources(edges).items():
+            lineage[edge_key(edge)] = _edge_lineage_view(store, edge, edge_chains, labels)
     data["lineage"] = lineage
     chunks = _chunk_lineages(store, trace.stages, [trace.summary.query]) if with_lineage else {}
     for stage_json in data["stages"]:

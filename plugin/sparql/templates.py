@@ -145,7 +145,7 @@ def _iri_filter(value: object) -> Sparql:
 
 
 def _string_filter(value: object) -> Sparql:
-    return Sparql(sparql_string(_defined(value)))
+    return Sparql(sparql_string(_defined(value)))  # type: ignore[arg-type]  # sparql_string refuses a non-string itself
 
 
 _XSD = str(XSD)

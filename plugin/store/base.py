@@ -39,7 +39,7 @@ class Rows(Sequence[Row]):
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self.rows[i]
 
     def __iter__(self) -> Iterator[Row]:
@@ -66,8 +66,10 @@ class Store(Protocol):
     spells quoted triples; ``path`` is an on-disk store's directory (``None`` for any other store).
     """
 
-    dialect: Dialect
     path: Path | None
+
+    @property
+    def dialect(self) -> Dialect: ...
 
     def query(self, sparql: str) -> Rows | bool: ...
 
@@ -98,7 +100,8 @@ class Store(Protocol):
 
 PROTOCOL = frozenset(
     {name for name in Store.__annotations__}
-    | {name for name, value in vars(Store).items() if callable(value) and (not name.startswith("_") or name in ("__enter__", "__exit__"))}
+    | {name for name, value in vars(Store).items()
+       if (callable(value) or isinstance(value, property)) and (not name.startswith("_") or name in ("__enter__", "__exit__"))}
 )
 """The names of the :class:`Store` protocol: all a module outside ``ragprov.store`` may use of a store
 (a test checks it, ``tests/core/test_store_protocol.py``)."""

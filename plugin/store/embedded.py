@@ -99,6 +99,7 @@ class EmbeddedStore(StoreMixin):
         self.staging_of: Path | None = None
         """Set when this store stages a write to the store at that path (see ``store.staging``)."""
         self._writer_file: Path | None = None
+        self._store: ox.Store | None
         try:
             if self.path is None:
                 self._store = ox.Store()
@@ -188,7 +189,7 @@ class EmbeddedStore(StoreMixin):
 
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
         try:
-            return self.raw.dump(format=rdf_format(format))
+            return self.raw.dump(format=rdf_format(format)) or b""
         except OSError as e:
             self._failed("a dump", e)
 

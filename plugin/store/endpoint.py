@@ -47,6 +47,8 @@ import threading
 import urllib.parse
 from collections.abc import Iterable
 
+from typing import Any
+
 import pyoxigraph as ox
 import requests
 from pyoxigraph import Literal, NamedNode, Quad, Triple
@@ -281,7 +283,7 @@ class EndpointStore(StoreMixin):
     # -- engine quirks ---------------------------------------------------------------------------
     def _apply_overrides(self, quirks: EngineQuirks) -> EngineQuirks:
         c = self.config
-        changes: dict[str, object] = {}
+        changes: dict[str, Any] = {}
         if c.default_graph is not None:
             changes["default_graph"] = c.default_graph or None
         if c.hidden_graphs is not None:
@@ -416,7 +418,7 @@ class EndpointStore(StoreMixin):
             return
         store = self._graph_store
         if store and self.dialect is Dialect.RDF12:
-            body = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+            body = ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
             # Posting the same quads twice changes nothing, unless blank nodes make them new ones.
             self._send(store, body, {"Content-Type": "application/n-quads"}, safe=b"_:" not in body)
             return
@@ -449,7 +451,7 @@ class EndpointStore(StoreMixin):
     def graphs(self) -> list[NamedNode]:
         """The named graphs holding user data (system graphs and the default-graph stand-in left out)."""
         rows = self.select(f"SELECT DISTINCT ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()} }}")
-        return [r["g"] for r in rows if isinstance(r.get("g"), NamedNode)]
+        return [g for g in (r.get("g") for r in rows) if isinstance(g, NamedNode)]
 
     def count(self, graph: NamedNode | None = None) -> int:
         if graph is not None:
@@ -495,7 +497,7 @@ class EndpointStore(StoreMixin):
         return quads
 
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
-        return ox.serialize(self.quads(), format=rdf_format(format))
+        return ox.serialize(self.quads(), format=rdf_format(format)) or b""
 
     def clear(self) -> None:
         """Remove every quad of user data (system graphs of the engine stay)."""

@@ -135,9 +135,9 @@ def serialize(quads: Iterable[Quad], form: str = "neutral") -> bytes:
         raise ConfigurationError(f"unknown form {form!r}: use one of {', '.join(FORMS)}")
     quads = list(quads)
     if form == "neutral":
-        return ox.serialize(to_reification(quads), format=ox.RdfFormat.N_QUADS)
+        return ox.serialize(to_reification(quads), format=ox.RdfFormat.N_QUADS) or b""
     if form == "rdf12":
-        return ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+        return ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
     lines = []
     for q in quads:
         graph = "" if isinstance(q.graph_name, DefaultGraph) else f" {q.graph_name}"
