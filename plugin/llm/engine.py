@@ -282,10 +282,12 @@ def _number(value: Any, default: float = 0.0) -> float:
 class LLMEngine:
     """The engine backed by an OpenAI-compatible LLM, with the bundled prompts."""
 
-    def __init__(self, client: LLMClient, *, temperature: float = 0.0):
+    def __init__(self, client: LLMClient, *, temperature: float = 0.0, response_type: str = "multiple paragraphs"):
         self.client = client
         self.temperature = temperature
         self.model = client.model
+        #: the answer's length and format for Microsoft GraphRAG's modes (its ``response_type``)
+        self.response_type = response_type
 
     def __repr__(self) -> str:
         return f"LLMEngine({self.client!r})"
