@@ -58,6 +58,9 @@ class Resolved:
 
     rows: tuple[TableRow, ...]
     notes: tuple[str, ...]
+    #: the trace items the answer rests on, when the caller decides them (global search: the map
+    #: points that cite a cited report); else those that recorded the cited rows
+    supported: tuple[str, ...] | None = None
 
     @property
     def items(self) -> tuple[str, ...]:
@@ -66,7 +69,9 @@ class Resolved:
 
     @property
     def selections(self) -> tuple[str, ...]:
-        """The trace items (kept items, map points) that recorded the cited rows, each once."""
+        """The trace items (kept items, map points) the cited rows stand for, each once."""
+        if self.supported is not None:
+            return self.supported
         return tuple(dict.fromkeys(r.selection for r in self.rows if r.selection))
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LLMError
@@ -65,8 +65,12 @@ class CitedAnswer(AnswerStream):
     sent (:class:`~ragprov.llm.citations.Resolved`), resolved once the text is complete. Token
     counts fall back to tiktoken's when the server reports none."""
 
-    def __init__(self, completion: StreamedCompletion, *, prompt: str, engine: LLMEngine, messages: Sequence[Mapping[str, str]], tables: Sequence[ContextTables]):
+    def __init__(
+        self, completion: StreamedCompletion, *, prompt: str, engine: LLMEngine, messages: Sequence[Mapping[str, str]],
+        tables: Sequence[ContextTables], supported_by: Callable[[Resolved], Sequence[str]] | None = None,
+    ):
         super().__init__(iter(completion), prompt=prompt, completion=completion)
+        self._supported_by = supported_by
         self._engine = engine
         self._messages = list(messages)
         self._tables = list(tables)
@@ -75,7 +79,10 @@ class CitedAnswer(AnswerStream):
     @property  # type: ignore[override]
     def support(self) -> Resolved:
         if self._resolved is None:
-            self._resolved = resolve_citations(self.text, self._tables)
+            resolved = resolve_citations(self.text, self._tables)
+            if self._supported_by is not None:
+                resolved = dataclasses.replace(resolved, supported=tuple(self._supported_by(resolved)))
+            self._resolved = resolved
         return self._resolved
 
     @support.setter
@@ -93,11 +100,11 @@ class CitedAnswer(AnswerStream):
         return reported if reported is not None else _count(self._engine, self.text)
 
 
-def _stream(engine: LLMEngine, prompt_id: str, tables: Sequence[ContextTables], **values: Any) -> CitedAnswer:
+def _stream(engine: LLMEngine, prompt_id: str, tables: Sequence[ContextTables], supported_by=None, **values: Any) -> CitedAnswer:
     prompt = load_prompt(prompt_id)
     messages = prompt.messages(**values)
     completion = engine.client.chat_stream(messages, temperature=engine.temperature)
-    return CitedAnswer(completion, prompt=prompt.ref, engine=engine, messages=messages, tables=tables)
+    return CitedAnswer(completion, prompt=prompt.ref, engine=engine, messages=messages, tables=tables, supported_by=supported_by)
 
 
 def _chat(engine: LLMEngine, prompt_id: str, **values: Any) -> tuple[str, int, int, str]:
@@ -186,11 +193,14 @@ def analyst_points(points: Sequence[tuple[int, float, str]], *, max_tokens: int,
 
 
 def reduce_points(
-    engine: LLMEngine, question: str, report_data: str, batches: Sequence[ContextTables], *, response_type: str = DEFAULT_RESPONSE_TYPE, max_length: int,
+    engine: LLMEngine, question: str, report_data: str, batches: Sequence[ContextTables], *, response_type: str = DEFAULT_RESPONSE_TYPE,
+    max_length: int, supported_by: Callable[[Resolved], Sequence[str]] | None = None,
 ) -> CitedAnswer:
     """Global search's answer from the analysts' points (streamed); its ``[Data: Reports (…)]``
-    citations resolve against the batch tables the points came from."""
-    return _stream(engine, "ms-global-reduce", batches, report_data=report_data, response_type=response_type, max_length=max_length, question=question)
+    citations resolve against the batch tables the points came from (``supported_by`` picks the
+    trace items they stand for)."""
+    return _stream(engine, "ms-global-reduce", batches, supported_by, report_data=report_data, response_type=response_type,
+                   max_length=max_length, question=question)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,10 +214,13 @@ class DriftPrimer:
 
 def drift_primer(engine: LLMEngine, question: str, reports: ContextTables, *, followups: int) -> Step[DriftPrimer]:
     """DRIFT's primer over the reports closest to the question."""
-    text, in_token, out_token, ref = _chat(engine, "ms-drift-primer", question=question, community_reports=reports.text(), followups=followups)
+    text, in_token, out_token, ref = _chat(
+        engine, "ms-drift-primer", question=question, community_reports=reports.text(), followups=followups,
+    )
     data = _json_object(text, what="DRIFT primer")
     queries = [str(q).strip() for q in data.get("follow_up_queries") or [] if str(q).strip()]
-    primer = DriftPrimer(str(data.get("intermediate_answer") or "").strip(), _score(data.get("score")), tuple(dict.fromkeys(queries))[:followups])
+    answer = str(data.get("intermediate_answer") or "").strip()
+    primer = DriftPrimer(answer, _score(data.get("score")), tuple(dict.fromkeys(queries))[:followups])
     return Step(primer, in_token, out_token, ref)
 
 
@@ -219,7 +232,8 @@ def hyde(engine: LLMEngine, question: str, template: str) -> Step[str]:
 
 
 def drift_reduce(
-    engine: LLMEngine, question: str, answers: Sequence[str], tables: Sequence[ContextTables], *, response_type: str = DEFAULT_RESPONSE_TYPE,
+    engine: LLMEngine, question: str, answers: Sequence[str], tables: Sequence[ContextTables], *,
+    response_type: str = DEFAULT_RESPONSE_TYPE,
 ) -> CitedAnswer:
     """DRIFT's final answer from the intermediate answers (streamed); citations resolve against
     the tables the intermediate answers were written from."""

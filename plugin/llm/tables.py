@@ -118,7 +118,8 @@ class ContextTables:
 
     def text(self, delimiter: str = DELIMITER) -> str:
         """All non-empty tables, separated by a blank line (Microsoft's ``context_chunks``)."""
-        return "\n\n".join(t.render(delimiter).rstrip("\n") for t in self.tables if t.rows)
+        parts = [t.render(delimiter).rstrip("\n") for t in self.tables]
+        return "\n\n".join(p for p in parts if p)
 
     def rows(self) -> Iterable[tuple[Table, TableRow]]:
         for table in self.tables:
