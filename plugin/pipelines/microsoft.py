@@ -34,6 +34,8 @@ from ..retrieve.table_fields import table_fields
 from ..retrieve.terms import local_name
 
 __all__ = [
+    "MAP_MAX_LENGTH",
+    "REDUCE_MAX_LENGTH",
     "global_answer",
     "global_map",
     "history_concepts",
@@ -43,6 +45,12 @@ __all__ = [
     "report_table",
     "token_counter",
 ]
+
+
+#: global search: words the map step's reply may use (Microsoft's ``map_max_length``)
+MAP_MAX_LENGTH = 1000
+#: global search: words the reduce step's answer may use (Microsoft's ``reduce_max_length``)
+REDUCE_MAX_LENGTH = 2000
 
 
 def llm_of(engine: Any) -> LLMEngine | None:
@@ -167,7 +175,8 @@ def report_table(reader, reports: Sequence[dict], *, name: str = "Reports") -> C
 
 
 def global_map(
-    pipe, question: str, concepts: Sequence[str], batch: Sequence[dict], *, keep: int, max_length: int = 1000,
+    pipe, question: str, concepts: Sequence[str], batch: Sequence[dict], *, keep: int, max_length: int = MAP_MAX_LENGTH,
+    history: Sequence[ConversationTurn] = (),
 ) -> tuple[Step[list[MapPoint]], ContextTables | None]:
     """One map step: with an LLM, Microsoft's map prompt over the batch's Reports table (every
     point it returns, sources = the reports each cites); offline, the engine's own map step."""
@@ -175,11 +184,13 @@ def global_map(
     if llm is None:
         return pipe.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in batch], keep=keep), None
     tables = report_table(pipe.reader, batch)
+    if history:  # Microsoft puts the conversation history before each batch's reports
+        tables.tables.insert(0, _Verbatim("Conversation History", history_table(history)))
     return map_batch(llm, question, tables, max_length=max_length), tables
 
 
 def global_answer(pipe, session, question: str, kept: Sequence[dict], batches: Sequence[ContextTables], passages: Sequence[Passage],
-                  *, max_length: int = 2000) -> Iterator[Event]:
+                  *, max_length: int = REDUCE_MAX_LENGTH) -> Iterator[Event]:
     """Global search's Synthesis with an LLM: the kept points as Microsoft's analyst blocks, the
     reduce prompt, the answer streamed; it rests on the kept points that cite a report it cites."""
     llm = llm_of(pipe.engine)

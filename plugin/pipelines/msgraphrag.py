@@ -326,7 +326,7 @@ class GlobalSearch(_Mode):
         batch_tables = []
         for n, (batch, row) in enumerate(zip(batches, batch_rows, strict=True), start=1):
             with timings.measure("map"):
-                mapped, table = global_map(self, question, concepts, batch, keep=p.points_per_batch)
+                mapped, table = global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history)
             batch_tables += [table] if table is not None else []
             tokens.add(mapped.in_token, mapped.out_token)
             points = []

@@ -23,6 +23,8 @@ class Reply:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     retry_after: str | None = None
+    #: whether the server reports token usage (some servers never do)
+    usage: bool = True
 
 
 class OpenAIStub:
@@ -55,11 +57,14 @@ class OpenAIStub:
                     return self._json(r.status, {"error": {"message": r.text or "scripted failure"}}, headers)
                 if body.get("stream"):
                     return self._stream(body, r)
-                return self._json(200, {
+                whole = {
                     "id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": r.text}, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens, "total_tokens": r.prompt_tokens + r.completion_tokens},
-                })
+                }
+                if r.usage:
+                    whole["usage"] = {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens,
+                                      "total_tokens": r.prompt_tokens + r.completion_tokens}
+                return self._json(200, whole)
 
             def _json(self, status, data, headers=None):
                 payload = json.dumps(data).encode()
@@ -86,7 +91,7 @@ class OpenAIStub:
                     self.wfile.flush()
                 final = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
-                if (body.get("stream_options") or {}).get("include_usage"):
+                if r.usage and (body.get("stream_options") or {}).get("include_usage"):
                     usage = {"object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens}}
                     self.wfile.write(f"data: {json.dumps(usage)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
