@@ -75,7 +75,9 @@ def history_concepts(history: Sequence[ConversationTurn]) -> list[str]:
 
 
 def _id(fields: dict[str, str], n: int) -> str:
-    return fields.get("id") or str(n)
+    """The row id: the item's human_readable_id; an item without one (a placeholder entity for a
+    relationship end the index did not list) gets ``x{n}``, which no human_readable_id can be."""
+    return fields.get("id") or f"x{n}"
 
 
 def local_tables(

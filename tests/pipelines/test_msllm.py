@@ -1,0 +1,245 @@
+"""Microsoft GraphRAG's modes with an LLM, against a real OpenAI-compatible server on 127.0.0.1
+(scripted replies, streamed as server-sent events): the prompt holds Microsoft's context tables and
+the response type, ``[Data: …]`` citations in the reply become recorded sources, token counts are
+tiktoken's, and a conversation's history reaches the prompt and is linked in provenance."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from pyoxigraph import NamedNode
+
+import ragprov.loaders.graphrag as graphrag_loader
+from ragprov.llm import LLMClient, LLMConfig, LLMEngine
+from ragprov.llm.tokens import encoding, tokenizer_for
+from ragprov.namespaces import TG
+from ragprov.pipelines import GlobalSearch, LocalSearch, pipeline
+from ragprov.pipelines.conversation import Conversation
+from ragprov.pipelines.microsoft_defaults import PARAMETERS, microsoft_params, parameters_table
+from ragprov.record import EndOfSession, ExplainEvent
+from ragprov.store import EmbeddedStore
+
+from .conftest import FACTS, validate
+from .openai_stub import OpenAIStub, Reply, system_text, user_text
+from .test_graphrag import one, values
+
+QUESTION = "Who was Scrooge's business partner?"
+
+
+@pytest.fixture(scope="module")
+def index():
+    from ragprov.resources import data_dir
+
+    store = EmbeddedStore()
+    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
+    return store
+
+
+def engine(stub, *, model="gpt-4o", response_type="multiple paragraphs"):
+    return LLMEngine(LLMClient(LLMConfig(url=stub.url, model=model, max_retries=0)), response_type=response_type)
+
+
+def table_rows(system: str, name: str) -> list[list[str]]:
+    """The records of the table ``name`` in a prompt (header dropped)."""
+    m = re.search(rf"-----{name}-----\n[^\n]*\n((?:[^\n-][^\n]*\n?)*)", system)
+    return [line.split("|") for line in m.group(1).splitlines() if line.strip()] if m else []
+
+
+def with_hrid(store, hrid: str) -> set[NamedNode]:
+    return {q.subject for q in store.raw.quads_for_pattern(None, TG.humanReadableId, None, None) if q.object.value == hrid}
+
+
+def synthesis_of(events) -> NamedNode:
+    return next(e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "synthesis")
+
+
+def local_reply(request: dict) -> Reply:
+    system = system_text(request)
+    if "extract search concepts" in system:
+        return Reply('["Scrooge", "business partner"]')
+    if "---Data tables---" in system:
+        entities, rels = table_rows(system, "Entities"), table_rows(system, "Relationships")
+        if not entities or not rels:
+            return Reply("The tables do not say.")
+        entity, rel = entities[0][0], rels[0][0]
+        return Reply(f"Jacob Marley was Scrooge's partner [Data: Entities ({entity}); Relationships ({rel}); Sources (99999, +more)].")
+    return Reply(status=400)
+
+
+def test_local_search_prompt_holds_microsofts_tables_and_response_type(index):
+    with OpenAIStub(local_reply) as stub:
+        pipe = LocalSearch(index, engine=engine(stub, response_type="a single sentence"), facts_graph=FACTS, params=microsoft_params("local"))
+        events = list(pipe.run(QUESTION))
+    request = stub.chat_requests()[-1]["json"]
+    system = system_text(request)
+    assert request["stream"] is True
+    assert user_text(request) == QUESTION
+    for head in ("-----Reports-----\nid|title|content\n", "-----Entities-----\nid|entity|description|number of relationships\n",
+                 "-----Relationships-----\nid|source|target|description|weight\n", "-----Sources-----\nid|text\n"):
+        assert head in system
+    assert "a single sentence" in system and "[Data: " in system
+    # every entity row's id is the entity's human_readable_id, named by its title (a placeholder
+    # entity, which has none, gets an x-id no human_readable_id can be)
+    rows = table_rows(system, "Entities")
+    assert len(rows) >= 5 and sum(not hrid.startswith("x") for hrid, *_ in rows) >= 5
+    for hrid, title, *_ in (r for r in rows if not r[0].startswith("x")):
+        assert any(label.value == title for e in with_hrid(index, hrid) for label in values(index, e, NamedNode("http://www.w3.org/2000/01/rdf-schema#label")))
+    assert pipe.result.answer.startswith("Jacob Marley was Scrooge's partner")
+    assert isinstance(events[-1], EndOfSession)
+
+
+def test_citations_become_recorded_sources_and_bad_ids_a_note(index):
+    with OpenAIStub(local_reply) as stub:
+        pipe = LocalSearch(index, engine=engine(stub), facts_graph=FACTS)
+        events = list(pipe.run(QUESTION))
+    system = system_text(stub.chat_requests()[-1]["json"])
+    entity_id, rel_id = table_rows(system, "Entities")[0][0], table_rows(system, "Relationships")[0][0]
+    synthesis = synthesis_of(events)
+    cited = set(values(index, synthesis, TG.cites))
+    entity = with_hrid(index, entity_id) & cited
+    relationship = with_hrid(index, rel_id) & cited
+    assert len(entity) == 1 and len(relationship) == 1 and len(cited) == 2
+    # supported by the Focus items that kept them
+    kept = {one(index, item, TG.item) for item in values(index, synthesis, TG.supportedBy)}
+    assert kept == cited
+    assert one(index, synthesis, TG.citationNote).value == "the answer cites Sources (99999), which is not in the context sent"
+    assert one(index, synthesis, TG.prompt).value == "ms-local-search@1"
+    validate(index)
+
+
+def test_token_counts_match_tiktoken_when_the_server_reports_none(index):
+    def reply(request):
+        if "extract search concepts" in system_text(request):
+            return Reply('["Scrooge"]', usage=False)
+        return Reply("Marley [Data: Entities (1)].", usage=False)
+
+    with OpenAIStub(reply) as stub:
+        pipe = LocalSearch(index, engine=engine(stub, model="gpt-4o"), facts_graph=FACTS)
+        events = list(pipe.run(QUESTION))
+    messages = stub.chat_requests()[-1]["json"]["messages"]
+    o200k = encoding("o200k_base")
+    sent = sum(len(o200k.encode(m["content"])) for m in messages)
+    synthesis = synthesis_of(events)
+    assert int(one(index, synthesis, TG.inToken).value) == sent
+    assert int(one(index, synthesis, TG.outToken).value) == len(o200k.encode("Marley [Data: Entities (1)]."))
+    assert sent != -(-sum(len(m["content"]) for m in messages) // 4)  # not the chars/4 estimate
+    assert tokenizer_for("gpt-4").encoding == "cl100k_base" and tokenizer_for("gpt-4").count("hello world") == 2
+
+
+def test_context_fits_microsofts_token_budgets_counted_with_tiktoken(index):
+    with OpenAIStub(local_reply) as stub:
+        params = type(microsoft_params("local"))(max_tokens=6000, community_prop=0.15, text_unit_prop=0.5)
+        pipe = LocalSearch(index, engine=engine(stub), facts_graph=FACTS, params=params)
+        list(pipe.run(QUESTION))
+    system = system_text(stub.chat_requests()[-1]["json"])
+    count = tokenizer_for("gpt-4o").count
+
+    def block(name):
+        m = re.search(rf"-----{name}-----\n.*?(?=\n\n|\n---[A-Z])", system, re.S)
+        return m.group(0) + "\n" if m else ""
+
+    assert block("Sources") and count(block("Sources")) <= 3000
+    assert count(block("Reports")) <= 900  # a full report is longer: none fits, as in Microsoft's builder
+    assert count(block("Entities")) + count(block("Relationships")) + count(block("Claims")) <= 2100
+
+
+def test_global_search_maps_with_scored_points_and_reduces_with_analysts(index):
+    def reply(request):
+        system = system_text(request)
+        if "extract search concepts" in system:
+            return Reply('["themes"]')
+        if "---Analyst points---" in system:
+            cited = re.findall(r"Reports \((\d+)\)", system)
+            return Reply(f"Redemption is the main theme [Data: Reports ({cited[0]}, 424242)].")
+        if "one batch of community reports" in system:
+            first = table_rows(system, "Reports")[0][0]
+            points = [{"description": f"Redemption drives the story [Data: Reports ({first})]", "score": 80},
+                      {"description": "Nothing else", "score": 0}]
+            return Reply(json.dumps({"points": points}))
+        return Reply(status=400)
+
+    with OpenAIStub(reply) as stub:
+        pipe = GlobalSearch(index, engine=engine(stub, response_type="one paragraph"), facts_graph=FACTS, params=microsoft_params("global"))
+        events = list(pipe.run("What are the main themes?"))
+    maps = [r["json"] for r in stub.chat_requests() if "one batch of community reports" in system_text(r["json"])]
+    assert maps and all("-----Reports-----\nid|title|content|rank\n" in system_text(m) for m in maps)
+    assert all(user_text(m) == "What are the main themes?" for m in maps)
+    reduce = system_text(stub.chat_requests()[-1]["json"])
+    assert "----Analyst 1----\nImportance Score: 80\nRedemption drives the story" in reduce
+    assert "Nothing else" not in reduce and "one paragraph" in reduce
+    synthesis = synthesis_of(events)
+    cited = values(index, synthesis, TG.cites)
+    assert len(cited) == 1 and one(index, cited[0], NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")) == TG.CommunityReport
+    points = values(index, synthesis, TG.supportedBy)
+    assert points and all(cited[0] in values(index, pt, TG.report) for pt in points)  # the map points resting on it
+    assert "Reports (424242)" in one(index, synthesis, TG.citationNote).value
+    validate(index)
+
+
+def test_chat_history_reaches_the_prompt_and_is_linked_in_provenance(index):
+    with OpenAIStub(local_reply) as stub:
+        chat = Conversation(LocalSearch(index, engine=engine(stub), facts_graph=FACTS))
+        first = list(chat.ask(QUESTION))
+        second = list(chat.ask("When did he die?"))
+    system = system_text(stub.chat_requests()[-1]["json"])
+    assert "-----Conversation History-----\nturn|content\nuser|Who was Scrooge's business partner?\n" in system
+    assert system.index("-----Conversation History-----") < system.index("-----Entities-----")
+    question = next(e.explain_id for e in second if isinstance(e, ExplainEvent) and e.stage == "question")
+    assert one(index, question, TG.previousTurn) == synthesis_of(first)
+    assert chat.turns[1].synthesis == synthesis_of(second).value
+    validate(index)
+
+
+def test_chat_offline_from_a_pipe_links_each_turn(tmp_path):
+    from ragprov.cli import cli
+    from ragprov.resources import data_dir
+    from ragprov.store import open_store
+
+    store_dir = tmp_path / "store"
+    runner = CliRunner()
+    loaded = runner.invoke(cli, ["load", "graphrag", str(data_dir() / "graphrag" / "christmas-carol-v3"), "--store", str(store_dir)])
+    assert loaded.exit_code == 0, loaded.output
+    result = runner.invoke(cli, ["chat", "local", "--store", str(store_dir), "--format", "json"],
+                           input="Who was Scrooge's business partner?\n\nWho is his clerk?\n")
+    assert result.exit_code == 0, result.output
+    store = open_store(str(store_dir))
+    try:
+        links = list(store.raw.quads_for_pattern(None, TG.previousTurn, None, None))
+        assert len(links) == 1
+        previous = links[0].object
+        assert TG.Synthesis in values(store, previous, NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"))
+    finally:
+        store.close()
+
+
+def test_chat_refuses_a_pipeline_without_history(index):
+    from ragprov.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="no conversation history"):
+        Conversation(pipeline("graph-rag", index))
+
+
+def test_parameters_table_is_the_docs_and_microsofts_own_defaults():
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[2] / "docs" / "microsoft-parameters.md").read_text(encoding="utf-8")
+    assert parameters_table() in docs
+    defaults = pytest.importorskip("graphrag.config.defaults")
+    sections = {"local_search": defaults.LocalSearchDefaults(), "global_search": defaults.GlobalSearchDefaults(),
+                "drift_search": defaults.DriftSearchDefaults()}
+    checked = 0
+    for p in PARAMETERS:
+        section, _, field = p.microsoft.partition(".")
+        if section in sections:
+            assert getattr(sections[section], field) == p.default, p
+            checked += 1
+    assert checked >= 15
+
+
+def test_an_llm_pipeline_takes_microsofts_defaults(index):
+    with OpenAIStub(local_reply) as stub:
+        assert pipeline("local", index, engine=engine(stub)).params.community_prop == 0.15
+    assert pipeline("local", index).params.community_prop == 0.25  # the offline engine keeps its own
