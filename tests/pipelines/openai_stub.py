@@ -92,7 +92,8 @@ class OpenAIStub:
                 final = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
                 if r.usage and (body.get("stream_options") or {}).get("include_usage"):
-                    usage = {"object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens}}
+                    counts = {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens}
+                    usage = {"object": "chat.completion.chunk", "choices": [], "usage": counts}
                     self.wfile.write(f"data: {json.dumps(usage)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()

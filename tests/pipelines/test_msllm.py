@@ -15,7 +15,7 @@ from pyoxigraph import NamedNode
 import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.llm import LLMClient, LLMConfig, LLMEngine
 from ragprov.llm.tokens import encoding, tokenizer_for
-from ragprov.namespaces import TG
+from ragprov.namespaces import RDF, RDFS, TG
 from ragprov.pipelines import GlobalSearch, LocalSearch, pipeline
 from ragprov.pipelines.conversation import Conversation
 from ragprov.pipelines.microsoft_defaults import PARAMETERS, microsoft_params, parameters_table
@@ -71,7 +71,8 @@ def local_reply(request: dict) -> Reply:
 
 def test_local_search_prompt_holds_microsofts_tables_and_response_type(index):
     with OpenAIStub(local_reply) as stub:
-        pipe = LocalSearch(index, engine=engine(stub, response_type="a single sentence"), facts_graph=FACTS, params=microsoft_params("local"))
+        llm = engine(stub, response_type="a single sentence")
+        pipe = LocalSearch(index, engine=llm, facts_graph=FACTS, params=microsoft_params("local"))
         events = list(pipe.run(QUESTION))
     request = stub.chat_requests()[-1]["json"]
     system = system_text(request)
@@ -86,7 +87,7 @@ def test_local_search_prompt_holds_microsofts_tables_and_response_type(index):
     rows = table_rows(system, "Entities")
     assert len(rows) >= 5 and sum(not hrid.startswith("x") for hrid, *_ in rows) >= 5
     for hrid, title, *_ in (r for r in rows if not r[0].startswith("x")):
-        assert any(label.value == title for e in with_hrid(index, hrid) for label in values(index, e, NamedNode("http://www.w3.org/2000/01/rdf-schema#label")))
+        assert any(label.value == title for e in with_hrid(index, hrid) for label in values(index, e, RDFS.label))
     assert pipe.result.answer.startswith("Jacob Marley was Scrooge's partner")
     assert isinstance(events[-1], EndOfSession)
 
@@ -172,7 +173,7 @@ def test_global_search_maps_with_scored_points_and_reduces_with_analysts(index):
     assert "Nothing else" not in reduce and "one paragraph" in reduce
     synthesis = synthesis_of(events)
     cited = values(index, synthesis, TG.cites)
-    assert len(cited) == 1 and one(index, cited[0], NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")) == TG.CommunityReport
+    assert len(cited) == 1 and one(index, cited[0], RDF.type) == TG.CommunityReport
     points = values(index, synthesis, TG.supportedBy)
     assert points and all(cited[0] in values(index, pt, TG.report) for pt in points)  # the map points resting on it
     assert "Reports (424242)" in one(index, synthesis, TG.citationNote).value
@@ -210,7 +211,7 @@ def test_chat_offline_from_a_pipe_links_each_turn(tmp_path):
         links = list(store.raw.quads_for_pattern(None, TG.previousTurn, None, None))
         assert len(links) == 1
         previous = links[0].object
-        assert TG.Synthesis in values(store, previous, NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"))
+        assert TG.Synthesis in values(store, previous, RDF.type)
     finally:
         store.close()
 
@@ -243,3 +244,19 @@ def test_an_llm_pipeline_takes_microsofts_defaults(index):
     with OpenAIStub(local_reply) as stub:
         assert pipeline("local", index, engine=engine(stub)).params.community_prop == 0.15
     assert pipeline("local", index).params.community_prop == 0.25  # the offline engine keeps its own
+
+
+def test_table_fields_read_the_columns_microsoft_shows(index):
+    """``retrieve/graphrag-table-fields``: ids, degree, weight, report content and rating, claim columns."""
+    from ragprov.retrieve import FactsReader
+    from ragprov.retrieve.table_fields import table_fields
+
+    reader = FactsReader(index, facts_graph=FACTS)
+    scrooge = next(iter(q.subject for q in index.raw.quads_for_pattern(None, RDFS.label, None, FACTS)
+                        if q.object.value == "SCROOGE" and "entity:" in q.subject.value))
+    report = next(q.subject for q in index.raw.quads_for_pattern(None, RDF.type, TG.CommunityReport, FACTS))
+    unit = next(q.subject for q in index.raw.quads_for_pattern(None, RDF.type, TG.TextUnit, None))
+    fields = table_fields(reader, [scrooge, report, unit])
+    assert fields[scrooge]["id"] == "39" and int(fields[scrooge]["degree"]) > 100
+    assert {"id", "content", "rank"} <= set(fields[report]) and fields[report]["content"].startswith("#")
+    assert fields[unit]["id"].isdigit()
