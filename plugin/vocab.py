@@ -754,7 +754,6 @@ PROPERTIES: frozenset[NamedNode] = OBJECT_PROPERTIES | DATATYPE_PROPERTIES
 """Every property of the ontology."""
 QUOTED_TRIPLE_PROPERTIES: frozenset[NamedNode] = frozenset(
     {
-        TG.cites,
         TG.contains,
         TG.edge,
         TG.reifies,
