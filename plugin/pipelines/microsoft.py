@@ -18,12 +18,13 @@ The offline engine keeps its own deterministic path; :func:`llm_of` tells them a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..llm.engine import LLMEngine, MapPoint, Passage, Step
 from ..llm.history import ConversationTurn, history_table, previous_questions
-from ..llm.microsoft import DEFAULT_RESPONSE_TYPE, analyst_points, map_batch, reduce_points, table_answer
+from ..llm.microsoft import DEFAULT_RESPONSE_TYPE, analyst_points, drift_primer, drift_reduce, hyde, map_batch, reduce_points, table_answer
 from ..llm.tables import ContextTables, Table, fit_rows
 from ..llm.tokens import tokenizer_for
 from ..record.events import Event
@@ -36,6 +37,10 @@ from ..retrieve.terms import local_name
 __all__ = [
     "MAP_MAX_LENGTH",
     "REDUCE_MAX_LENGTH",
+    "Primer",
+    "drift_answer",
+    "drift_hyde",
+    "drift_primer_step",
     "global_answer",
     "global_map",
     "history_concepts",
@@ -161,6 +166,7 @@ def local_answer(pipe, session, question: str, kept: Sequence[dict], selections:
         pipe.reader, kept, selections, texts, count=token_counter(llm), max_tokens=p.max_tokens,
         community_prop=p.community_prop, text_unit_prop=p.text_unit_prop, history=history,
     )
+    pipe.context_tables = tables  # DRIFT resolves its final answer's citations against its follow-ups' tables
     stream = table_answer(llm, question, tables, response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
     yield from pipe._synthesize(session, question, passages, kind="passages", stream=stream)
 
@@ -207,3 +213,62 @@ def global_answer(pipe, session, question: str, kept: Sequence[dict], batches: S
     stream = reduce_points(llm, question, data, batches, response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE),
                            max_length=max_length, supported_by=supported_by)
     yield from pipe._synthesize(session, question, passages, kind="facts", stream=stream)
+
+
+@dataclasses.dataclass(frozen=True)
+class Primer:
+    """DRIFT's primer result, whichever engine wrote it: the intermediate answer, its score, the
+    follow-up queries, the prompt (or algorithm) and the tokens it spent."""
+
+    answer: str
+    score: float
+    follow_ups: tuple[str, ...]
+    prompt: str | None
+    in_token: int | None
+    out_token: int | None
+    tables: ContextTables | None = None
+
+
+def drift_hyde(pipe, question: str) -> Step[str] | None:
+    """With an LLM, DRIFT's HyDE step: a hypothetical answer shaped like a community report (the
+    highest-rated one; Microsoft picks one at random), whose words then find the primer's reports.
+    ``None`` offline (the primer matches the question's own concepts)."""
+    llm = llm_of(pipe.engine)
+    if llm is None:
+        return None
+    reports = pipe.reader.community_reports(pipe.params.max_level)
+    if not reports:
+        return None
+    best = max(reports, key=lambda r: (r.get("rank") or 0.0, r["report"].value))
+    template = table_fields(pipe.reader, [best["report"]]).get(best["report"], {}).get("content") or _report_text(best)
+    return hyde(llm, question, template)
+
+
+def drift_primer_step(pipe, question: str, concepts: Sequence[str], reports: Sequence[dict], *, followups: int) -> Primer:
+    """DRIFT's primer over ``reports``: with an LLM, Microsoft's primer prompt (a Reports table;
+    intermediate answer, score and follow-ups as JSON); offline, the engine's map step over the
+    reports (its points are the answer, the best score the score) and its follow-up step."""
+    llm = llm_of(pipe.engine)
+    if llm is not None:
+        tables = report_table(pipe.reader, reports)
+        step = drift_primer(llm, question, tables, followups=followups)
+        value = step.value
+        return Primer(value.answer, value.score, value.follow_ups, step.prompt, step.in_token, step.out_token, tables)
+    points = pipe.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in reports], keep=5)
+    answer = "\n".join(pt.text for pt in points.value)
+    score = max((pt.score for pt in points.value), default=0.0)
+    follow = pipe.engine.follow_ups(question, answer, keep=followups) if followups else None
+    in_token = (points.in_token or 0) + ((follow.in_token or 0) if follow else 0)
+    out_token = (points.out_token or 0) + ((follow.out_token or 0) if follow else 0)
+    return Primer(answer, score, tuple(follow.value) if follow else (), follow.prompt if follow else points.prompt, in_token, out_token)
+
+
+def drift_answer(
+    pipe, session, question: str, answers: Sequence[str], tables: Sequence[ContextTables], passages: Sequence[Passage],
+) -> Iterator[Event]:
+    """DRIFT's Synthesis with an LLM: Microsoft's reduce prompt over the best intermediate answers
+    (with their [Data: …] references), citations resolved against the tables they were written from."""
+    llm = llm_of(pipe.engine)
+    assert llm is not None
+    stream = drift_reduce(llm, question, answers, tables, response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
+    yield from pipe._synthesize(session, question, passages, kind="passages", stream=stream)

@@ -53,7 +53,17 @@ from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from .base import Pipeline
-from .microsoft import global_answer, global_map, history_concepts, llm_of, local_answer, token_counter
+from .microsoft import (
+    drift_answer,
+    drift_hyde,
+    drift_primer_step,
+    global_answer,
+    global_map,
+    history_concepts,
+    llm_of,
+    local_answer,
+    token_counter,
+)
 
 __all__ = [
     "DriftSearch",
@@ -410,6 +420,10 @@ class DriftSearch(_Mode):
         # primer: the reports that match the question best
         with timings.measure("context"):
             query = [t for c in concepts + history_concepts(self.history) for t in content_tokens(c)] or content_tokens(question)
+            expansion = drift_hyde(self, question)  # with an LLM, Microsoft's HyDE query expansion
+            if expansion is not None:
+                tokens.add(expansion.in_token, expansion.out_token)
+                query += content_tokens(expansion.value)
             top = best_reports(self.reader, query, limit=p.primer_reports, max_level=p.max_level)
         with timings.measure("record"):
             event = session.exploration([], [r["report"] for r in top])
@@ -417,26 +431,23 @@ class DriftSearch(_Mode):
         yield event
 
         with timings.measure("map"):
-            primer_points = self.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in top], keep=5)
-        tokens.add(primer_points.in_token, primer_points.out_token)
-        primer_answer = "\n".join(pt.text for pt in primer_points.value)
-        primer_score = max((pt.score for pt in primer_points.value), default=0.0)
-        follow = self.engine.follow_ups(question, primer_answer, keep=p.k_followups) if p.depth else None
-        if follow is not None:
-            tokens.add(follow.in_token, follow.out_token)
+            primer = drift_primer_step(self, question, concepts, top, followups=p.k_followups if p.depth else 0)
+        tokens.add(primer.in_token, primer.out_token)
+        primer_answer, primer_score = primer.answer, primer.score
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
             event = session._write(
                 "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration], session=session.session,
                 generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
-                follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
-                content=primer_answer, sub_trace=None, prompt=follow.prompt if follow else primer_points.prompt,
+                follow_ups=list(primer.follow_ups), document=NamedNode(f"{primer_iri.value}/answer"),
+                content=primer_answer, sub_trace=None, prompt=primer.prompt,
             )
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
         asked = {question.strip().lower()}
-        frontier = [(primer_iri, None, list(follow.value) if follow else [])]
+        frontier = [(primer_iri, None, list(primer.follow_ups))]
+        answer_tables = [primer.tables] if primer.tables is not None else []
         number = 0
         for depth in range(1, p.depth + 1):
             next_frontier = []
@@ -461,6 +472,7 @@ class DriftSearch(_Mode):
                                 if src not in result.sources:
                                     result.sources = result.sources + (src,)
                     answer = self.local.result.answer
+                    answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
                     tokens.add(rating.in_token, rating.out_token)
@@ -499,6 +511,9 @@ class DriftSearch(_Mode):
             Passage(body, f"DRIFT action '{a['query']}' (depth {a['depth']})", kind="answer", item=sel["iri"].value, mentions=named[n])
             for n, (sel, a, body) in enumerate(bodies)
         ]
+        if llm_of(self.engine) is not None:
+            yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
+            return
         yield from self._synthesize(session, question, passages, kind="passages")
 
 

@@ -53,7 +53,8 @@ def with_hrid(store, hrid: str) -> set[NamedNode]:
 
 
 def synthesis_of(events) -> NamedNode:
-    return next(e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "synthesis")
+    """The run's own Synthesis (the last one: DRIFT's follow-up sub-traces come first)."""
+    return [e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "synthesis"][-1]
 
 
 def local_reply(request: dict) -> Reply:
@@ -260,3 +261,48 @@ def test_table_fields_read_the_columns_microsoft_shows(index):
     assert fields[scrooge]["id"] == "39" and int(fields[scrooge]["degree"]) > 100
     assert {"id", "content", "rank"} <= set(fields[report]) and fields[report]["content"].startswith("#")
     assert fields[unit]["id"].isdigit()
+
+
+def test_drift_with_an_llm_primes_with_hyde_and_reduces_with_citations(index):
+    def reply(request):
+        system, user = system_text(request), user_text(request)
+        if "extract search concepts" in system:
+            return Reply('["Marley"]')
+        if not system and "hypothetical answer" in user:
+            return Reply("# Marley's ghost\nJacob Marley, Scrooge's dead partner, returns as a ghost in chains.")
+        if "You start a search over a knowledge graph" in system:
+            report = table_rows(user, "Reports")[0][0]
+            return Reply(json.dumps({"intermediate_answer": f"# Marley\nMarley haunts Scrooge [Data: Reports ({report})].", "score": 60,
+                                     "follow_up_queries": ["Who is Jacob Marley?"]}))
+        if "---Data tables---" in system:  # DRIFT's local searches: 0.9 of the budget for sources, 0.1 reports, none for entities
+            assert "-----Entities-----" not in system
+            return Reply(f"Marley is Scrooge's late partner [Data: Sources ({table_rows(system, 'Sources')[0][0]})].")
+        if "community reports of a knowledge graph" in system:  # rating a follow-up's answer
+            return Reply(json.dumps({"points": [{"description": "relevant", "score": 50, "reports": [0]}]}))
+        if "plan a search" in system:
+            return Reply("[]")
+        if "---Intermediate answers---" in system:
+            source = re.search(r"Sources \((\d+)\)", system).group(1)
+            return Reply(f"Marley was Scrooge's partner and came back as a ghost [Data: Sources ({source}); Reports (777777)].")
+        return Reply(status=400)
+
+    with OpenAIStub(reply) as stub:
+        params = microsoft_params("drift")
+        pipe = pipeline("drift", index, engine=engine(stub), facts_graph=FACTS)
+        assert pipe.params == params
+        events = list(pipe.run("How does Marley affect Scrooge?"))
+    prompts = [system_text(r["json"]) or user_text(r["json"]) for r in stub.chat_requests()]
+    assert any("hypothetical answer to this question: How does Marley affect Scrooge?" in p for p in prompts)
+    assert "-----Reports-----\nid|title|content|rank" in next(user_text(r["json"]) for r in stub.chat_requests()
+                                                             if "You start a search" in system_text(r["json"]))
+    primer = next(e.explain_id for e in events if isinstance(e, ExplainEvent) and e.stage == "drift-action")
+    assert one(index, primer, TG.prompt).value == "ms-drift-primer@1"
+    assert [v.value for v in values(index, primer, TG.followUp)] == ["Who is Jacob Marley?"]
+    synthesis = synthesis_of(events)
+    assert one(index, synthesis, TG.prompt).value == "ms-drift-reduce@1"
+    cited = values(index, synthesis, TG.cites)
+    assert len(cited) == 1 and TG.TextUnit in values(index, cited[0], RDF.type)
+    # supported by the kept item of the follow-up's local search (a sub-trace) that showed it
+    assert [one(index, item, TG.item) for item in values(index, synthesis, TG.supportedBy)] == cited
+    assert "Reports (777777)" in one(index, synthesis, TG.citationNote).value
+    validate(index)
