@@ -195,26 +195,70 @@ def test_chat_history_reaches_the_prompt_and_is_linked_in_provenance(index):
     validate(index)
 
 
-def test_chat_offline_from_a_pipe_links_each_turn(tmp_path):
+@pytest.fixture(scope="module")
+def carol_dir(tmp_path_factory):
+    """A directory store with the bundled index, loaded by ``ragprov load graphrag``."""
     from ragprov.cli import cli
     from ragprov.resources import data_dir
+
+    store_dir = tmp_path_factory.mktemp("carol") / "store"
+    loaded = CliRunner().invoke(cli, ["load", "graphrag", str(data_dir() / "graphrag" / "christmas-carol-v3"), "--store", str(store_dir)])
+    assert loaded.exit_code == 0, loaded.output
+    return store_dir
+
+
+def previous_turn_links(store_dir) -> list:
     from ragprov.store import open_store
 
-    store_dir = tmp_path / "store"
-    runner = CliRunner()
-    loaded = runner.invoke(cli, ["load", "graphrag", str(data_dir() / "graphrag" / "christmas-carol-v3"), "--store", str(store_dir)])
-    assert loaded.exit_code == 0, loaded.output
-    result = runner.invoke(cli, ["chat", "local", "--store", str(store_dir), "--format", "json"],
-                           input="Who was Scrooge's business partner?\n\nWho is his clerk?\n")
-    assert result.exit_code == 0, result.output
     store = open_store(str(store_dir))
     try:
-        links = list(store.raw.quads_for_pattern(None, TG.previousTurn, None, None))
-        assert len(links) == 1
-        previous = links[0].object
-        assert TG.Synthesis in values(store, previous, RDF.type)
+        links = store.raw.quads_for_pattern(None, TG.previousTurn, None, None)
+        return [(q.subject, q.object, values(store, q.object, RDF.type)) for q in links]
     finally:
         store.close()
+
+
+def test_chat_offline_from_a_pipe_links_each_turn(carol_dir):
+    from ragprov.cli import cli
+
+    before = len(previous_turn_links(carol_dir))
+    result = CliRunner().invoke(cli, ["chat", "local", "--store", str(carol_dir), "--format", "json"],
+                                input="Who was Scrooge's business partner?\n\nWho is his clerk?\n")
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(part) for part in re.split(r"(?m)^(?=\{)", result.stdout) if part.strip()]
+    assert [a["question"] for a in answers] == ["Who was Scrooge's business partner?", "Who is his clerk?"]
+    links = previous_turn_links(carol_dir)
+    assert len(links) == before + 1 and all(TG.Synthesis in types for _, _, types in links)
+
+
+def test_chat_with_an_llm_sends_history_and_response_type(carol_dir):
+    from ragprov.cli import cli
+
+    def reply(request):
+        system = system_text(request)
+        if "extract search concepts" in system:
+            return Reply('["themes"]')
+        if "one batch of community reports" in system:
+            report = table_rows(system, "Reports")[0][0]
+            return Reply(json.dumps({"points": [{"description": f"Redemption [Data: Reports ({report})]", "score": 70}]}))
+        if "---Analyst points---" in system:
+            return Reply("- Redemption [Data: Reports (1)]")
+        return Reply(status=400)
+
+    with OpenAIStub(reply) as stub:
+        result = CliRunner().invoke(cli, ["chat", "global", "--store", str(carol_dir), "--llm-url", stub.url, "--llm-model", "gpt-4o",
+                                          "--response-type", "a bulleted list"], input="What are the themes?\nAnd the places?\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("- Redemption [Data: Reports (1)]") == 2
+    sent = [(system_text(r["json"]), user_text(r["json"])) for r in stub.chat_requests()]
+    maps = [(system, user) for system, user in sent if "one batch of community reports" in system]
+    first = [system for system, user in maps if user == "What are the themes?"]
+    second = [system for system, user in maps if user == "And the places?"]
+    assert first and second
+    assert all("Conversation History" not in system for system in first)
+    assert all("-----Conversation History-----\nturn|content\nuser|What are the themes?\n" in system for system in second)
+    reduces = [system_text(r["json"]) for r in stub.chat_requests() if "---Analyst points---" in system_text(r["json"])]
+    assert len(reduces) == 2 and all("a bulleted list" in system for system in reduces)
 
 
 def test_chat_refuses_a_pipeline_without_history(index):
