@@ -6,6 +6,7 @@ tiktoken's, and a conversation's history reaches the prompt and is linked in pro
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -350,3 +351,19 @@ def test_drift_with_an_llm_primes_with_hyde_and_reduces_with_citations(index):
     assert [one(index, item, TG.item) for item in values(index, synthesis, TG.supportedBy)] == cited
     assert "Reports (777777)" in one(index, synthesis, TG.citationNote).value
     validate(index)
+
+
+def test_tiktoken_encodings_load_from_the_vendored_files(tmp_path, monkeypatch):
+    """The rank files ship with ragprov: loading never writes to (or reads) the user's tiktoken cache,
+    whose setting is left as it was; the counts are tiktoken's own."""
+    import tiktoken
+
+    from ragprov.llm import tokens
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    tokens.encoding.cache_clear()
+    o200k = tokens.encoding("o200k_base")
+    assert isinstance(o200k, tiktoken.Encoding) and o200k.name == "o200k_base"
+    assert list(tmp_path.iterdir()) == [] and os.environ["TIKTOKEN_CACHE_DIR"] == str(tmp_path)
+    assert o200k.decode(o200k.encode("Marley was dead: to begin with.")) == "Marley was dead: to begin with."
+    assert tokens.encoding("cl100k_base").n_vocab == 100277 and o200k.n_vocab == 200019
