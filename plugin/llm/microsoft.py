@@ -19,14 +19,12 @@ configured model (:mod:`.tokens`), as Microsoft counts them.
 from __future__ import annotations
 
 import dataclasses
-import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LLMError
 from .citations import Resolved, resolve_citations
-from .engine import AnswerStream, MapPoint, Step
+from .engine import AnswerStream, MapPoint, Step, parse_json_object
 from .prompt import load_prompt
 from .tables import ContextTables
 from .tokens import tokenizer_for
@@ -122,24 +120,6 @@ def table_answer(engine: LLMEngine, question: str, tables: ContextTables, *, res
     return _stream(engine, "ms-local-search", [tables], response_type=response_type, context_data=tables.text(), question=question)
 
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
-
-
-def _json_object(text: str, *, what: str) -> dict[str, Any]:
-    """The JSON object in a reply (code fences and chatter around it tolerated)."""
-    for cand in [m.group(1) for m in _FENCE.finditer(text)] + [text]:
-        start, end = cand.find("{"), cand.rfind("}")
-        if start < 0 or end <= start:
-            continue
-        try:
-            value = json.loads(cand[start : end + 1])
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    raise LLMError(f"the LLM's {what} reply is not a JSON object: {text[:160]!r}")
-
-
 def _score(value: Any) -> float:
     try:
         return float(value)
@@ -153,7 +133,7 @@ def map_batch(engine: LLMEngine, question: str, batch: ContextTables, *, max_len
     reply that is not JSON gives no points, as in Microsoft's implementation (the batch is skipped)."""
     text, in_token, out_token, ref = _chat(engine, "ms-global-map", context_data=batch.text(), max_length=max_length, question=question)
     try:
-        data = _json_object(text, what="global-search map")
+        data = parse_json_object(text, what="global-search map")
     except LLMError:
         return Step([], in_token, out_token, ref)
     rows = [row for _, row in batch.rows()]
@@ -217,7 +197,7 @@ def drift_primer(engine: LLMEngine, question: str, reports: ContextTables, *, fo
     text, in_token, out_token, ref = _chat(
         engine, "ms-drift-primer", question=question, community_reports=reports.text(), followups=followups,
     )
-    data = _json_object(text, what="DRIFT primer")
+    data = parse_json_object(text, what="DRIFT primer")
     queries = [str(q).strip() for q in data.get("follow_up_queries") or [] if str(q).strip()]
     answer = str(data.get("intermediate_answer") or "").strip()
     primer = DriftPrimer(answer, _score(data.get("score")), tuple(dict.fromkeys(queries))[:followups])
