@@ -141,6 +141,12 @@ def run_question(
                         for s in event.sources
                     ],
                 }
+                from ..llm.citations import Resolved  # here, not at start-up: only a finished run needs it
+
+                support = getattr(pipe.result, "support", None)
+                if isinstance(support, Resolved):  # an LLM answer's [Data: …] citations
+                    summary["cited"] = list(support.items)
+                    summary["citation_notes"] = list(support.notes)
                 if getattr(pipe.result, "termination_reason", None):
                     summary["termination_reason"] = pipe.result.termination_reason
     except Exception:

@@ -262,6 +262,19 @@ def test_chat_with_an_llm_sends_history_and_response_type(carol_dir):
     assert len(reduces) == 2 and all("a bulleted list" in system for system in reduces)
 
 
+def test_ask_json_lists_the_cited_items_and_notes(carol_dir):
+    from ragprov.cli import cli
+
+    with OpenAIStub(local_reply) as stub:
+        result = CliRunner().invoke(cli, ["ask", "local", QUESTION, "--store", str(carol_dir), "--format", "json",
+                                          "--llm-url", stub.url, "--llm-model", "gpt-4o", "--response-type", "one sentence"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert len(summary["cited"]) == 2 and {iri.split(":")[1] for iri in summary["cited"]} == {"graphrag"}
+    assert summary["citation_notes"] == ["the answer cites Sources (99999), which is not in the context sent"]
+    assert "one sentence" in system_text(stub.chat_requests()[-1]["json"])
+
+
 def test_chat_refuses_a_pipeline_without_history(index):
     from ragprov.errors import ConfigurationError
 
