@@ -283,6 +283,11 @@ class TG(metaclass=_ClosedNamespace):
     chosenCandidate = NamedNode("https://trustgraph.ai/ns/chosenCandidate")
     #: chunk of selection (object property). The document chunk a chunk selection kept.
     chunk = NamedNode("https://trustgraph.ai/ns/chunk")
+    #: cites (object property). An index item (entity, relationship, claim, text unit,
+    #: community report) that an LLM-written answer names in a Microsoft-GraphRAG-style
+    #: citation [Data: Table (ids)], resolved from the record id to the item the context table
+    #: showed.
+    cites = NamedNode("https://trustgraph.ai/ns/cites")
     #: reported community (object property). The community a community report was written
     #: about.
     community = NamedNode("https://trustgraph.ai/ns/community")
@@ -338,6 +343,10 @@ class TG(metaclass=_ClosedNamespace):
     #: point (object property). Links a global search map step to one of the answer points it
     #: produced.
     point = NamedNode("https://trustgraph.ai/ns/point")
+    #: previous turn (object property). Links a Question asked in a conversation to the
+    #: Synthesis (answer) of the turn before it: the earlier turns fed this question (its
+    #: entity search and the prompt's conversation history).
+    previousTurn = NamedNode("https://trustgraph.ai/ns/previousTurn")
     #: reifies (object property). The fact a Statement stands for, as a quoted triple. The
     #: object is a triple term (RDF 1.2, RDF-star) or, in the reification dialect, an
     #: rdf:Statement node, so the OWL range is left open.
@@ -414,6 +423,9 @@ class TG(metaclass=_ClosedNamespace):
     #: chunk size (datatype property). The target chunk length, in characters, a chunking
     #: activity was configured with.
     chunkSize = NamedNode("https://trustgraph.ai/ns/chunkSize")
+    #: citation note (datatype property). Why a [Data: …] citation of an LLM-written answer
+    #: was ignored: the record id it names is not in the context that was sent.
+    citationNote = NamedNode("https://trustgraph.ai/ns/citationNote")
     #: claim type (datatype property). The kind of a GraphRAG claim as the indexer named it
     #: (its type column).
     claimType = NamedNode("https://trustgraph.ai/ns/claimType")
@@ -634,6 +646,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.child,
         TG.chosenCandidate,
         TG.chunk,
+        TG.cites,
         TG.community,
         TG.contains,
         TG.document,
@@ -650,6 +663,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.ontology,
         TG.parent,
         TG.point,
+        TG.previousTurn,
         TG.reifies,
         TG.relatedTo,
         TG.report,
@@ -679,6 +693,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.chunkIndex,
         TG.chunkOverlap,
         TG.chunkSize,
+        TG.citationNote,
         TG.claimType,
         TG.combinedDegree,
         TG.componentVersion,
@@ -757,6 +772,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.chunkIndex: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkOverlap: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.chunkSize: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
+        TG.citationNote: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.claimType: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.combinedDegree: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.componentVersion: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -874,6 +890,8 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.chunkIndex: 'chunk index',
         TG.chunkOverlap: 'chunk overlap',
         TG.chunkSize: 'chunk size',
+        TG.citationNote: 'citation note',
+        TG.cites: 'cites',
         TG.claimType: 'claim type',
         TG.combinedDegree: 'combined degree',
         TG.community: 'reported community',
@@ -922,6 +940,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.parent: 'parent community',
         TG.period: 'community period',
         TG.point: 'point',
+        TG.previousTurn: 'previous turn',
         TG.prompt: 'prompt',
         TG.query: 'query text',
         TG.questionKind: 'question kind',

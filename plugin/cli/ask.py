@@ -31,9 +31,11 @@ __all__ = ["ask_command", "run_question"]
 
 
 def llm_options(fn):
-    """``--llm-url``, ``--llm-model``, ``--llm-key`` (env RAGPROV_LLM_URL / _MODEL / _API_KEY)."""
+    """``--llm-url``, ``--llm-model``, ``--llm-key`` (env RAGPROV_LLM_URL / _MODEL / _API_KEY), ``--response-type``."""
     fn = click.option("--llm-key", envvar=KEY_ENV, default=None, show_envvar=True, help="API key for the LLM (never printed or recorded).")(fn)
     fn = click.option("--llm-model", envvar=MODEL_ENV, default=None, show_envvar=True, help="LLM model name.")(fn)
+    fn = click.option("--response-type", default=None, metavar="TEXT",
+                      help='With an LLM, the answer\'s length and format in the Microsoft GraphRAG modes (its response_type; default "multiple paragraphs").')(fn)
     fn = click.option("--llm-url", envvar=URL_ENV, default=None, show_envvar=True, help="OpenAI-compatible API base URL, e.g. http://localhost:11434/v1 (default: the offline engine).")(fn)
     return fn
 
@@ -139,6 +141,12 @@ def run_question(
                         for s in event.sources
                     ],
                 }
+                from ..llm.citations import Resolved  # here, not at start-up: only a finished run needs it
+
+                support = getattr(pipe.result, "support", None)
+                if isinstance(support, Resolved):  # an LLM answer's [Data: …] citations
+                    summary["cited"] = list(support.items)
+                    summary["citation_notes"] = list(support.notes)
                 if getattr(pipe.result, "termination_reason", None):
                     summary["termination_reason"] = pipe.result.termination_reason
     except Exception:
@@ -165,7 +173,7 @@ def _evidence(result) -> list[dict]:
     its text, citation, kind and the trace item it is (edge selection, chunk, kept item, point)."""
     passages = list(getattr(result, "passages", ()) or ())
     support = getattr(result, "support", None)
-    if support is not None:
+    if getattr(support, "evidence", None) is not None:  # an LLM's cited answer has none: every passage
         rows = [(i, text) for i, text in support.evidence]
     else:
         rows = [(i, p.text) for i, p in enumerate(passages)]
@@ -201,9 +209,9 @@ def _citer(pipe):
 @click.option("--buffered", is_flag=True, help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.")
 @llm_options
 @with_store
-def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key):
+def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):
     """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."""
-    engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key)
+    engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)
     graph = to_named_node(facts_graph) if facts_graph else None
     pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph)
     run_question(pipe, question, explain=explain, fmt=fmt)

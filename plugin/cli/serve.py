@@ -17,7 +17,7 @@ from .common import with_store
 @click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph).")
 @llm_options
 @with_store(create=False)
-def serve_command(store, host, port, token, facts_graph, llm_url, llm_model, llm_key):
+def serve_command(store, host, port, token, facts_graph, llm_url, llm_model, llm_key, response_type):
     """Serve the HTTP API (OpenAPI at /openapi.json) and the trace explorer at http://HOST:PORT/."""
     from ..llm import engine_from_config
     from ..serve import check_bind, require_serve_extra, run_server
@@ -25,7 +25,7 @@ def serve_command(store, host, port, token, facts_graph, llm_url, llm_model, llm
 
     check_bind(host, token)
     require_serve_extra()
-    engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key)
+    engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)
     click.echo(f"ragprov explorer on http://{host}:{port}/  (API description: /openapi.json; Ctrl-C stops)", err=True)
     run_server(store, host=host, port=port, token=token, engine=engine,
                facts_graph=to_named_node(facts_graph) if facts_graph else None)

@@ -66,8 +66,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def engine_from_config(*, url: str | None = None, model: str | None = None, api_key: str | None = None, **options) -> Engine:
-    """The LLM engine if a URL is given or ``RAGPROV_LLM_URL`` is set, else the offline engine."""
+def engine_from_config(
+    *, url: str | None = None, model: str | None = None, api_key: str | None = None, response_type: str | None = None, **options,
+) -> Engine:
+    """The LLM engine if a URL is given or ``RAGPROV_LLM_URL`` is set, else the offline engine.
+    ``response_type`` (Microsoft GraphRAG's, default "multiple paragraphs") shapes the LLM's answers
+    in the Microsoft modes; the offline engine writes its own extractive answer."""
     if not (url or os.environ.get(URL_ENV) or model or api_key):
         return OfflineEngine()
     from .client import LLMClient, LLMConfig
@@ -75,4 +79,6 @@ def engine_from_config(*, url: str | None = None, model: str | None = None, api_
     config = LLMConfig.from_env(url=url, model=model, api_key=api_key, **options)
     if config is None:
         return OfflineEngine()
+    if response_type:
+        return LLMEngine(LLMClient(config), response_type=response_type)
     return LLMEngine(LLMClient(config))

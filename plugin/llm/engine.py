@@ -40,6 +40,7 @@ __all__ = [
     "Tool",
     "Turn",
     "parse_json_list",
+    "parse_json_object",
     "parse_react",
 ]
 
@@ -204,20 +205,40 @@ class Engine(Protocol):
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
 
 
-def parse_json_list(text: str, *, what: str) -> list[Any]:
-    """The JSON array in an LLM reply (code fences and chatter around it tolerated)."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for cand in candidates:
-        start, end = cand.find("["), cand.rfind("]")
+def _json_in(text: str, brackets: str, kind: type) -> Any:
+    """The first JSON value of type ``kind`` found between ``brackets`` in a reply (in a code
+    fence first, then the whole text), or ``None``."""
+    for cand in [m.group(1) for m in _FENCE.finditer(text)] + [text]:
+        start, end = cand.find(brackets[0]), cand.rfind(brackets[1])
         if start < 0 or end <= start:
             continue
         try:
             value = json.loads(cand[start : end + 1])
         except ValueError:
             continue
-        if isinstance(value, list):
+        if isinstance(value, kind):
             return value
-    raise LLMError(f"the LLM's {what} reply is not a JSON array: {text[:160]!r}")
+    return None
+
+
+def parse_json_list(text: str, *, what: str) -> list[Any]:
+    """The JSON array in an LLM reply (code fences and chatter around it tolerated)."""
+    value = _json_in(text, "[]", list)
+    if value is None:
+        raise LLMError(f"the LLM's {what} reply is not a JSON array: {text[:160]!r}")
+    return value
+
+
+def parse_json_object(text: str, *, what: str) -> dict[str, Any]:
+    """The JSON object in an LLM reply (code fences and chatter around it tolerated).
+
+    >>> parse_json_object('Sure! {"score": 60} Hope that helps.', what="t")
+    {'score': 60}
+    """
+    value = _json_in(text, "{}", dict)
+    if value is None:
+        raise LLMError(f"the LLM's {what} reply is not a JSON object: {text[:160]!r}")
+    return value
 
 
 _REACT = re.compile(
@@ -282,10 +303,12 @@ def _number(value: Any, default: float = 0.0) -> float:
 class LLMEngine:
     """The engine backed by an OpenAI-compatible LLM, with the bundled prompts."""
 
-    def __init__(self, client: LLMClient, *, temperature: float = 0.0):
+    def __init__(self, client: LLMClient, *, temperature: float = 0.0, response_type: str = "multiple paragraphs"):
         self.client = client
         self.temperature = temperature
         self.model = client.model
+        #: the answer's length and format for Microsoft GraphRAG's modes (its ``response_type``)
+        self.response_type = response_type
 
     def __repr__(self) -> str:
         return f"LLMEngine({self.client!r})"
@@ -352,15 +375,7 @@ class LLMEngine:
             return Step([], 0, 0, prompt.ref)
         text = "\n\n".join(f"[{i}] {p.text}" for i, p in enumerate(passages))
         reply = self._chat(prompt, question=question, reports=text, keep=keep)
-        data = None
-        for cand in [m.group(1) for m in _FENCE.finditer(reply.text)] + [reply.text]:
-            start, end = cand.find("{"), cand.rfind("}")
-            if start >= 0 and end > start:
-                try:
-                    data = json.loads(cand[start : end + 1])
-                    break
-                except ValueError:
-                    continue
+        data = _json_in(reply.text, "{}", dict)
         if not isinstance(data, dict) or not isinstance(data.get("points"), list):
             raise LLMError(f"the LLM's global-map reply is not a JSON object with 'points': {reply.text[:160]!r}")
         points = []

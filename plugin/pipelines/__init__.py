@@ -22,6 +22,8 @@ from .agent import Agent, AgentParams
 from .base import Pipeline, RunResult, Timings, Tokens
 from .docrag import DocRag, DocRagParams
 from .graphrag import GraphRag, GraphRagParams
+from .microsoft import llm_of
+from .microsoft_defaults import microsoft_params
 from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
 
 __all__ = [
@@ -53,7 +55,8 @@ PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
 
 
 def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None):
-    """A pipeline by name, one of :data:`PIPELINES` (its default parameters).
+    """A pipeline by name, one of :data:`PIPELINES` (its default parameters; with an LLM, the
+    Microsoft GraphRAG modes take Microsoft's, :mod:`.microsoft_defaults`).
 
     >>> from ragprov.store import open_store
     >>> type(pipeline("drift", open_store("memory:"))).__name__
@@ -62,4 +65,6 @@ def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: Named
     classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch)}
     if kind not in classes:
         raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
-    return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph)
+    # with an LLM, the Microsoft GraphRAG modes take Microsoft's defaults (docs/microsoft-parameters.md)
+    params = microsoft_params(kind) if kind in ("local", "global", "drift") and llm_of(engine) is not None else None
+    return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)

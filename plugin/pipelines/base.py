@@ -11,7 +11,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode
 
-from ..llm.engine import Engine, Mention, Passage
+from ..llm.engine import AnswerStream, Engine, Mention, Passage
 from ..llm.offline import OfflineEngine
 from ..record import ChunkEvent, EndOfSession, Recorder
 from ..record.answer import answer_support
@@ -137,13 +137,17 @@ class Pipeline:
         yield event
         return list(step.value)
 
-    def _synthesize(self, trace: Any, question: str, passages: Sequence[Passage], *, kind: str) -> Iterator[Event]:
+    def _synthesize(
+        self, trace: Any, question: str, passages: Sequence[Passage], *, kind: str, stream: AnswerStream | None = None,
+    ) -> Iterator[Event]:
         """Stream the answer from ``passages`` (a chunk event per piece), record the Synthesis, and
-        end the session with :attr:`RunResult.sources` as the sources."""
+        end the session with :attr:`RunResult.sources` as the sources. ``stream``: an answer already
+        asked for another way (Microsoft's prompts over its context tables) instead of the engine's."""
         result = self.result
         timings, tokens = result.timings, result.tokens
         with timings.measure("synthesis"):
-            stream = self.engine.answer(question, list(passages), kind=kind)
+            if stream is None:
+                stream = self.engine.answer(question, list(passages), kind=kind)
             pieces = iter(stream)
         while True:
             with timings.measure("synthesis"):

@@ -41,6 +41,7 @@ from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
 from ..llm.engine import Mention, Passage
+from ..llm.history import ConversationTurn
 from ..namespaces import TG
 from ..record import EndOfSession, Recorder
 from ..record.answer import NO_SUPPORT, AnswerSupport
@@ -52,6 +53,17 @@ from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from .base import Pipeline
+from .microsoft import (
+    drift_answer,
+    drift_hyde,
+    drift_primer_step,
+    global_answer,
+    global_map,
+    history_concepts,
+    llm_of,
+    local_answer,
+    token_counter,
+)
 
 __all__ = [
     "DriftSearch",
@@ -68,7 +80,8 @@ class _Session:
     """One MS-GraphRAG-mode trace written through :meth:`Recorder.write` (Question → Grounding →
     Exploration → [MapResult…] → Focus → Synthesis), tracking the latest stage."""
 
-    def __init__(self, recorder: Recorder, mode: str, question_type: NamedNode, label: str, query: str, model: str, used: NamedNode | None):
+    def __init__(self, recorder: Recorder, mode: str, question_type: NamedNode, label: str, query: str, model: str, used: NamedNode | None,
+                 previous_turn: NamedNode | None = None):
         self.recorder = recorder
         self.id = recorder.new_id()
         self.question = NamedNode(f"urn:ragprov:{mode}:{self.id}")
@@ -79,7 +92,7 @@ class _Session:
             "record/question", "question", self.question, into=self.buffer,
             question=self.question, session=self.session, question_type=question_type, label=label, query=query,
             started=recorder.clock(), software=SOFTWARE_AGENT, software_label=SOFTWARE_LABEL, model=model, used=used,
-            informed_by=recorder.caller_session_of(used),
+            informed_by=recorder.caller_session_of(used), previous_turn=previous_turn,
         )
 
     def _write(self, template: str, stage: str, iri: NamedNode, **params) -> ExplainEvent:
@@ -143,8 +156,13 @@ class _Mode(Pipeline):
     #: the Question's type and label
     question_type: tuple[NamedNode, str]
 
+    #: the earlier turns of the conversation the current question continues (``run(history=…)``)
+    history: tuple[ConversationTurn, ...] = ()
+
     def _open(self, question: str, used: NamedNode | None) -> _Session:
-        return _Session(self.recorder, self.kind, *self.question_type, question, self.engine.model, used)
+        last = self.history[-1].synthesis if self.history else None
+        return _Session(self.recorder, self.kind, *self.question_type, question, self.engine.model, used,
+                        previous_turn=NamedNode(last) if last else None)
 
 
 # -- local search ------------------------------------------------------------------------------
@@ -170,13 +188,15 @@ class LocalSearch(_Mode):
 
     kind, params_type, question_type = "local", LocalSearchParams, (TG.LocalSearchQuestion, "Local search question")
 
-    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+    def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
+        """``history``: the earlier turns of a conversation (their questions join the entity search)."""
+        self.history = tuple(history)
         session, concepts = yield from self._begin(question, used)
         result, p = self.result, self.params
         timings = result.timings
 
         with timings.measure("seeds"):
-            matches = self.reader.entity_index().search(concepts, limit=p.top_k_entities)
+            matches = self.reader.entity_index().search(concepts + history_concepts(self.history), limit=p.top_k_entities)
         entities = [m.iri for m in matches]
         with timings.measure("context"):
             rows = self.reader.entity_context(entities)
@@ -217,6 +237,9 @@ class LocalSearch(_Mode):
             passages.append(Passage(body, self.reader.citation(where) if where is not None else _item_citation(k, label)))
         result.sources = tuple(sources)
         passages = self._evidence(passages, kept, texts, [s["iri"] for s in selections])
+        if llm_of(self.engine) is not None:
+            yield from local_answer(self, session, question, kept, selections, texts, passages, self.history)
+            return
         yield from self._synthesize(session, question, passages, kind="passages")
 
     def _evidence(self, passages: list[Passage], kept: list[dict], texts: dict, items: Sequence[NamedNode]) -> list[Passage]:
@@ -278,8 +301,11 @@ class GlobalSearch(_Mode):
 
     kind, params_type, question_type = "global", GlobalSearchParams, (TG.GlobalSearchQuestion, "Global search question")
 
-    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+    def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
+        """``history``: the earlier turns of a conversation (linked in the trace; with an LLM, in each map prompt)."""
+        self.history = tuple(history)
         session, concepts = yield from self._begin(question, used)
+        count = token_counter(self.engine)
         result, p = self.result, self.params
         timings, tokens = result.timings, result.tokens
 
@@ -290,7 +316,7 @@ class GlobalSearch(_Mode):
             batches: list[list[dict]] = []
             used_tokens = 0
             for rep in shuffled:
-                t = approx_tokens(_report_text(rep))
+                t = count(_report_text(rep))
                 if not batches or used_tokens + t > p.batch_tokens:
                     batches.append([])
                     used_tokens = 0
@@ -307,15 +333,17 @@ class GlobalSearch(_Mode):
 
         all_points: list[dict] = []
         map_iris: list[NamedNode] = []
-        for n, (batch, row) in enumerate(zip(batches, batch_rows), start=1):
+        batch_tables = []
+        for n, (batch, row) in enumerate(zip(batches, batch_rows, strict=True), start=1):
             with timings.measure("map"):
-                mapped = self.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in batch], keep=p.points_per_batch)
+                mapped, table = global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history)
+            batch_tables += [table] if table is not None else []
             tokens.add(mapped.in_token, mapped.out_token)
             points = []
             for k, pt in enumerate(mapped.value, start=1):
                 points.append({
                     "iri": NamedNode(f"{session.question.value}/map/{n}/point/{k}"),
-                    "content": pt.text, "score": pt.score,
+                    "content": pt.text, "score": pt.score, "batch": n,
                     "reports": [batch[i]["report"] for i in pt.sources if 0 <= i < len(batch)],
                 })
             with timings.measure("record"):
@@ -328,7 +356,7 @@ class GlobalSearch(_Mode):
         ranked = sorted((pt for pt in all_points if pt["score"] > 0), key=lambda pt: (-pt["score"], pt["iri"].value))
         kept, budget = [], 0
         for pt in ranked:
-            t = approx_tokens(pt["content"])
+            t = count(pt["content"])
             if budget + t > p.reduce_tokens:
                 break
             budget += t
@@ -344,6 +372,9 @@ class GlobalSearch(_Mode):
                     kind="point", item=pt["iri"].value, mentions=named[n])
             for n, pt in enumerate(kept)
         ]
+        if llm_of(self.engine) is not None:
+            yield from global_answer(self, session, question, kept, batch_tables, passages)
+            return
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
@@ -379,14 +410,20 @@ class DriftSearch(_Mode):
         step = self.engine.map_points(question, concepts, [Passage(_body(answer))], keep=1)
         return (step.value[0].score if step.value else 0.0), step
 
-    def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
+    def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
+        """``history``: the earlier turns of a conversation (linked in the trace; their questions join the primer's report search)."""
+        self.history = tuple(history)
         session, concepts = yield from self._begin(question, used)
         result, p = self.result, self.params
         timings, tokens = result.timings, result.tokens
 
         # primer: the reports that match the question best
         with timings.measure("context"):
-            query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+            query = [t for c in concepts + history_concepts(self.history) for t in content_tokens(c)] or content_tokens(question)
+            expansion = drift_hyde(self, question)  # with an LLM, Microsoft's HyDE query expansion
+            if expansion is not None:
+                tokens.add(expansion.in_token, expansion.out_token)
+                query += content_tokens(expansion.value)
             top = best_reports(self.reader, query, limit=p.primer_reports, max_level=p.max_level)
         with timings.measure("record"):
             event = session.exploration([], [r["report"] for r in top])
@@ -394,26 +431,23 @@ class DriftSearch(_Mode):
         yield event
 
         with timings.measure("map"):
-            primer_points = self.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in top], keep=5)
-        tokens.add(primer_points.in_token, primer_points.out_token)
-        primer_answer = "\n".join(pt.text for pt in primer_points.value)
-        primer_score = max((pt.score for pt in primer_points.value), default=0.0)
-        follow = self.engine.follow_ups(question, primer_answer, keep=p.k_followups) if p.depth else None
-        if follow is not None:
-            tokens.add(follow.in_token, follow.out_token)
+            primer = drift_primer_step(self, question, concepts, top, followups=p.k_followups if p.depth else 0)
+        tokens.add(primer.in_token, primer.out_token)
+        primer_answer, primer_score = primer.answer, primer.score
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
             event = session._write(
                 "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration], session=session.session,
                 generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
-                follow_ups=list(follow.value) if follow else [], document=NamedNode(f"{primer_iri.value}/answer"),
-                content=primer_answer, sub_trace=None, prompt=follow.prompt if follow else primer_points.prompt,
+                follow_ups=list(primer.follow_ups), document=NamedNode(f"{primer_iri.value}/answer"),
+                content=primer_answer, sub_trace=None, prompt=primer.prompt,
             )
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
         asked = {question.strip().lower()}
-        frontier = [(primer_iri, None, list(follow.value) if follow else [])]
+        frontier = [(primer_iri, None, list(primer.follow_ups))]
+        answer_tables = [primer.tables] if primer.tables is not None else []
         number = 0
         for depth in range(1, p.depth + 1):
             next_frontier = []
@@ -438,6 +472,7 @@ class DriftSearch(_Mode):
                                 if src not in result.sources:
                                     result.sources = result.sources + (src,)
                     answer = self.local.result.answer
+                    answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
                     tokens.add(rating.in_token, rating.out_token)
@@ -476,6 +511,9 @@ class DriftSearch(_Mode):
             Passage(body, f"DRIFT action '{a['query']}' (depth {a['depth']})", kind="answer", item=sel["iri"].value, mentions=named[n])
             for n, (sel, a, body) in enumerate(bodies)
         ]
+        if llm_of(self.engine) is not None:
+            yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
+            return
         yield from self._synthesize(session, question, passages, kind="passages")
 
 

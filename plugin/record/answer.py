@@ -26,7 +26,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode
 
-__all__ = ["NO_SUPPORT", "AnswerSupport", "CandidateRecord", "answer_support"]
+__all__ = ["NO_SUPPORT", "AnswerSupport", "CandidateRecord", "answer_support", "cited_support"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +50,10 @@ class AnswerSupport:
     kind: str | None = None
     supported_by: tuple[NamedNode, ...] = ()
     candidates: tuple[CandidateRecord, ...] = ()
+    #: the index items an LLM answer's ``[Data: …]`` citations name (``tg:cites``)
+    cited: tuple[NamedNode, ...] = ()
+    #: why a citation named nothing in the context (``tg:citationNote``)
+    notes: tuple[str, ...] = ()
 
     def params(self, synthesis: NamedNode) -> dict[str, Any]:
         """The ``record/synthesis`` template's answer parameters for the Synthesis ``synthesis``."""
@@ -62,6 +66,8 @@ class AnswerSupport:
                  "chosen": c.chosen, "entity_type": c.type, "supported_by": list(c.supported_by), "reasoning": c.reasoning}
                 for n, c in enumerate(self.candidates, start=1)
             ],
+            "cited": list(self.cited),
+            "citation_notes": list(self.notes),
         }
 
 
@@ -79,11 +85,24 @@ def _items(indices: Sequence[int], passages: Sequence[Any]) -> tuple[NamedNode, 
     return tuple(out)
 
 
+def cited_support(resolved: Any) -> AnswerSupport:
+    """The :class:`AnswerSupport` of an LLM answer's resolved ``[Data: …]`` citations
+    (:class:`~ragprov.llm.citations.Resolved`): supported by the trace items that recorded the
+    cited rows, citing the index items, with a note per citation that named nothing."""
+    return AnswerSupport(
+        supported_by=tuple(NamedNode(i) for i in resolved.selections),
+        cited=tuple(NamedNode(i) for i in resolved.items),
+        notes=tuple(resolved.notes),
+    )
+
+
 def answer_support(extraction: Any, passages: Sequence[Any]) -> AnswerSupport:
     """The :class:`AnswerSupport` of an extraction over ``passages`` (:data:`NO_SUPPORT` when the
-    engine gave none, as an LLM engine does)."""
+    engine gave none); an LLM answer's resolved citations give :func:`cited_support`."""
     if extraction is None:
         return NO_SUPPORT
+    if hasattr(extraction, "selections") and hasattr(extraction, "notes"):
+        return cited_support(extraction)
     chosen = extraction.chosen if extraction.answered else None
     records = []
     if chosen is not None:

@@ -23,6 +23,8 @@ class Reply:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     retry_after: str | None = None
+    #: whether the server reports token usage (some servers never do)
+    usage: bool = True
 
 
 class OpenAIStub:
@@ -44,15 +46,7 @@ class OpenAIStub:
                 if self.path.endswith("/embeddings"):
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
                     data = [{"index": i, "embedding": [float(len(t)), float(sum(map(ord, t)) % 97)]} for i, t in enumerate(inputs)]
-                    return self._json(
-                        200,
-                        {
-                            "object": "list",
-                            "data": data,
-                            "model": body.get("model"),
-                            "usage": {"prompt_tokens": 3, "total_tokens": 3},
-                        },
-                    )
+                    return self._json(200, {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": 3, "total_tokens": 3}})
                 if not self.path.endswith("/chat/completions"):
                     return self._json(404, {"error": {"message": "not found"}})
                 r = stub.reply(body)
@@ -63,22 +57,14 @@ class OpenAIStub:
                     return self._json(r.status, {"error": {"message": r.text or "scripted failure"}}, headers)
                 if body.get("stream"):
                     return self._stream(body, r)
-                return self._json(
-                    200,
-                    {
-                        "id": "chatcmpl-1",
-                        "object": "chat.completion",
-                        "model": body.get("model"),
-                        "choices": [
-                            {"index": 0, "message": {"role": "assistant", "content": r.text}, "finish_reason": "stop"}
-                        ],
-                        "usage": {
-                            "prompt_tokens": r.prompt_tokens,
-                            "completion_tokens": r.completion_tokens,
-                            "total_tokens": r.prompt_tokens + r.completion_tokens,
-                        },
-                    },
-                )
+                whole = {
+                    "id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"),
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": r.text}, "finish_reason": "stop"}],
+                }
+                if r.usage:
+                    whole["usage"] = {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens,
+                                      "total_tokens": r.prompt_tokens + r.completion_tokens}
+                return self._json(200, whole)
 
             def _json(self, status, data, headers=None):
                 payload = json.dumps(data).encode()
@@ -100,20 +86,14 @@ class OpenAIStub:
                 pieces = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
                 self.wfile.write(b": keep-alive comment\n\n")
                 for piece in pieces:
-                    chunk = {
-                        "object": "chat.completion.chunk",
-                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
-                    }
+                    chunk = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
                 final = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
-                if (body.get("stream_options") or {}).get("include_usage"):
-                    usage = {
-                        "object": "chat.completion.chunk",
-                        "choices": [],
-                        "usage": {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens},
-                    }
+                if r.usage and (body.get("stream_options") or {}).get("include_usage"):
+                    counts = {"prompt_tokens": r.prompt_tokens, "completion_tokens": r.completion_tokens}
+                    usage = {"object": "chat.completion.chunk", "choices": [], "usage": counts}
                     self.wfile.write(f"data: {json.dumps(usage)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()

@@ -114,16 +114,18 @@ def test_global_search_batches_map_points_and_reduce(index):
 
 
 def test_global_search_with_an_llm_map_step(index):
+    """With an LLM, the map step is Microsoft's (a Reports table, JSON points citing report ids);
+    test_msllm.py checks the prompts and citations in detail."""
     def reply(req):
-        system, user = system_text(req), user_text(req)
+        system = system_text(req)
         if "extract search concepts" in system:
             return Reply('["themes"]', prompt_tokens=10, completion_tokens=3)
-        if "community reports of a knowledge graph" in system:
-            first = re.search(r"^\[(\d+)\] (.{0,60})", user, re.M)
-            points = [{"description": f"Point from {first.group(2)}", "score": 70, "reports": [int(first.group(1))]}] if first else []
+        if "one batch of community reports" in system:
+            first = re.search(r"^-----Reports-----\n[^\n]*\n(\d+)\|([^|]{0,60})", system, re.M)
+            points = [{"description": f"Point from {first.group(2)} [Data: Reports ({first.group(1)})]", "score": 70}] if first else []
             return Reply(json.dumps({"points": points}), prompt_tokens=100, completion_tokens=20)
-        if "numbered facts" in system:
-            return Reply("Redemption and generosity [1].", prompt_tokens=50, completion_tokens=6)
+        if "---Analyst points---" in system:
+            return Reply("Redemption and generosity.", prompt_tokens=50, completion_tokens=6)
         return Reply(status=400)
 
     with OpenAIStub(reply) as stub:
@@ -132,11 +134,11 @@ def test_global_search_with_an_llm_map_step(index):
     maps = [e.explain_id for e in explains(events) if e.stage == "map"]
     assert maps
     s = index
-    assert one(s, maps[0], TG.prompt).value == "global-map@1"
+    assert one(s, maps[0], TG.prompt).value == "ms-global-map@1"
     assert (one(s, maps[0], TG.inToken).value, one(s, maps[0], TG.outToken).value) == ("100", "20")
     end = events[-1]
     assert (end.in_token, end.out_token) == (10 + 100 * len(maps) + 50, 3 + 20 * len(maps) + 6)
-    assert pipe.result.answer == "Redemption and generosity [1]."
+    assert pipe.result.answer == "Redemption and generosity."
 
 
 def test_drift_search_records_the_action_dag(index):

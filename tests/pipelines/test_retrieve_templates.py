@@ -40,6 +40,7 @@ PARAMS = {
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
+    "retrieve/graphrag-table-fields": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.n("report"), graphs.chunk_iri("c0")]),
 }
 
 
