@@ -184,8 +184,8 @@ class Navigator:
     def _delete(self, **which) -> None:
         # one request per trace shape (docs/trace-shape.md): each trace is in one shape, so each is
         # deleted whole by one of them, and no engine has to plan a union of the two (Virtuoso fails it)
-        for legacy in (False, True):
-            self.store.update(self.catalog.render("trace/delete", self.store.dialect, legacy=legacy, **which))
+        for shape in ({}, {"legacy": True}, {"derived": True}):  # the derived shape: traces built by TrustGraph
+            self.store.update(self.catalog.render("trace/delete", self.store.dialect, **shape, **which))
 
     def roots_before(self, before: _dt.datetime) -> list[NamedNode]:
         """The top-level traces started before ``before`` (what :meth:`delete_before` deletes)."""
