@@ -55,6 +55,7 @@ default graph is the union of all graphs; ``S`` = ``urn:graph:source``; ``L`` = 
     L  <ns:text_unit:{id}> tg:mimeType "text/plain" ; tg:content "the text unit's text"
     S  <ns:relationship:{id}/statement> a prov:Entity, tg:Statement ;
                          tg:reifies <<( <entity> <ns:relationship:{id}> <entity> )>> ;
+                         tg:contains <<( <entity> <ns:relationship:{id}> <entity> )>> ;
                          prov:wasDerivedFrom <text_unit>+ ; prov:wasGeneratedBy <activity>
     S  <ns:entity:{id}> prov:wasDerivedFrom <text_unit>*    ;  <ns:claim:{id}> prov:wasDerivedFrom <text_unit>
     S  <urn:ragprov:graphrag-load:{hash}> a prov:Activity ; prov:used <document>* ; … (extract/activity)
@@ -912,7 +913,7 @@ class _TableWriter:
         source_p, target_p, weight_p, degree_p = V.tg("source"), V.tg("target"), V.tg("weight"), V.tg("combinedDegree")
         rel_types = (typ, V.tg("Relationship")), (typ, V.rdf("Property")), (V.rdfs("subPropertyOf"), V.tg("relatedTo"))
         stmt_types = (typ, V.prov("Entity")), (typ, V.tg("Statement"))
-        generated, reifies = V.prov("wasGeneratedBy"), V.tg("reifies")
+        generated, reifies, contains = V.prov("wasGeneratedBy"), V.tg("reifies"), V.tg("contains")
         for n0, size, cols in rels.columns_of():
             advance_by = size
             hrs = hr_col(cols, n0, size)
@@ -952,7 +953,9 @@ class _TableWriter:
             parents, units_of = C.id_lists(cols["text_unit_ids"])
             lines.add(pc.take(st, parents), derived, unit_iri_col(units_of), S)
             lines.add(st, generated, act, S)
-            lines.add(st, reifies, pc.binary_join_element_wise("<<( ", s, " ", r, " ", o, " )>>", ""), S)
+            fact = pc.binary_join_element_wise("<<( ", s, " ", r, " ", o, " )>>", "")
+            lines.add(st, reifies, fact, S)
+            lines.add(st, contains, fact, S)  # the subgraph of this one fact: TrustGraph's edge -> source link
             w.buffers(lines.buffers())
             advance(advance_by)
 

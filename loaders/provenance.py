@@ -19,7 +19,7 @@ Shapes (``urn:graph:source`` unless noted)::
             prov:wasDerivedFrom <page-or-doc> ; prov:wasGeneratedBy <act>
             (urn:graph:library) <chunk> tg:mimeType "text/plain" ; tg:content "text"
     <stmt>  a prov:Entity, tg:Statement ; prov:wasDerivedFrom <chunk-or-doc>+ ; prov:wasGeneratedBy <act> ;
-            tg:reifies <<( s p o )>>
+            tg:reifies <<( s p o )>> ; tg:contains <<( s p o )>>
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ _TEXT_PLAIN = string("text/plain")
 _CHUNK = V.tg("Chunk")
 _STATEMENT = V.tg("Statement")
 _REIFIES = V.tg("reifies")
+_CONTAINS = V.tg("contains")
 _CHUNK_INDEX = V.tg("chunkIndex")
 _CHAR_OFFSET = V.tg("charOffset")
 _CHAR_LENGTH = V.tg("charLength")
@@ -143,5 +144,7 @@ def statement_quads(
     pairs = [(V.type, _ENTITY), (V.type, _STATEMENT)]
     pairs.extend((_DERIVED, source) for source in derived_from)
     pairs.append((_GENERATED, activity))
-    pairs.append((_REIFIES, quoted(*fact)))
+    fact_term = quoted(*fact)
+    pairs.append((_REIFIES, fact_term))
+    pairs.append((_CONTAINS, fact_term))  # the subgraph of this one fact: TrustGraph's edge -> source link
     w.node(statement, SOURCE, pairs)

@@ -17,7 +17,7 @@ For every fact ``s p o``:
 - in ``urn:graph:source``, a Statement (``extract/statement``)::
 
       <urn:ragprov:statement:{hash of the fact and its sources}> a prov:Entity, tg:Statement ;
-          tg:reifies <<( s p o )>> ; prov:wasDerivedFrom <chunk-or-document> ;
+          tg:reifies <<( s p o )>> ; tg:contains <<( s p o )>> ; prov:wasDerivedFrom <chunk-or-document> ;
           prov:wasGeneratedBy <urn:ragprov:load:{hash of the input and options}> .
 
 - one shared load Activity per run (``extract/activity``): ``prov:used`` the sources, the

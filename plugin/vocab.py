@@ -241,10 +241,13 @@ class TG(metaclass=_ClosedNamespace):
     #: its rank, and optionally a score, the LLM's reasoning and the concept that matched it.
     Selection = NamedNode("https://trustgraph.ai/ns/Selection")
     #: Statement (class). An extracted fact as an entity with provenance: tg:reifies holds the
-    #: fact as a quoted triple, prov:wasDerivedFrom the chunk it was extracted from.
+    #: fact as a quoted triple, prov:wasDerivedFrom the chunk it was extracted from. It also
+    #: tg:contains its fact (as TrustGraph's Subgraph contains the facts of one chunk): the
+    #: link TrustGraph's readers follow from an edge to its source.
     Statement = NamedNode("https://trustgraph.ai/ns/Statement")
     #: Subgraph (class). TrustGraph's later form of extraction provenance: the facts extracted
-    #: together from one chunk, each listed with tg:contains. Read for interoperability.
+    #: together from one chunk, each listed with tg:contains. Read for interoperability; a
+    #: ragprov Statement also tg:contains its one fact.
     Subgraph = NamedNode("https://trustgraph.ai/ns/Subgraph")
     #: Synthesis (class). The last stage of a retrieval trace: the answer woven from what the
     #: Focus (or, without reranking, the Exploration) kept. Also typed tg:Answer; its text is
@@ -291,9 +294,10 @@ class TG(metaclass=_ClosedNamespace):
     #: reported community (object property). The community a community report was written
     #: about.
     community = NamedNode("https://trustgraph.ai/ns/community")
-    #: contains (object property). A fact of a TrustGraph extraction subgraph, as a quoted
-    #: triple. The object is a triple term (RDF 1.2, RDF-star) or, in the reification dialect,
-    #: an rdf:Statement node, so the OWL range is left open.
+    #: contains (object property). A fact of an extraction subgraph, as a quoted triple:
+    #: TrustGraph's Subgraph of the facts extracted from one chunk, or the one fact of a
+    #: ragprov Statement. The object is a triple term (RDF 1.2, RDF-star) or, in the
+    #: reification dialect, an rdf:Statement node, so the OWL range is left open.
     contains = NamedNode("https://trustgraph.ai/ns/contains")
     #: content document (object property). Links a stage to the library document (in
     #: urn:graph:library) that holds its large text, such as the answer of a Synthesis or

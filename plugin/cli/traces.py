@@ -54,8 +54,9 @@ def trace_group():
 
 @trace_group.command("show")
 @click.argument("question")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot", "html"]), default="text", show_default=True,
-              help="html: the explorer's trace view as one self-contained file (no server needed).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "mermaid", "dot", "html", "prov-json", "prov-n"]), default="text",
+              show_default=True, help="html: the explorer's trace view as one self-contained file (no server needed); "
+              "prov-json, prov-n: a W3C PROV document (needs the prov extra: pip install 'ragprov[prov]').")
 @click.option("--show-provenance", is_flag=True, help="Walk each selected edge to the documents it came from.")
 @click.option("--facts-graph", default=None, help="The named graph holding the facts, if not the default graph.")
 @with_store(read_only=True)
@@ -69,6 +70,11 @@ def trace_show(store, question, fmt, show_provenance, facts_graph):
         click.echo(trace_html(store, question, facts_graph=NamedNode(facts_graph) if facts_graph else None))
         return
     nav = Navigator(store)
+    if fmt in ("prov-json", "prov-n"):
+        from ..navigate.prov import serialize, trace_document
+
+        click.echo(serialize(trace_document(nav, question), fmt))
+        return
     trace = nav.trace(question)
     if fmt == "json":
         data = trace.to_dict()

@@ -16,11 +16,12 @@ from .common import with_store
 @cli.command("export")
 @click.option(
     "--form",
-    type=click.Choice(FORMS),
+    type=click.Choice((*FORMS, "prov-json")),
     default="neutral",
     show_default=True,
     help="neutral: plain N-Quads, quoted triples as rdf:Statement (any engine reads it); "
-    "rdf12: <<( s p o )>>; rdfstar: << s p o >>.",
+    "rdf12: <<( s p o )>>; rdfstar: << s p o >>; prov-json: every trace as one W3C PROV-JSON document "
+    "(needs the prov extra: pip install 'ragprov[prov]').",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
               help="Where to write the N-Quads (- for standard output).")
@@ -29,7 +30,7 @@ def export_command(form, output, store):
     """Write every quad of --store as N-Quads (the default graph and every named graph)."""
     if output != "-" and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         raise ConfigurationError(f"cannot write {output}: the directory {os.path.dirname(os.path.abspath(output))} does not exist")
-    data = export_store(store, form=form)
+    data = _prov_json(store) if form == "prov-json" else export_store(store, form=form)
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
@@ -40,7 +41,16 @@ def export_command(form, output, store):
         except OSError as e:
             raise ConfigurationError(f"cannot write {output}: {e.strerror}") from None
         lines = data.count(b"\n")
-        click.echo(f"exported {lines} quads ({form}) to {output}", err=True)
+        what = "every trace as PROV-JSON" if form == "prov-json" else f"{lines} quads ({form})"
+        click.echo(f"exported {what} to {output}", err=True)
+
+
+def _prov_json(store) -> bytes:
+    from ..navigate import Navigator
+    from ..navigate.prov import every_question, serialize, traces_document
+
+    nav = Navigator(store)
+    return (serialize(traces_document(nav, every_question(nav)), "prov-json") + "\n").encode("utf-8")
 
 
 @cli.command("import")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -95,6 +96,49 @@ def _literal_value(term):
     return term
 
 
+def _as_time(text: str) -> _dt.datetime:
+    t = _dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=_dt.timezone.utc)
+
+
+def _as_int(text: str) -> int:
+    number = float(text)
+    return int(number) if number.is_integer() else round(number)
+
+
+_PARSERS: dict[str, Callable[[str], object]] = {
+    **dict.fromkeys((PROV.startedAtTime.value, PROV.endedAtTime.value, PROV.generatedAtTime.value), _as_time),
+    **dict.fromkeys((TG.score.value,), float),
+    **dict.fromkeys(
+        (TG.rank.value, TG.edgeCount.value, TG.chunkCount.value, TG.tokenCount.value, TG.inToken.value, TG.outToken.value,
+         TG.stepNumber.value, TG.llmDurationMs.value, TG.toolDurationMs.value),
+        _as_int,
+    ),
+}
+
+
+def property_value(prop: NamedNode, term):
+    """A literal of ``prop`` as the Python value the property holds (a time, a count, a score),
+    whatever its datatype: TrustGraph writes plain string literals (``"0.93"``, ``"17"``, an ISO
+    time) where ragprov writes typed ones. A value that does not parse stays None rather than a
+    string in a number's place.
+
+    >>> property_value(TG.score, Literal("0.93")), property_value(TG.edgeCount, Literal("17"))
+    (0.93, 17)
+    >>> property_value(PROV.startedAtTime, Literal("2026-11-20T10:00:00.5Z")).isoformat()
+    '2026-11-20T10:00:00.500000+00:00'
+    >>> property_value(TG.score, Literal("high")) is None
+    True
+    """
+    parse = _PARSERS.get(prop.value)
+    if parse is None or not isinstance(term, Literal):
+        return _literal_value(term)
+    try:
+        return parse(term.value)
+    except ValueError:
+        return None
+
+
 @dataclasses.dataclass
 class Selection:
     """One kept thing of a stage: an edge (EdgeSelection), a chunk (ChunkSelection), a Microsoft
@@ -116,15 +160,15 @@ class Selection:
     def from_node(cls, node: Node) -> Selection:
         return cls(
             iri=node.iri,
-            rank=_literal_value(node.first(TG.rank)),
+            rank=property_value(TG.rank, node.first(TG.rank)),
             edge=node.first(TG.edge),
-            chunk=node.first(TG.chunk),
+            chunk=node.first(TG.chunk) or (node.first(TG.document) if _TG + "ChunkSelection" in node.types() else None),
             reasoning=_literal_value(node.first(TG.reasoning)),
-            score=_literal_value(node.first(TG.score)),
+            score=property_value(TG.score, node.first(TG.score)),
             concept=_literal_value(node.first(TG.concept)),
             item=node.first(TG.item),
             item_kind=_literal_value(node.first(TG.itemKind)),
-            tokens=_literal_value(node.first(TG.tokenCount)),
+            tokens=property_value(TG.tokenCount, node.first(TG.tokenCount)),
             content=_literal_value(node.first(TG.content)),
         )
 
@@ -161,10 +205,10 @@ class Stage:
     subtraces: list[TraceSummary] = dataclasses.field(default_factory=list)
 
     def value(self, prop: NamedNode):
-        return _literal_value(self.node.first(prop))
+        return property_value(prop, self.node.first(prop))
 
     def values(self, prop: NamedNode) -> list:
-        return [_literal_value(v) for v in self.node.values(prop)]
+        return [property_value(prop, v) for v in self.node.values(prop)]
 
     def to_dict(self) -> dict:
         from ..record.events import term_to_wire
@@ -256,8 +300,8 @@ def summary_of(node: Node, session: Node | None = None) -> TraceSummary:
         question=node.iri,
         kind=question_kind(node),
         query=_literal_value(node.first(TG.query)) or "",
-        started=_literal_value(activity.first(PROV.startedAtTime)),
-        ended=_literal_value(activity.first(PROV.endedAtTime)),
+        started=property_value(PROV.startedAtTime, activity.first(PROV.startedAtTime)),
+        ended=property_value(PROV.endedAtTime, activity.first(PROV.endedAtTime)),
         model=_literal_value(activity.first(TG.llmModel)),
     )
 
@@ -281,6 +325,52 @@ def _content(doc, nodes: dict[str, Node]) -> str | None:
     return _literal_value(text)
 
 
+def _natural_key(text: str) -> tuple:
+    """``text`` split into its runs of digits (compared as numbers) and of other characters."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", text))
+
+
+_AGENT_STEPS = {_TG + t for t in ("Analysis", "Observation", "Conclusion", "Decomposition", "Finding", "Plan", "StepResult")}
+
+
+def _sub_trace_stages(question: NamedNode, nodes: dict[str, Node]) -> dict[str, str | None]:
+    """The nodes the derivation walk from ``question`` reaches that belong to another trace, each
+    with the stage of this trace its sub-trace hangs from (None: the caller's, past this trace).
+
+    Only traces read along their derivations need it (traces built by TrustGraph, see
+    ``queries/trace/_stages.j2``): an agent step's sub-trace question derives from the step, and the
+    next observation derives from the sub-trace's synthesis. As TrustGraph's reader does, a
+    sub-trace is the stages after its question up to the next agent step, where its caller goes on.
+    """
+    children: dict[str, list[str]] = defaultdict(list)
+    for key, node in nodes.items():
+        for parent in node.values(PROV.wasDerivedFrom):
+            if isinstance(parent, NamedNode):
+                children[parent.value].append(key)
+    own: set[str] = set()
+    foreign: dict[str, str | None] = {}
+    todo: list[tuple[str, tuple[str, ...], str | None]] = [(question.value, (question.value,), None)]
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    while todo:
+        key, owners, anchor = todo.pop()
+        if (key, owners) in seen:
+            continue
+        seen.add((key, owners))
+        for child in children[key]:
+            types = nodes[child].types()
+            inner, hang = owners, anchor
+            if _TG + "Question" in types:
+                inner, hang = (*owners, child), (key if owners == (question.value,) else anchor)
+            elif types & _AGENT_STEPS and owners and _TG + "AgentQuestion" not in nodes[owners[-1]].types():
+                inner = owners[:-1]  # an agent step after a sub-trace: back to the caller
+            if inner == (question.value,):
+                own.add(child)
+            else:
+                foreign[child] = hang
+            todo.append((child, inner, hang))
+    return {k: v for k, v in foreign.items() if k not in own}
+
+
 def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
     types = node.types()
     kind = next((t for t in _STAGE_TYPES if _TG + t in types), "Entity")
@@ -290,9 +380,10 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
         for v in node.values(prop)
         if v.value in nodes  # an Exploration's selectedChunk names extraction chunks, not selections
     ]
+    # by rank; TrustGraph writes none: then by the index its selection IRIs end with (…:0, …:1, … :10)
     selections = sorted(
         (Selection.from_node(nodes[v.value]) for v in links if v.value in nodes),
-        key=lambda s: (s.rank is None, s.rank or 0),
+        key=lambda s: (s.rank is None, s.rank or 0, _natural_key(s.iri.value)),
     )
     content = None
     for prop in (TG.document, TG.thought, TG.observation):
@@ -304,7 +395,7 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
         iri=node.iri,
         kind=kind,
         types=sorted(local_name(t) for t in types),
-        generated=_literal_value(node.first(PROV.generatedAtTime)),
+        generated=property_value(PROV.generatedAtTime, node.first(PROV.generatedAtTime)),
         derived_from=[d for d in node.values(PROV.wasDerivedFrom) if isinstance(d, NamedNode)],
         node=node,
         selections=selections,
@@ -322,17 +413,19 @@ def assemble(question: NamedNode, nodes: dict[str, Node]) -> Trace | None:
         for k, n in nodes.items()
         if PROV.Entity.value in n.types() and not n.types() & {_TG + "Question", _TG + "Thought", _TG + "Document"}
     }
-    stages = {k: stage_of(n, nodes) for k, n in stage_nodes.items()}
+    others = _sub_trace_stages(question, nodes) if session_of(question, nodes) is None else {}
+    stages = {k: stage_of(n, nodes) for k, n in stage_nodes.items() if k not in others}
     # Order: the stage generated by the question first, then each stage after its predecessor.
     followers: dict[str, list[str]] = defaultdict(list)
     first = []
     waiting: dict[str, int] = {}
-    analyses = {_literal_value(s.node.first(TG.stepNumber)): k for k, s in stages.items() if s.kind == "Analysis"}
+    analyses = {s.value(TG.stepNumber): k for k, s in stages.items() if s.kind == "Analysis"}
     for key, stage in stages.items():
-        preds = [d.value for d in stage.derived_from if d.value in stages]
+        # a stage derived from a sub-trace's last stage follows the step that ran the sub-trace
+        preds = [p for d in stage.derived_from if (p := others.get(d.value, d.value)) in stages]
         if not preds and stage.derived_from and stage.kind == "Observation":
             # derived from the last stage of a sub-trace: it follows the Analysis of its step
-            step = analyses.get(_literal_value(stage.node.first(TG.stepNumber)))
+            step = analyses.get(stage.value(TG.stepNumber))
             preds = [step] if step is not None else []
         preds = sorted(set(preds))
         waiting[key] = len(preds)

@@ -13,8 +13,8 @@ suffix that is a valid local part (``urn:ragprov:software:ragprov:0.1.0`` →
 ('urn:ragprov:software:ragprov:', '0.1.0')
 >>> qualified_parts("https://trustgraph.ai/ns/Grounding")
 ('https://trustgraph.ai/ns/', 'Grounding')
->>> is_qname_local("0.1.0"), is_qname_local("a:b"), is_qname_local("x.")
-(True, False, False)
+>>> is_qname_local("0.1.0"), is_qname_local("a:b"), is_qname_local("x."), is_qname_local("SCROOGE'S%20FRIENDS")
+(True, False, False, True)
 """
 
 from __future__ import annotations
@@ -32,13 +32,16 @@ from .model import Node, describe
 if TYPE_CHECKING:  # pragma: no cover
     from prov.model import ProvDocument, ProvRecord
 
-__all__ = ["FORMATS", "is_qname_local", "qualified_parts", "serialize", "trace_document", "traces_document"]
+__all__ = ["FORMATS", "every_question", "is_qname_local", "qualified_parts", "serialize", "trace_document", "traces_document"]
 
 FORMATS = {"prov-json": "json", "prov-n": "provn"}
 INSTALL_HINT = "PROV export needs the W3C prov package: pip install 'ragprov[prov]'"
 
-# PROV-N's PN_LOCAL restricted to unescaped ASCII: a letter, digit or _ first, no trailing dot.
-_LOCAL = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.\-]*[A-Za-z0-9_\-])?$")
+# PROV-N's PN_LOCAL in ASCII, without the separators a split is made at (# / :): letters, digits,
+# _ - . and the PN_CHARS_OTHERS ~ @ ! $ * + & ? with %HH escapes, and the characters the prov
+# package writes escaped (PN_CHARS_ESC: ' ( ) , ; =); not starting with - or ., not ending with .
+_CHAR = r"(?:[A-Za-z0-9_~@!$*+&?'(),;=]|%[0-9A-Fa-f]{2})"
+_LOCAL = re.compile(rf"^{_CHAR}(?:(?:{_CHAR}|[.\-])*(?:{_CHAR}|-))?$")
 _PREFIX_CHARS = re.compile(r"[^A-Za-z0-9_\-]+")
 _KNOWN_PREFIXES = {str(namespace): prefix for prefix, namespace in PREFIXES.items()}
 _RELATIONS = {  # PROV-O property → (prov package method, subject kind, object kind)
@@ -215,6 +218,19 @@ def traces_document(navigator, questions: Iterable) -> ProvDocument:
     for question in questions:
         add_nodes(doc, _trace_nodes(navigator, question), names)
     return doc
+
+
+def every_question(navigator) -> list[NamedNode]:
+    """Every trace of the store, each top-level trace followed by the sub-traces it ran."""
+    out: list[NamedNode] = []
+    todo = [s.question for s in navigator.list_traces(limit=2**31 - 1)]
+    while todo:
+        question = todo.pop(0)
+        if question in out:
+            continue
+        out.append(question)
+        todo[:0] = [sub.question for stage in navigator.trace(question).stages for sub in stage.subtraces]
+    return out
 
 
 def trace_document(navigator, question) -> ProvDocument:

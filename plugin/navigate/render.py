@@ -54,11 +54,12 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         lines.append(f"  explored {stage.value(TG.edgeCount)} edges from {len(entities)} entities: {shown}")
     if stage.value(TG.chunkCount) is not None:
         lines.append(f"  retrieved {stage.value(TG.chunkCount)} chunks")
-    for sel in stage.selections:
+    for n, sel in enumerate(stage.selections, start=1):
+        rank = sel.rank if sel.rank is not None else n  # TrustGraph records no rank: the order kept
         if sel.edge is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             concept = f"  concept {sel.concept!r}" if sel.concept else ""
-            lines.append(f"  #{sel.rank} {edge_text(sel.edge, labels)}{score}{concept}")
+            lines.append(f"  #{rank} {edge_text(sel.edge, labels)}{score}{concept}")
             if sel.reasoning:
                 lines.append(f"      why: {shorten(sel.reasoning)}")
             if sources is not None:
@@ -66,17 +67,18 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
                     lines.append(f"      from: {src}")
         elif sel.chunk is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
-            lines.append(f"  #{sel.rank} chunk <{sel.chunk.value}>{score}")
+            lines.append(f"  #{rank} chunk <{sel.chunk.value}>{score}")
         elif sel.item is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             tokens = f"  {sel.tokens} tokens" if sel.tokens is not None else ""
-            lines.append(f"  #{sel.rank} {sel.item_kind or 'item'} {term_text(sel.item, labels)}{score}{tokens}")
+            lines.append(f"  #{rank} {sel.item_kind or 'item'} {term_text(sel.item, labels)}{score}{tokens}")
         elif sel.content is not None:
             score = f"  score {sel.score:g}" if sel.score is not None else ""
             lines.append(f"  point{score}: {shorten(sel.content)}")
     action = stage.value(TG.action)
     if action is not None:
-        lines.append(f"  thought: {shorten(stage.content)}")
+        if stage.content is not None:  # TrustGraph keeps the text in its librarian, outside the graph
+            lines.append(f"  thought: {shorten(stage.content)}")
         lines.append(f"  action: {action} {stage.value(TG.arguments) or ''}")
     elif stage.content is not None:
         label = "answer" if stage.kind in ("Synthesis", "Conclusion") else "content"
@@ -97,11 +99,12 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
 
 def trace_text(trace: Trace, labels: Labels | None = None, *, sources: Callable[[Triple], list[str]] | None = None) -> str:
     s = trace.summary
+    answered = any(st.kind in ("Synthesis", "Conclusion") for st in trace.stages)
+    ended = s.ended.isoformat() if s.ended else "not recorded" if answered else "not ended (incomplete)"
     head = [
         f"{s.kind}  <{s.question.value}>",
         f"  question: {s.query}",
-        f"  started: {s.started.isoformat() if s.started else '?'}   "
-        f"ended: {s.ended.isoformat() if s.ended else 'not ended (incomplete)'}",
+        f"  started: {s.started.isoformat() if s.started else '?'}   ended: {ended}",
     ]
     if s.model:
         head.append(f"  model: {s.model}")

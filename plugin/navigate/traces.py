@@ -22,11 +22,11 @@ import re
 from pyoxigraph import NamedNode
 
 from ..errors import InvalidValueError, NotFoundError
-from ..namespaces import TG
+from ..namespaces import PROV, TG
 from ..sparql.escape import to_named_node
 from ..sparql.templates import Catalog
 from ..sparql.templates import catalog as default_catalog
-from .model import Node, Stage, Trace, TraceSummary, _literal_value, assemble, describe, stage_of, summary_of
+from .model import Node, Stage, Trace, TraceSummary, assemble, describe, property_value, stage_of, summary_of
 
 __all__ = ["TRACE_KINDS", "Navigator"]
 
@@ -87,8 +87,8 @@ class Navigator:
                     node.props[prop.value].append(row[var])
             summary = summary_of(node)
             summary.kind = row["type"].value.rsplit("/", 1)[1] if "type" in row else "Question"
-            summary.started = _literal_value(row.get("started"))
-            summary.ended = _literal_value(row.get("ended"))
+            summary.started = property_value(PROV.startedAtTime, row.get("started"))
+            summary.ended = property_value(PROV.endedAtTime, row.get("ended"))
             out.append(summary)
         return out
 
@@ -160,7 +160,7 @@ class Navigator:
                 question=row["question"],
                 kind=row["type"].value.rsplit("/", 1)[1],
                 query=row["query"].value,
-                started=_literal_value(row["started"]),
+                started=property_value(PROV.startedAtTime, row["started"]),
             )
             out.append((summary, int(row["stages"].value)))
         return out
@@ -184,8 +184,8 @@ class Navigator:
     def _delete(self, **which) -> None:
         # one request per trace shape (docs/trace-shape.md): each trace is in one shape, so each is
         # deleted whole by one of them, and no engine has to plan a union of the two (Virtuoso fails it)
-        for legacy in (False, True):
-            self.store.update(self.catalog.render("trace/delete", self.store.dialect, legacy=legacy, **which))
+        for shape in ({}, {"legacy": True}, {"derived": True}):  # the derived shape: traces built by TrustGraph
+            self.store.update(self.catalog.render("trace/delete", self.store.dialect, **shape, **which))
 
     def roots_before(self, before: _dt.datetime) -> list[NamedNode]:
         """The top-level traces started before ``before`` (what :meth:`delete_before` deletes)."""

@@ -1,0 +1,240 @@
+"""ragprov reads traces built by TrustGraph's OWN builders (trustgraph-base 2.11.1) as they are.
+
+The traces (a GraphRAG, a DocRAG and an agent session whose tool ran a GraphRAG sub-trace) and the
+extraction provenance of their document come from ``tests/interop/trustgraph_built.py``, which
+calls only ``trustgraph.provenance``'s builder functions. They are serialised and brought in with
+``ragprov import``, then every view runs through the CLI: ``traces``, ``trace show`` in each
+format, ``--show-provenance``, ``trace stage``, ``trace delete`` (one trace, a sub-trace refused,
+retention). What ragprov shows is compared with what TrustGraph's own reader finds in the same store.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+
+import pytest
+
+pytest.importorskip("trustgraph.provenance", reason="pip install 'ragprov[test]' (trustgraph-base)")
+
+import pyoxigraph as ox
+from trustgraph.api.explainability import ExplainabilityClient
+
+from ragprov.cli import cli
+from ragprov.cli.common import run
+from ragprov.navigate import Navigator
+from ragprov.store import EmbeddedStore, open_store
+from ragprov.store.transfer import import_store
+
+from . import trustgraph_built as tb
+from .trustgraph_flow import StoreFlow
+
+BUILT = tb.build()
+RETRIEVAL = ox.NamedNode("urn:graph:retrieval")
+
+
+@pytest.fixture
+def store_dir(tmp_path, capsys):
+    source = tmp_path / "trustgraph.nq"
+    source.write_bytes(BUILT.nquads())
+    path = str(tmp_path / "store")
+    code, _, err = _run(capsys, "import", str(source), "--store", path)
+    assert code == 0, err
+    assert f"imported {len(BUILT.quads)} quads" in err
+    return path
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = run(cli, list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _show(capsys, store: str, question: str, *extra: str) -> tuple[int, str, str]:
+    return _run(capsys, "trace", "show", question, "--store", store, *extra)
+
+
+def _json(capsys, *argv: str):
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _retrieval_quads(path: str) -> set[ox.Quad]:
+    store = EmbeddedStore(path, read_only=True)
+    try:
+        return set(store.raw.quads_for_pattern(None, None, None, RETRIEVAL))
+    finally:
+        store.close()
+
+
+def test_traces_lists_the_top_level_sessions_with_their_times(store_dir, capsys):
+    listed = _json(capsys, "traces", "--store", store_dir, "--format", "json")
+    # newest first; the agent's sub-trace is not a session of its own
+    assert [(t["question"], t["kind"]) for t in listed] == [
+        (BUILT.agent, "AgentQuestion"), (BUILT.doc_rag, "DocRagQuestion"), (BUILT.graph_rag, "GraphRagQuestion"),
+    ]
+    # TrustGraph writes the time as a plain literal on the question: read as a time all the same
+    assert [t["started"] for t in listed] == [
+        "2026-11-20T10:10:00.500000+00:00", "2026-11-20T10:05:00+00:00", "2026-11-20T10:00:00.123456+00:00",
+    ]
+    code, out, err = _run(capsys, "traces", "--store", store_dir)
+    assert code == 0, err
+    assert "2026-11-20 10:10:00" in out and BUILT.sub_trace not in out
+    only_agents = _json(capsys, "traces", "--store", store_dir, "--format", "json", "--type", "agent")
+    assert [t["question"] for t in only_agents] == [BUILT.agent]
+
+
+def test_graph_rag_trace_shows_every_stage_and_edge_in_trustgraph_order(store_dir, capsys):
+    trace = _json(capsys, "trace", "show", BUILT.graph_rag, "--store", store_dir, "--format", "json")
+    assert trace["query"] == "Who was Scrooge's partner?"
+    assert [s["kind"] for s in trace["stages"]] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    focus = trace["stages"][2]
+    # no tg:rank: the order TrustGraph kept them in (its selection IRIs end in 0, 1, 2)
+    assert [s["iri"].rsplit(":", 1)[1] for s in focus["selections"]] == ["0", "1", "2"]
+    assert [(s["reasoning"], s["score"], s["concept"]) for s in focus["selections"]] == [
+        (e["reasoning"], e["score"], e["concept"]) for e in tb.EDGES
+    ]
+    assert [s["edge"]["tr"]["p"]["i"] for s in focus["selections"]] == [e["edge"][1].iri for e in tb.EDGES]
+
+    # the same stages and edges as TrustGraph's own reader finds in this store
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        theirs = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1).fetch_graphrag_trace(BUILT.graph_rag)
+    finally:
+        store.close()
+    assert [s["iri"] for s in trace["stages"]] == [theirs[k].uri for k in ("grounding", "exploration", "focus", "synthesis")]
+    # (its reader keeps no order: the edges in store order)
+    assert sorted((s.reasoning, float(s.score)) for s in theirs["focus"].edge_selections) == sorted(
+        (s["reasoning"], s["score"]) for s in focus["selections"]
+    )
+
+    code, text, err = _show(capsys, store_dir, BUILT.graph_rag)
+    assert code == 0, err
+    assert "explored 17 edges from 2 entities" in text and "tokens: in 10, out 3" in text
+    assert text.index("#1 ") < text.index("partner-of") < text.index("#2 ") < text.index("dead-years") < text.index("#3 ")
+    assert "score 0.930" in text and "score 0.250" in text
+    assert "ended: not recorded" in text  # TrustGraph records no end time; the trace has its answer
+
+
+def test_doc_rag_chunk_selections_are_read_from_tg_document(store_dir, capsys):
+    trace = _json(capsys, "trace", "show", BUILT.doc_rag, "--store", store_dir, "--format", "json")
+    assert [s["kind"] for s in trace["stages"]] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    assert trace["stages"][1]["properties"]["chunkCount"] == [{"t": "l", "v": "4"}]
+    focus = trace["stages"][2]
+    assert [(s["chunk"], s["score"]) for s in focus["selections"]] == [(tb.CHUNKS[2], 3.5), (tb.CHUNKS[0], 1.0)]
+    code, text, err = _show(capsys, store_dir, BUILT.doc_rag)
+    assert code == 0, err
+    assert "retrieved 4 chunks" in text
+    assert f"#1 chunk <{tb.CHUNKS[2]}>  score 3.500" in text and f"#2 chunk <{tb.CHUNKS[0]}>  score 1.000" in text
+
+
+def test_agent_trace_is_separated_from_its_sub_trace(store_dir, capsys):
+    trace = _json(capsys, "trace", "show", BUILT.agent, "--store", store_dir, "--format", "json")
+    assert [s["kind"] for s in trace["stages"]] == ["Analysis", "Observation", "Analysis", "Observation", "Conclusion"]
+    first = trace["stages"][0]
+    assert [t["question"] for t in first["subtraces"]] == [BUILT.sub_trace]
+    assert first["properties"]["action"] == [{"t": "l", "v": "knowledge-query"}]
+    assert trace["stages"][3]["properties"]["toolError"] == [{"t": "l", "v": "connection refused"}]
+
+    # the sub-trace shows its own GraphRAG stages, and none of the agent's that follow it
+    sub = _json(capsys, "trace", "show", BUILT.sub_trace, "--store", store_dir, "--format", "json")
+    assert [s["kind"] for s in sub["stages"]] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    assert all("/i" not in s["iri"] for s in sub["stages"])
+
+    # the agent's steps are the ones TrustGraph's reader walks, the sub-trace the one it embeds
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        theirs = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1).fetch_agent_trace(BUILT.agent)
+    finally:
+        store.close()
+    steps = [s for s in theirs["steps"] if not isinstance(s, dict)]
+    embedded = [s for s in theirs["steps"] if isinstance(s, dict)]
+    assert [s["iri"] for s in trace["stages"]] == [s.uri for s in steps]
+    assert [e["question"].uri for e in embedded] == [BUILT.sub_trace]
+    assert [s["iri"] for s in sub["stages"]] == [embedded[0]["trace"][k].uri for k in ("grounding", "exploration", "focus", "synthesis")]
+
+    code, text, err = _show(capsys, store_dir, BUILT.agent)
+    assert code == 0, err
+    assert f"sub-trace: GraphRagQuestion <{BUILT.sub_trace}>" in text
+    assert "Grounding" not in text
+
+
+@pytest.mark.parametrize("fmt", ["mermaid", "dot", "html"])
+def test_every_format_draws_every_trace(store_dir, capsys, fmt):
+    for question, marker in ((BUILT.graph_rag, "partner-of"), (BUILT.doc_rag, "Focus"), (BUILT.agent, "Conclusion")):
+        code, out, err = _show(capsys, store_dir, question, "--format", fmt)
+        assert code == 0, (question, err)
+        assert marker in out, (question, fmt)
+
+
+def test_show_provenance_follows_each_edge_to_its_document(store_dir, capsys):
+    code, text, err = _show(capsys, store_dir, BUILT.graph_rag, "--show-provenance")
+    assert code == 0, err
+    sources = [line for line in text.splitlines() if line.strip().startswith("from:")]
+    assert len(sources) == len(tb.EDGES)
+    for line in sources:
+        # TrustGraph's tg:contains subgraph → chunk → page → document
+        assert tb.SUBGRAPH in line and tb.CHUNKS[2] in line and tb.PAGE in line and "'A Christmas Carol'" in line
+
+
+def test_trace_stage_shows_a_focus_with_its_selections(store_dir, capsys):
+    focus = f"urn:trustgraph:prov:focus:{tb.GRAPH_SID}"
+    code, text, err = _run(capsys, "trace", "stage", focus, "--store", store_dir)
+    assert code == 0, err
+    assert "#1 " in text and "score 0.930" in text and "why: gives the full name" in text
+    stage = _json(capsys, "trace", "stage", f"{BUILT.doc_rag}/focus", "--store", store_dir, "--format", "json")
+    assert [s["chunk"] for s in stage["selections"]] == [tb.CHUNKS[2], tb.CHUNKS[0]]
+
+
+def test_trace_delete_takes_the_agent_with_its_sub_trace_and_nothing_else(store_dir, capsys):
+    before = _retrieval_quads(store_dir)
+    code, _, err = _run(capsys, "trace", "delete", BUILT.sub_trace, "--store", store_dir, "-y")
+    assert code == 1 and f"run by {BUILT.agent}" in err and "nothing deleted" in err
+    assert _retrieval_quads(store_dir) == before
+
+    code, _, err = _run(capsys, "trace", "delete", BUILT.agent, "--store", store_dir, "-y")
+    assert code == 0, err
+    after = _retrieval_quads(store_dir)
+    ids = (tb.AGENT_SID, tb.SUB_SID)
+    assert not [q for q in after if any(i in str(q) for i in ids)]
+    assert after == {q for q in before if not any(i in str(q) for i in ids)}
+    listed = _json(capsys, "traces", "--store", store_dir, "--format", "json")
+    assert [t["question"] for t in listed] == [BUILT.doc_rag, BUILT.graph_rag]
+
+
+def test_retention_counts_trustgraph_start_times(store_dir, capsys):
+    code, out, err = _run(capsys, "trace", "delete", "--before", "2026-11-20T10:07:00Z", "--dry-run", "--store", store_dir)
+    assert code == 0, err
+    assert "2 top-level trace(s)" in out + err
+    code, _, err = _run(capsys, "trace", "delete", "--before", "2026-11-20T10:07:00Z", "--store", store_dir, "-y")
+    assert code == 0, err
+    assert [t["question"] for t in _json(capsys, "traces", "--store", store_dir, "--format", "json")] == [BUILT.agent]
+
+
+def test_every_engine_reads_trustgraph_built_traces(store):
+    """The same reading on every engine and dialect (in the reification dialect, TrustGraph's
+    quoted edges become rdf:Statement nodes on import)."""
+    import_store(store, BUILT.nquads())
+    nav = Navigator(store)
+    assert [s.question.value for s in nav.list_traces()] == [BUILT.agent, BUILT.doc_rag, BUILT.graph_rag]
+    assert nav.list_traces(since=_dt.datetime(2026, 11, 20, 10, 7, tzinfo=_dt.timezone.utc))[0].question.value == BUILT.agent
+    graph = nav.trace(BUILT.graph_rag)
+    assert [s.kind for s in graph.stages] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    assert [s.score for s in graph.stage("Focus").selections] == [0.93, 0.5, 0.25]
+    agent = nav.trace(BUILT.agent)
+    assert [s.kind for s in agent.stages] == ["Analysis", "Observation", "Analysis", "Observation", "Conclusion"]
+    assert nav.caller(BUILT.sub_trace).value == BUILT.agent
+    nav.delete(BUILT.agent)
+    assert [s.question.value for s in nav.list_traces()] == [BUILT.doc_rag, BUILT.graph_rag]
+
+
+def test_the_fixture_is_trustgraph_s_own_output():
+    """Guard: the fixture holds what TrustGraph writes (plain literals, no rank, no session)."""
+    store = open_store("memory:")
+    import_store(store, BUILT.nquads())
+    quads = list(store.raw.quads_for_pattern(None, None, None, RETRIEVAL))
+    score = ox.NamedNode("https://trustgraph.ai/ns/score")
+    assert {q.object.datatype.value for q in quads if q.predicate == score} == {"http://www.w3.org/2001/XMLSchema#string"}
+    assert not [q for q in quads if q.predicate.value.endswith("#wasGeneratedBy") or q.predicate.value.endswith("/rank")]
