@@ -51,7 +51,7 @@ __all__ = ["INDEX_ENV", "K1", "B", "Document", "SyncReport", "TextIndex", "index
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "2"
+_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,6 +64,20 @@ CREATE TABLE IF NOT EXISTS posting (field INTEGER NOT NULL, term TEXT NOT NULL, 
   tf INTEGER NOT NULL, PRIMARY KEY (field, term, doc)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, total INTEGER NOT NULL,
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
+"""
+
+#: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
+#: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
+#: the entities anchored on a text's words only (a handful), not at every entity sharing a word.
+#: ``?`` is the first new document id of the write (ids only grow).
+_ANCHORS = """
+INSERT OR REPLACE INTO anchor (doc, term)
+SELECT doc, term FROM (
+  SELECT p.doc AS doc, p.term AS term, min(d.n) FROM posting p
+  JOIN (SELECT term, count(*) AS n FROM posting WHERE field = :field GROUP BY term) d ON d.term = p.term
+  WHERE p.field = :field AND p.doc >= :first GROUP BY p.doc)
 """
 
 #: the fields each kind of document is scored on
@@ -132,6 +146,15 @@ class TextIndex:
             raise StoreError(f"cannot open the text index at {location}: {e}; delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+        elif version[0] == "2":  # format 2 lacks the anchors: add them (one transaction)
+            try:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": 0})
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+            except sqlite3.Error as e:
+                raise StoreError(f"cannot bring the text index at {location} to format {_VERSION}: {e}; "
+                                 "delete it and run `ragprov load` again") from None
         elif version[0] != _VERSION:
             raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: delete it; the next load or query rebuilds it")
         return cls(db, location)
@@ -164,6 +187,7 @@ class TextIndex:
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
             self._pending = _Pending()
+            first = (db.execute("SELECT max(id) FROM doc").fetchone()[0] or 0) + 1
             for doc in documents:
                 key = (doc.kind, doc.iri)
                 seen.add(key)
@@ -183,6 +207,8 @@ class TextIndex:
                     self._remove(doc_id, key[0])
                     report.removed += 1
             self._pending.write(db)
+            if report.written:
+                db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": first})
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
             db.execute("COMMIT")
         except BaseException:
@@ -210,6 +236,7 @@ class TextIndex:
             db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?",
                            [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term])
         db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
+        db.execute("DELETE FROM anchor WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
 
     # -- reading -------------------------------------------------------------------------------
@@ -313,21 +340,21 @@ class StoredEntityIndex:
         return self.index._stats("entity", "label")[0]
 
     def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
-        """:meth:`.indexes.EntityIndex.named_in` over the stored label postings."""
+        """:meth:`.indexes.EntityIndex.named_in` over the stored label postings: the entities
+        anchored on a word of the texts (see :data:`_ANCHORS`), kept when every word of their label
+        occurs in a text."""
         present = [set(content_tokens(t)) for t in texts]
         terms = sorted(set().union(*present)) if present else []
-        field = FIELD_IDS["entity", "label"]
-        candidates: set[int] = set()
+        db = self.index.db
+        labels: dict[int, frozenset[str]] = {}
         for start in range(0, len(terms), 500):
             part = terms[start : start + 500]
-            candidates.update(doc for (doc,) in self.index.db.execute(
-                f"SELECT DISTINCT doc FROM posting WHERE field = ? AND term IN ({','.join('?' * len(part))})", (field, *part)))
-        docs = self.index._docs(candidates)
-        out = []
-        for words in present:
-            found = [(NamedNode(iri), data["label"]) for iri, data in docs.values() if data["tokens"] and set(data["tokens"]) <= words]
-            out.append(sorted(found, key=lambda f: f[0].value))
-        return out
+            labels.update((doc, frozenset(words.split(" "))) for doc, words in db.execute(
+                "SELECT a.doc, l.terms FROM anchor a JOIN length l ON l.doc = a.doc AND l.field = 'label' "
+                f"WHERE a.term IN ({','.join('?' * len(part))})", part))
+        found = [[doc for doc, words in labels.items() if words <= text] for text in present]
+        docs = self.index._docs({doc for docs in found for doc in docs})
+        return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
 
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
         totals: dict[int, float] = {}
