@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import json
 import math
 import os
@@ -245,9 +246,10 @@ class TextIndex:
         n, total = row if row else (0, 0)
         return n, (total / n if n else 0.0)
 
-    def sparse_scores(self, kind: str, field: str, query: Iterable[str]) -> dict[int, float]:
+    def sparse_scores(self, kind: str, field: str, query: Iterable[str], *, lengths: dict[int, int] | None = None) -> dict[int, float]:
         """``{document id: BM25}`` for the documents of ``kind`` whose ``field`` holds a query term
-        (the formula of :class:`~.lexical.BM25`, from the stored postings)."""
+        (the formula of :class:`~.lexical.BM25`, from the stored postings); ``lengths``, when
+        given, receives each scored document's ``field`` length in tokens."""
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
@@ -257,6 +259,8 @@ class TextIndex:
             if not posting:
                 continue
             idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            if lengths is not None:
+                lengths.update((doc, length) for doc, _, length in posting)
             for doc, tf, length in posting:
                 norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
                 out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
@@ -275,10 +279,18 @@ class TextIndex:
         """The best ``limit`` of ``totals`` (ties broken by IRI): ``(id, iri, data, score)``."""
         if not totals or limit < 1:
             return []
-        cut = sorted(totals.values(), reverse=True)[min(limit, len(totals)) - 1]
-        docs = self._docs(i for i, s in totals.items() if s >= cut)
-        ranked = sorted(docs, key=lambda i: (-totals[i], docs[i][0]))[:limit]
+        cut = heapq.nlargest(limit, totals.values())[-1]
+        iris = self._iris([i for i, s in totals.items() if s >= cut])  # ties at the cut: by IRI
+        ranked = sorted(iris, key=lambda i: (-totals[i], iris[i]))[:limit]
+        docs = self._docs(ranked)
         return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
+
+    def _iris(self, ids: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update(self.db.execute(f"SELECT id, iri FROM doc WHERE id IN ({','.join('?' * len(part))})", part))
+        return out
 
     def entities(self) -> StoredEntityIndex:
         return StoredEntityIndex(self)
@@ -364,9 +376,11 @@ class StoredEntityIndex:
             query = content_tokens(concept)
             if not query:
                 continue
-            by_label = self.index.sparse_scores("entity", "label", query)
+            label_lengths: dict[int, int] = {}
+            by_label = self.index.sparse_scores("entity", "label", query, lengths=label_lengths)
             by_desc = self.index.sparse_scores("entity", "description", query)
-            exact = [i for i in by_label if i not in label_tokens]
+            # only a label as long as the query can equal it: read those labels' tokens, no others
+            exact = [i for i in by_label if label_lengths[i] == len(query) and i not in label_tokens]
             if exact:
                 for doc_id, (_, data) in self.index._docs(exact).items():
                     label_tokens[doc_id] = data["tokens"]
