@@ -14,8 +14,6 @@ import click
 
 from ..errors import ConfigurationError, RagprovError
 from ..store import STORE_ENV, _check_store_directory, open_store
-from ..store.staging import one_update as updates_at_once
-from ..store.staging import staged
 
 __all__ = ["echo_json", "fail", "parse_params", "print_table", "with_store"]
 
@@ -55,7 +53,9 @@ def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bo
                 _check_store_directory(directory, create=create)
                 if dialect not in (None, "rdf12"):
                     raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
-                with (updates_at_once if one_update else staged)(directory) as store:
+                from ..store import staging  # the store layer loads when a command opens a store
+
+                with (staging.one_update if one_update else staging.staged)(directory) as store:
                     return fn(*args, store=store, **kwargs)
             store = open_store(store_location, dialect=dialect, create=create, read_only=read_only)
             try:

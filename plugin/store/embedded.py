@@ -241,10 +241,12 @@ class EmbeddedStore(StoreMixin):
             except OSError as e:
                 self._failed("a flush", e)
 
-    def close(self) -> None:
-        """Flush and release the store (an on-disk store's lock goes with the last reference)."""
+    def close(self, *, flush: bool = True) -> None:
+        """Flush and release the store (an on-disk store's lock goes with the last reference).
+        ``flush=False`` leaves the last writes in RocksDB's write-ahead log (where every committed
+        update already is; the next open replays it) instead of writing a table file now."""
         store, self._store = getattr(self, "_store", None), None
-        if store is not None and self.path is not None and not self.read_only:
+        if flush and store is not None and self.path is not None and not self.read_only:
             with contextlib.suppress(OSError):
                 store.flush()
         writer_file, self._writer_file = getattr(self, "_writer_file", None), None
