@@ -133,6 +133,8 @@ class TextIndex:
     def __init__(self, connection: sqlite3.Connection, location: Path | None):
         self.db = connection
         self.location = location
+        #: the postings read so far, by (field, term): DRIFT's follow-ups search the same words again
+        self._postings: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -182,6 +184,7 @@ class TextIndex:
         kinds = tuple(kinds or FIELDS)
         report = SyncReport()
         db = self.db
+        self._postings.clear()
         db.execute("BEGIN IMMEDIATE")
         try:
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
@@ -253,9 +256,7 @@ class TextIndex:
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
-            posting = self.db.execute(
-                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
-                "WHERE p.field = ? AND p.term = ?", (field, FIELD_IDS[kind, field], term)).fetchall()
+            posting = self._posting(kind, field, term)
             if not posting:
                 continue
             idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
@@ -265,6 +266,16 @@ class TextIndex:
                 norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
                 out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
         return out
+
+    def _posting(self, kind: str, field: str, term: str) -> list[tuple[int, int, int]]:
+        """``(document, term frequency, field length)`` of the documents whose ``field`` holds ``term``."""
+        key = (FIELD_IDS[kind, field], term)
+        rows = self._postings.get(key)
+        if rows is None:
+            rows = self._postings[key] = self.db.execute(
+                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
+                "WHERE p.field = ? AND p.term = ?", (field, key[0], term)).fetchall()
+        return rows
 
     def _docs(self, ids: Iterable[int]) -> dict[int, tuple[str, dict]]:
         ids = list(ids)
@@ -369,9 +380,12 @@ class StoredEntityIndex:
         return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
 
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
+        """:meth:`.indexes.EntityIndex.search` over the stored postings (the same sums in the same
+        order, so the same scores); the best concept is worked out for the winners only."""
         totals: dict[int, float] = {}
-        best: dict[int, tuple[float, str]] = {}
+        per_concept: list[tuple[str, dict[int, float]]] = []
         label_tokens: dict[int, list[str]] = {}
+        weight = EntityIndex.LABEL_WEIGHT
         for concept in concepts:
             query = content_tokens(concept)
             if not query:
@@ -380,20 +394,34 @@ class StoredEntityIndex:
             by_label = self.index.sparse_scores("entity", "label", query, lengths=label_lengths)
             by_desc = self.index.sparse_scores("entity", "description", query)
             # only a label as long as the query can equal it: read those labels' tokens, no others
-            exact = [i for i in by_label if label_lengths[i] == len(query) and i not in label_tokens]
-            if exact:
-                for doc_id, (_, data) in self.index._docs(exact).items():
+            same_length = [i for i in by_label if label_lengths[i] == len(query)]
+            unread = [i for i in same_length if i not in label_tokens]
+            if unread:
+                for doc_id, (_, data) in self.index._docs(unread).items():
                     label_tokens[doc_id] = data["tokens"]
-            for i in set(by_label) | set(by_desc):
-                s = EntityIndex.LABEL_WEIGHT * by_label.get(i, 0.0) + by_desc.get(i, 0.0)
-                if s <= 0:
-                    continue
-                if i in by_label and label_tokens.get(i) == query:
-                    s *= 2.0
-                totals[i] = totals.get(i, 0.0) + s
-                if s > best.get(i, (0.0, ""))[0]:
-                    best[i] = (s, concept)
-        return [EntityMatch(NamedNode(iri), data["label"], round(score, 6), best[i][1]) for i, iri, data, score in self.index.top(totals, limit)]
+            scores = dict(by_desc)  # 3 × 0.0 + d == d: a description-only score as EntityIndex sums it
+            get = by_desc.get
+            for i, s in by_label.items():
+                scores[i] = weight * s + get(i, 0.0)
+            for i in same_length:
+                if label_tokens.get(i) == query:
+                    scores[i] *= 2.0
+            scores = {i: s for i, s in scores.items() if s > 0}
+            per_concept.append((concept, scores))
+            if not totals:
+                totals = dict(scores)  # 0.0 + s == s
+            else:
+                get = totals.get
+                for i, s in scores.items():
+                    totals[i] = get(i, 0.0) + s
+        found = []
+        for i, iri, data, score in self.index.top(totals, limit):
+            best, concept = 0.0, ""
+            for c, scores in per_concept:  # the first concept with the highest score
+                if scores.get(i, 0.0) > best:
+                    best, concept = scores[i], c
+            found.append(EntityMatch(NamedNode(iri), data["label"], round(score, 6), concept))
+        return found
 
 
 class StoredChunkIndex:
