@@ -21,7 +21,8 @@ stderr; ``ragprov load`` does this as its last step, so ``ragprov ask`` never bu
 
 >>> from pyoxigraph import NamedNode
 >>> index = TextIndex.open(None)
->>> _ = index.apply([Document("entity", "urn:e:scrooge", {"label": "Ebenezer Scrooge", "description": "a miser"}, {"label": "Ebenezer Scrooge"})], stamp="1")
+>>> scrooge = Document("entity", "urn:e:scrooge", {"label": "Ebenezer Scrooge", "description": "a miser"}, {"label": "Ebenezer Scrooge"})
+>>> _ = index.apply([scrooge], stamp="1")
 >>> [(m.label, m.concept) for m in index.entities().search(["miser"], limit=3)]
 [('Ebenezer Scrooge', 'miser')]
 >>> index.stamp
@@ -146,7 +147,8 @@ class TextIndex:
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         except sqlite3.Error as e:
-            raise StoreError(f"cannot open the text index at {location}: {e}; delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
+            raise StoreError(f"cannot open the text index at {location}: {e}; "
+                             f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
         elif version[0] == "2":  # format 2 lacks the anchors: add them (one transaction)
@@ -159,7 +161,8 @@ class TextIndex:
                 raise StoreError(f"cannot bring the text index at {location} to format {_VERSION}: {e}; "
                                  "delete it and run `ragprov load` again") from None
         elif version[0] != _VERSION:
-            raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: delete it; the next load or query rebuilds it")
+            raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: "
+                             "delete it; the next load or query rebuilds it")
         return cls(db, location)
 
     def close(self) -> None:
@@ -316,13 +319,15 @@ class TextIndex:
         out: dict[str, ChunkRecord] = {}
         for start in range(0, len(iris), 500):
             part = iris[start : start + 500]
-            for iri, data in self.db.execute(f"SELECT iri, data FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part):
+            marks = ",".join("?" * len(part))
+            for iri, data in self.db.execute(f"SELECT iri, data FROM doc WHERE kind = 'chunk' AND iri IN ({marks})", part):
                 out[iri] = chunk_record(iri, json.loads(data))
         return out
 
     def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The best ``limit`` community reports for the query tokens: ``(iri, score)``."""
-        return [(iri, score) for _, iri, _, score in self.top({i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}, limit)]
+        scores = {i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}
+        return [(iri, score) for _, iri, _, score in self.top(scores, limit)]
 
 
 class _Pending:
@@ -343,7 +348,8 @@ class _Pending:
         self.postings.sort()
         db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?)", self.postings)
         db.executemany(
-            "INSERT INTO stats VALUES (?, ?, ?, ?) ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
+            "INSERT INTO stats VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
             [(k, f, n, t) for (k, f), (n, t) in self.counts.items()])
 
 
