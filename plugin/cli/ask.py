@@ -208,7 +208,7 @@ def _citer(pipe):
 @click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph); e.g. urn:graph:facts on union-default-graph stores.")
 @click.option("--buffered", is_flag=True, help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.")
 @llm_options
-@with_store
+@with_store(one_update=True)
 def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):
     """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."""
     engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)

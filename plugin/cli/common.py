@@ -14,12 +14,11 @@ import click
 
 from ..errors import ConfigurationError, RagprovError
 from ..store import STORE_ENV, _check_store_directory, open_store
-from ..store.staging import staged
 
 __all__ = ["echo_json", "fail", "parse_params", "print_table", "with_store"]
 
 
-def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bool = False) -> Callable:
+def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bool = False, one_update: bool = False) -> Callable:
     """Add ``--store`` (``$RAGPROV_STORE``; ``memory:``, a directory, or an endpoint URL) and
     ``--dialect``; the command receives an opened ``store`` keyword argument, closed afterwards.
 
@@ -27,7 +26,9 @@ def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bo
     commands that only read: a directory store is opened read-only, beside a writer and other
     readers. A command that writes to a directory store writes all or nothing (see
     :mod:`ragprov.store.staging`): an error, Ctrl-C or a kill leaves the store as it was, and a
-    new store path not created at all.
+    new store path not created at all. ``one_update=True`` for commands whose writes are SPARQL
+    updates (``ask``): they reach a directory store as one update at the end, with no staged copy
+    of the store (:func:`ragprov.store.staging.one_update`).
     """
 
     def decorate(fn: Callable) -> Callable:
@@ -52,7 +53,9 @@ def with_store(fn: Callable | None = None, *, create: bool = True, read_only: bo
                 _check_store_directory(directory, create=create)
                 if dialect not in (None, "rdf12"):
                     raise ConfigurationError("the embedded pyoxigraph store speaks the rdf12 dialect only")
-                with staged(directory) as store:
+                from ..store import staging  # the store layer loads when a command opens a store
+
+                with (staging.one_update if one_update else staging.staged)(directory) as store:
                     return fn(*args, store=store, **kwargs)
             opened = open_store(store_location, dialect=dialect, create=create, read_only=read_only)
             try:

@@ -310,10 +310,10 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
                 c.mentions.add(i)
     # the gazetteer: every known name, found in every sentence
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
-    patterns = [(c, _name_pattern(c.name)) for c in known]
+    patterns = [(c, _name_pattern(c.name), frozenset(content_tokens(c.name))) for c in known]
     for k, s in enumerate(sentences):
-        for c, pattern in patterns:
-            if not set(content_tokens(c.name)) <= s.tokens and content_tokens(c.name):
+        for c, pattern, words in patterns:
+            if words and not words <= s.tokens:
                 continue
             for match in pattern.finditer(s.text):
                 c.hits.append((k, match.start(), match.end()))

@@ -52,6 +52,15 @@ def item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str 
             out[row["item"]] = (label, text)
     return out
 
+
+_TG = "https://trustgraph.ai/ns/"
+_RATING = _TG + "rating"
+#: a report's properties (``retrieve/graphrag-report-texts``) → its key in :func:`community_reports`
+_REPORT_FIELDS = {"http://www.w3.org/2000/01/rdf-schema#label": "title", _TG + "summary": "summary", _RATING: "rank"}
+#: a finding's properties → their place in its ``[index, summary, explanation]``
+_FINDING_SLOTS = {_TG + "findingIndex": 0, _TG + "summary": 1, _TG + "explanation": 2}
+
+
 def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
     """Community reports up to ``max_level`` with their findings, ordered by IRI
     (``retrieve/graphrag-reports``, then ``retrieve/graphrag-report-texts`` per 200 reports)."""
@@ -61,21 +70,14 @@ def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
                                   "level": int(_num(row["level"])), "findings": {}}
     for batch in batches(sorted(reports, key=lambda r: r.value)):
         for row in reader._select("retrieve/graphrag-report-texts", facts_graph=reader.facts_graph, reports=list(batch)):
-            rep = reports[row["report"]]
+            rep, prop, value = reports[row["report"]], row["p"].value, row["o"]
             if "finding" in row:
                 finding = rep["findings"].setdefault(row["finding"], [0, "", ""])
-                if "index" in row:
-                    finding[0] = int(_num(row["index"]))
-                elif "findingSummary" in row:
-                    finding[1] = row["findingSummary"].value
-                elif "explanation" in row:
-                    finding[2] = row["explanation"].value
-            elif "title" in row:
-                rep["title"] = row["title"].value
-            elif "summary" in row:
-                rep["summary"] = row["summary"].value
-            elif "rank" in row:
-                rep["rank"] = _num(row["rank"])
+                slot = _FINDING_SLOTS.get(prop)
+                if slot is not None:
+                    finding[slot] = int(_num(value)) if slot == 0 else value.value
+            elif prop in _REPORT_FIELDS:
+                rep[_REPORT_FIELDS[prop]] = _num(value) if prop == _RATING else value.value
     out = []
     for rep in sorted(reports.values(), key=lambda r: r["report"].value):
         rep["findings"] = [tuple(v) for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]

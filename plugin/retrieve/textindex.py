@@ -21,7 +21,8 @@ stderr; ``ragprov load`` does this as its last step, so ``ragprov ask`` never bu
 
 >>> from pyoxigraph import NamedNode
 >>> index = TextIndex.open(None)
->>> _ = index.apply([Document("entity", "urn:e:scrooge", {"label": "Ebenezer Scrooge", "description": "a miser"}, {"label": "Ebenezer Scrooge"})], stamp="1")
+>>> scrooge = Document("entity", "urn:e:scrooge", {"label": "Ebenezer Scrooge", "description": "a miser"}, {"label": "Ebenezer Scrooge"})
+>>> _ = index.apply([scrooge], stamp="1")
 >>> [(m.label, m.concept) for m in index.entities().search(["miser"], limit=3)]
 [('Ebenezer Scrooge', 'miser')]
 >>> index.stamp
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import heapq
 import json
 import math
 import os
@@ -51,7 +53,7 @@ __all__ = ["INDEX_ENV", "K1", "B", "Document", "SyncReport", "TextIndex", "index
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "2"
+_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,6 +66,20 @@ CREATE TABLE IF NOT EXISTS posting (field INTEGER NOT NULL, term TEXT NOT NULL, 
   tf INTEGER NOT NULL, PRIMARY KEY (field, term, doc)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, total INTEGER NOT NULL,
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
+"""
+
+#: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
+#: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
+#: the entities anchored on a text's words only (a handful), not at every entity sharing a word.
+#: ``?`` is the first new document id of the write (ids only grow).
+_ANCHORS = """
+INSERT OR REPLACE INTO anchor (doc, term)
+SELECT doc, term FROM (
+  SELECT p.doc AS doc, p.term AS term, min(d.n) FROM posting p
+  JOIN (SELECT term, count(*) AS n FROM posting WHERE field = :field GROUP BY term) d ON d.term = p.term
+  WHERE p.field = :field AND p.doc >= :first GROUP BY p.doc)
 """
 
 #: the fields each kind of document is scored on
@@ -118,6 +134,8 @@ class TextIndex:
     def __init__(self, connection: sqlite3.Connection, location: Path | None):
         self.db = connection
         self.location = location
+        #: the postings read so far, by (field, term): DRIFT's follow-ups search the same words again
+        self._postings: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -129,11 +147,22 @@ class TextIndex:
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         except sqlite3.Error as e:
-            raise StoreError(f"cannot open the text index at {location}: {e}; delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
+            raise StoreError(f"cannot open the text index at {location}: {e}; "
+                             f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+        elif version[0] == "2":  # format 2 lacks the anchors: add them (one transaction)
+            try:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")
+                    db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": 0})
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+            except sqlite3.Error as e:
+                raise StoreError(f"cannot bring the text index at {location} to format {_VERSION}: {e}; "
+                                 "delete it and run `ragprov load` again") from None
         elif version[0] != _VERSION:
-            raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: delete it; the next load or query rebuilds it")
+            raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: "
+                             "delete it; the next load or query rebuilds it")
         return cls(db, location)
 
     def close(self) -> None:
@@ -158,12 +187,14 @@ class TextIndex:
         kinds = tuple(kinds or FIELDS)
         report = SyncReport()
         db = self.db
+        self._postings.clear()
         db.execute("BEGIN IMMEDIATE")
         try:
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
             self._pending = _Pending()
+            first = (db.execute("SELECT max(id) FROM doc").fetchone()[0] or 0) + 1
             for doc in documents:
                 key = (doc.kind, doc.iri)
                 seen.add(key)
@@ -183,6 +214,8 @@ class TextIndex:
                     self._remove(doc_id, key[0])
                     report.removed += 1
             self._pending.write(db)
+            if report.written:
+                db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": first})
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
             db.execute("COMMIT")
         except BaseException:
@@ -210,6 +243,7 @@ class TextIndex:
             db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?",
                            [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term])
         db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
+        db.execute("DELETE FROM anchor WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
 
     # -- reading -------------------------------------------------------------------------------
@@ -218,22 +252,33 @@ class TextIndex:
         n, total = row if row else (0, 0)
         return n, (total / n if n else 0.0)
 
-    def sparse_scores(self, kind: str, field: str, query: Iterable[str]) -> dict[int, float]:
+    def sparse_scores(self, kind: str, field: str, query: Iterable[str], *, lengths: dict[int, int] | None = None) -> dict[int, float]:
         """``{document id: BM25}`` for the documents of ``kind`` whose ``field`` holds a query term
-        (the formula of :class:`~.lexical.BM25`, from the stored postings)."""
+        (the formula of :class:`~.lexical.BM25`, from the stored postings); ``lengths``, when
+        given, receives each scored document's ``field`` length in tokens."""
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
-            posting = self.db.execute(
-                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
-                "WHERE p.field = ? AND p.term = ?", (field, FIELD_IDS[kind, field], term)).fetchall()
+            posting = self._posting(kind, field, term)
             if not posting:
                 continue
             idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            if lengths is not None:
+                lengths.update((doc, length) for doc, _, length in posting)
             for doc, tf, length in posting:
                 norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
                 out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
         return out
+
+    def _posting(self, kind: str, field: str, term: str) -> list[tuple[int, int, int]]:
+        """``(document, term frequency, field length)`` of the documents whose ``field`` holds ``term``."""
+        key = (FIELD_IDS[kind, field], term)
+        rows = self._postings.get(key)
+        if rows is None:
+            rows = self._postings[key] = self.db.execute(
+                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
+                "WHERE p.field = ? AND p.term = ?", (field, key[0], term)).fetchall()
+        return rows
 
     def _docs(self, ids: Iterable[int]) -> dict[int, tuple[str, dict]]:
         ids = list(ids)
@@ -248,10 +293,18 @@ class TextIndex:
         """The best ``limit`` of ``totals`` (ties broken by IRI): ``(id, iri, data, score)``."""
         if not totals or limit < 1:
             return []
-        cut = sorted(totals.values(), reverse=True)[min(limit, len(totals)) - 1]
-        docs = self._docs(i for i, s in totals.items() if s >= cut)
-        ranked = sorted(docs, key=lambda i: (-totals[i], docs[i][0]))[:limit]
+        cut = heapq.nlargest(limit, totals.values())[-1]
+        iris = self._iris([i for i, s in totals.items() if s >= cut])  # ties at the cut: by IRI
+        ranked = sorted(iris, key=lambda i: (-totals[i], iris[i]))[:limit]
+        docs = self._docs(ranked)
         return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
+
+    def _iris(self, ids: list[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update(self.db.execute(f"SELECT id, iri FROM doc WHERE id IN ({','.join('?' * len(part))})", part))
+        return out
 
     def entities(self) -> StoredEntityIndex:
         return StoredEntityIndex(self)
@@ -266,13 +319,15 @@ class TextIndex:
         out: dict[str, ChunkRecord] = {}
         for start in range(0, len(iris), 500):
             part = iris[start : start + 500]
-            for iri, data in self.db.execute(f"SELECT iri, data FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part):
+            marks = ",".join("?" * len(part))
+            for iri, data in self.db.execute(f"SELECT iri, data FROM doc WHERE kind = 'chunk' AND iri IN ({marks})", part):
                 out[iri] = chunk_record(iri, json.loads(data))
         return out
 
     def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The best ``limit`` community reports for the query tokens: ``(iri, score)``."""
-        return [(iri, score) for _, iri, _, score in self.top({i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}, limit)]
+        scores = {i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}
+        return [(iri, score) for _, iri, _, score in self.top(scores, limit)]
 
 
 class _Pending:
@@ -293,7 +348,8 @@ class _Pending:
         self.postings.sort()
         db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?)", self.postings)
         db.executemany(
-            "INSERT INTO stats VALUES (?, ?, ?, ?) ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
+            "INSERT INTO stats VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
             [(k, f, n, t) for (k, f), (n, t) in self.counts.items()])
 
 
@@ -313,46 +369,65 @@ class StoredEntityIndex:
         return self.index._stats("entity", "label")[0]
 
     def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
-        """:meth:`.indexes.EntityIndex.named_in` over the stored label postings."""
+        """:meth:`.indexes.EntityIndex.named_in` over the stored label postings: the entities
+        anchored on a word of the texts (see :data:`_ANCHORS`), kept when every word of their label
+        occurs in a text."""
         present = [set(content_tokens(t)) for t in texts]
         terms = sorted(set().union(*present)) if present else []
-        field = FIELD_IDS["entity", "label"]
-        candidates: set[int] = set()
+        db = self.index.db
+        labels: dict[int, frozenset[str]] = {}
         for start in range(0, len(terms), 500):
             part = terms[start : start + 500]
-            candidates.update(doc for (doc,) in self.index.db.execute(
-                f"SELECT DISTINCT doc FROM posting WHERE field = ? AND term IN ({','.join('?' * len(part))})", (field, *part)))
-        docs = self.index._docs(candidates)
-        out = []
-        for words in present:
-            found = [(NamedNode(iri), data["label"]) for iri, data in docs.values() if data["tokens"] and set(data["tokens"]) <= words]
-            out.append(sorted(found, key=lambda f: f[0].value))
-        return out
+            labels.update((doc, frozenset(words.split(" "))) for doc, words in db.execute(
+                "SELECT a.doc, l.terms FROM anchor a JOIN length l ON l.doc = a.doc AND l.field = 'label' "
+                f"WHERE a.term IN ({','.join('?' * len(part))})", part))
+        found = [[doc for doc, words in labels.items() if words <= text] for text in present]
+        docs = self.index._docs({doc for docs in found for doc in docs})
+        return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
 
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
+        """:meth:`.indexes.EntityIndex.search` over the stored postings (the same sums in the same
+        order, so the same scores); the best concept is worked out for the winners only."""
         totals: dict[int, float] = {}
-        best: dict[int, tuple[float, str]] = {}
+        per_concept: list[tuple[str, dict[int, float]]] = []
         label_tokens: dict[int, list[str]] = {}
+        weight = EntityIndex.LABEL_WEIGHT
         for concept in concepts:
             query = content_tokens(concept)
             if not query:
                 continue
-            by_label = self.index.sparse_scores("entity", "label", query)
+            label_lengths: dict[int, int] = {}
+            by_label = self.index.sparse_scores("entity", "label", query, lengths=label_lengths)
             by_desc = self.index.sparse_scores("entity", "description", query)
-            exact = [i for i in by_label if i not in label_tokens]
-            if exact:
-                for doc_id, (_, data) in self.index._docs(exact).items():
+            # only a label as long as the query can equal it: read those labels' tokens, no others
+            same_length = [i for i in by_label if label_lengths[i] == len(query)]
+            unread = [i for i in same_length if i not in label_tokens]
+            if unread:
+                for doc_id, (_, data) in self.index._docs(unread).items():
                     label_tokens[doc_id] = data["tokens"]
-            for i in set(by_label) | set(by_desc):
-                s = EntityIndex.LABEL_WEIGHT * by_label.get(i, 0.0) + by_desc.get(i, 0.0)
-                if s <= 0:
-                    continue
-                if i in by_label and label_tokens.get(i) == query:
-                    s *= 2.0
-                totals[i] = totals.get(i, 0.0) + s
-                if s > best.get(i, (0.0, ""))[0]:
-                    best[i] = (s, concept)
-        return [EntityMatch(NamedNode(iri), data["label"], round(score, 6), best[i][1]) for i, iri, data, score in self.index.top(totals, limit)]
+            scores = dict(by_desc)  # 3 × 0.0 + d == d: a description-only score as EntityIndex sums it
+            get = by_desc.get
+            for i, s in by_label.items():
+                scores[i] = weight * s + get(i, 0.0)
+            for i in same_length:
+                if label_tokens.get(i) == query:
+                    scores[i] *= 2.0
+            scores = {i: s for i, s in scores.items() if s > 0}
+            per_concept.append((concept, scores))
+            if not totals:
+                totals = dict(scores)  # 0.0 + s == s
+            else:
+                get = totals.get
+                for i, s in scores.items():
+                    totals[i] = get(i, 0.0) + s
+        found = []
+        for i, iri, data, score in self.index.top(totals, limit):
+            best, concept = 0.0, ""
+            for c, scores in per_concept:  # the first concept with the highest score
+                if scores.get(i, 0.0) > best:
+                    best, concept = scores[i], c
+            found.append(EntityMatch(NamedNode(iri), data["label"], round(score, 6), concept))
+        return found
 
 
 class StoredChunkIndex:

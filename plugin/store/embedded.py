@@ -100,6 +100,7 @@ class EmbeddedStore(StoreMixin):
         """Set when this store stages a write to the store at that path (see ``store.staging``)."""
         self._writer_file: Path | None = None
         self._store: ox.Store | None
+        self._deferred: list[str] | None = None
         try:
             if self.path is None:
                 self._store = ox.Store()
@@ -171,7 +172,28 @@ class EmbeddedStore(StoreMixin):
             return rows_from(result)
         raise QueryError("CONSTRUCT and DESCRIBE are not part of the Store protocol: use SELECT")
 
+    def defer_updates(self) -> None:
+        """Keep every later :meth:`update` until :meth:`send_deferred` sends them all as one update
+        (pyoxigraph applies an update in one transaction: all of it or nothing). Reads do not see
+        the kept updates; loads and quad writes are refused meanwhile."""
+        self._deferred = []
+
+    def send_deferred(self) -> None:
+        """Send the updates kept since :meth:`defer_updates` as one request, and stop keeping them."""
+        from ..sparql.templates import join_updates
+
+        kept, self._deferred = self._deferred, None
+        if kept:
+            self.update(join_updates(kept))
+
+    def _not_deferring(self, what: str) -> None:
+        if self._deferred is not None:
+            raise StoreError(f"{what} cannot join the one update this command writes (see EmbeddedStore.defer_updates)")
+
     def update(self, sparql: str) -> None:
+        if self._deferred is not None:
+            self._deferred.append(sparql)
+            return
         try:
             self.raw.update(sparql)
         except SyntaxError as e:
@@ -180,6 +202,7 @@ class EmbeddedStore(StoreMixin):
             self._failed("an update", e)
 
     def load(self, data: bytes | str, *, format: QuadFormat = "nquads", graph: NamedNode | None = None) -> None:
+        self._not_deferring("a load")
         try:
             self.raw.load(data, format=rdf_format(format), to_graph=graph)
         except SyntaxError as e:
@@ -194,12 +217,14 @@ class EmbeddedStore(StoreMixin):
             self._failed("a dump", e)
 
     def extend(self, quads: Iterable[Quad]) -> None:
+        self._not_deferring("a write")
         try:
             self.raw.extend(quads)
         except OSError as e:
             self._failed("a write", e)
 
     def bulk_extend(self, quads: Iterable[Quad]) -> None:
+        self._not_deferring("a write")
         try:
             self.raw.bulk_extend(quads)
         except OSError as e:
@@ -234,10 +259,12 @@ class EmbeddedStore(StoreMixin):
             except OSError as e:
                 self._failed("a flush", e)
 
-    def close(self) -> None:
-        """Flush and release the store (an on-disk store's lock goes with the last reference)."""
+    def close(self, *, flush: bool = True) -> None:
+        """Flush and release the store (an on-disk store's lock goes with the last reference).
+        ``flush=False`` leaves the last writes in RocksDB's write-ahead log (where every committed
+        update already is; the next open replays it) instead of writing a table file now."""
         store, self._store = getattr(self, "_store", None), None
-        if store is not None and self.path is not None and not self.read_only:
+        if flush and store is not None and self.path is not None and not self.read_only:
             with contextlib.suppress(OSError):
                 store.flush()
         writer_file, self._writer_file = getattr(self, "_writer_file", None), None

@@ -40,6 +40,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from ..errors import StoreError
 from ._files import fsync_dir as _fsync_dir
 from .embedded import EmbeddedStore, writer_of
 
-__all__ = ["SIDECAR_SUFFIXES", "sidecar", "staged", "staging_directory"]
+__all__ = ["SIDECAR_SUFFIXES", "one_update", "sidecar", "staged", "staging_directory"]
 
 #: files kept beside a directory store ``DIR`` as ``DIR<suffix>`` (the persistent text index): a
 #: staged write stages them too, so they change with the store, all at once or not at all
@@ -271,3 +272,40 @@ def staged(path: str | Path) -> Iterator[EmbeddedStore]:
             _release(live)
             shutil.rmtree(stage, ignore_errors=True)
             _drop_sidecars(stage)
+
+
+@contextlib.contextmanager
+def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
+    """Like :func:`staged` for a command whose writes are SPARQL updates (``ask`` records a trace):
+    the store at ``path`` is written in place, but its updates are kept and sent as *one* update
+    when the block ends without error (:meth:`EmbeddedStore.defer_updates`), which pyoxigraph
+    applies in one transaction, so the store holds all of them or none, with no checkpoint to
+    make and swap. A store that does not exist yet is made by :func:`staged`. The persistent text
+    index is written in place too: its writes are SQLite transactions of their own.
+    """
+    path = Path(path).expanduser().resolve()
+    if not (path / "CURRENT").is_file():
+        with staged(path) as store:
+            yield store
+        return
+    with _one_writer(path):
+        live = EmbeddedStore(path)
+        live.staging_of = path
+        live.defer_updates()
+        try:
+            yield live
+            with _signals_held():
+                live.send_deferred()
+        finally:
+            _release_alone(live)
+
+
+def _release_alone(store: EmbeddedStore) -> None:
+    """Close ``store`` without a flush (its one update is in the write-ahead log); collect reference
+    cycles only when something else still holds its pyoxigraph store (a full collection costs
+    tens of milliseconds in a process that has read much)."""
+    raw = store._store
+    store.close(flush=False)
+    if raw is not None and sys.getrefcount(raw) > 2:
+        del raw
+        gc.collect()

@@ -200,7 +200,7 @@ def test_report_ratings_come_through(index):
         )
     }
     rows = index.select(catalog().render("retrieve/graphrag-report-texts", index.dialect, facts_graph=FACTS, reports=sorted(reports)))
-    ranks = {r["report"].value: float(r["rank"].value) for r in rows if "rank" in r}
+    ranks = {r["report"].value: float(r["o"].value) for r in rows if r["p"].value == "https://trustgraph.ai/ns/rating"}
     assert reports and set(ranks) == reports, "every report has its rating"
     table = pq.read_table(data_dir() / "graphrag" / "christmas-carol-v3" / "community_reports.parquet")
     assert sorted(ranks.values()) == sorted(float(x) for x in table.column("rank").to_pylist())

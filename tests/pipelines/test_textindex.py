@@ -110,3 +110,39 @@ def test_an_unusable_index_falls_back_to_memory(carol_dir, capsys):
     reader = FactsReader(EmbeddedStore(carol_dir), facts_graph=FACTS)
     assert reader.entity_index().search(["tiny tim"], limit=1)[0].label == "TINY TIM"
     assert "cannot be used" in capsys.readouterr().err
+
+
+def _names(index, texts):
+    return [[(node.value, label) for node, label in found] for found in index.named_in(texts)]
+
+
+def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_path):
+    from ragprov.loaders.triples import load_triples
+
+    store = EmbeddedStore(carol_dir)
+    facts = tmp_path / "more.nt"
+    facts.write_text('<urn:x:quokka> <http://www.w3.org/2000/01/rdf-schema#label> "Zanzibar Quokka" .\n', encoding="utf-8")
+    load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)
+    update_text_index(store, facts_graph=FACTS)  # a second write: anchors of the new entity only
+    reader = FactsReader(store, facts_graph=FACTS)
+    texts = [r.text for r in reader.read_chunks()[:6]] + ["Scrooge met a Zanzibar quokka and Tiny Tim.", ""]
+    stored = _names(reader.entity_index(), texts)
+    assert stored == _names(EntityIndex(*reader.read_entities()), texts)
+    assert ("urn:x:quokka", "Zanzibar Quokka") in stored[-2] and stored[-1] == []
+    assert sum(map(len, stored)) > 20
+
+
+def test_an_index_of_format_2_gains_its_anchors_on_open(carol_dir):
+    import sqlite3
+
+    location = carol_dir.parent / "store.ragprov-index.sqlite"
+    db = sqlite3.connect(location)
+    with db:
+        db.execute("DROP TABLE anchor")
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
+    db.close()
+    index = TextIndex.open(location)
+    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
+    assert index.db.execute("SELECT count(*) FROM anchor").fetchone()[0] == len(index.entities()) > 50
+    named = [label for _, label in index.entities().named_in(["Tiny Tim is Bob Cratchit's son"])[0]]
+    assert {"TINY TIM", "BOB CRATCHIT", "TIM CRATCHIT"} <= set(named) and "SCROOGE" not in named
