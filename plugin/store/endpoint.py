@@ -527,10 +527,7 @@ class EndpointStore(StoreMixin):
         Pages carry no ``ORDER BY``: Virtuoso refuses a sorted ``TOP`` past 10,000 rows (SR353). A
         page set without an order may overlap, so it is checked against the graph's count; when it
         falls short, the graph is read again split by a hash of each triple (:meth:`_hashed`)."""
-        if graph is None:
-            pattern = self._default_pattern()
-        else:
-            pattern = f"GRAPH {sparql_iri(graph)} {{ ?s ?p ?o }}"
+        pattern = self._default_pattern() if graph is None else f"GRAPH {sparql_iri(graph)} {{ ?s ?p ?o }}"
         if self.quirks.rounds_doubles:
             pattern += f' BIND(IF(isLiteral(?o) && DATATYPE(?o) = {sparql_iri(_XSD_DOUBLE.value)}, STR(?o), "") AS ?full)'
         limit = self.quirks.page_size
