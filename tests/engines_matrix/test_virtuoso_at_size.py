@@ -26,6 +26,7 @@ from ragprov.navigate import Navigator
 from ragprov.navigate.lineage import Lineage
 from ragprov.pipelines import pipeline
 from ragprov.record import Recorder
+from ragprov.sparql import render
 from ragprov.store import EmbeddedStore
 from ragprov.store.transfer import export_store, import_store, store_quads, to_reification
 from tests.engines import SERVER_ENGINES, server_store
@@ -141,17 +142,17 @@ def _normalised(answers) -> list[dict]:
     return sorted(out, key=lambda d: (d["question"], str(d.get("kind"))))
 
 
+def _documents(store) -> list[NamedNode]:
+    rows = store.select("SELECT DISTINCT ?d WHERE { GRAPH ?g { ?d a <https://trustgraph.ai/ns/Document> } }")
+    return sorted((row["d"] for row in rows), key=str)
+
+
 def test_document_answers_are_the_same(source, virtuoso):
-    documents = {
-        row["document"]
-        for row in source.select(
-            "SELECT DISTINCT ?document WHERE { GRAPH ?g { ?document a <https://trustgraph.ai/ns/Document> } }"
-        )
-    }
+    documents = _documents(source)
     assert documents
     lineage_source, lineage_virtuoso = Lineage(source), Lineage(virtuoso)
     used = 0
-    for document in sorted(documents, key=str):
+    for document in documents:
         expected = _normalised(lineage_source.document_answers(document))
         used += bool(expected)
         assert _normalised(lineage_virtuoso.document_answers(document)) == expected, document
@@ -170,3 +171,22 @@ def test_edge_sources_are_the_same(source, virtuoso):
     found = Lineage(virtuoso).edges_sources(edges)
     for edge in edges:
         assert [c.to_json() for c in found[edge]] == [c.to_json() for c in expected[edge]], edge
+
+
+def _duplicates(store, name: str, **params) -> int:
+    rows = [tuple(sorted((k, str(v)) for k, v in row.items())) for row in store.select(render(name, store.dialect, **params))]
+    return len(rows) - len(set(rows))
+
+
+def test_property_paths_give_no_duplicate_rows(source, virtuoso):
+    """Virtuoso answers a row once per path a ``*``/``+`` property path finds (SPARQL counts it once)."""
+    document = next(iter(_documents(source)))
+    statement = source.select(
+        "SELECT ?s WHERE { GRAPH <urn:graph:source> { ?s <https://trustgraph.ai/ns/reifies> ?e } } LIMIT 1"
+    )[0]["s"]
+    edges = [row["e"] for row in source.select(
+        "SELECT ?e WHERE { GRAPH <urn:graph:source> { ?s <https://trustgraph.ai/ns/reifies> ?e } } LIMIT 25"
+    )]
+    assert _duplicates(virtuoso, "lineage/extraction", document=document) == 0
+    assert _duplicates(virtuoso, "lineage/edge-sources", edges=edges) == 0
+    assert _duplicates(virtuoso, "serve/node-sources", node=statement) == 0
