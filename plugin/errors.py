@@ -13,6 +13,7 @@ one line on stderr and a non-zero exit. Anything else escaping ragprov is a bug.
     ├── StoreError                the store refused or failed a request
     │   ├── StoreUnavailableError the store could not be reached (connection, timeout, 5xx)
     │   └── QueryError            the store rejected a query or update (syntax, 4xx)
+    │       └── RequestTooLargeError  …for its size alone (HTTP 413, Virtuoso SP031): send it in parts
     ├── NotFoundError             a trace, stage, template or document does not exist
     ├── RecordingError            a stage was recorded out of order or twice
     ├── LoadError                 input to a loader is unreadable or inconsistent (names file/row/column)
@@ -35,6 +36,7 @@ __all__ = [
     "QueryError",
     "RagprovError",
     "RecordingError",
+    "RequestTooLargeError",
     "StoreError",
     "StoreUnavailableError",
     "TemplateError",
@@ -74,6 +76,12 @@ class StoreUnavailableError(StoreError):
 
 class QueryError(StoreError):
     """The store rejected a query or an update (syntax, unsupported feature, permission)."""
+
+
+class RequestTooLargeError(QueryError):
+    """The store refused a request for its size alone (HTTP 413; Virtuoso SP031, the SQL it compiles
+    an ``INSERT DATA`` into is too long): nothing was applied, and the same data in smaller parts is
+    accepted."""
 
 
 class NotFoundError(RagprovError, LookupError):

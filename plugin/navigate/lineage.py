@@ -257,9 +257,12 @@ def _nodes(rows: Iterable[dict]) -> dict[str, SourceNode]:
             if kind and (node.kind == "entity" or _RANK.get(kind, 9) < _RANK.get(node.kind, 9)):
                 node.kind = kind
         elif prop in _PROPS:
+            # A node with several values (a document loaded from two index versions has two titles)
+            # shows the least: the same whatever order the engine answers in.
             attr, conv = _PROPS[prop]
-            if getattr(node, attr) is None:
-                setattr(node, attr, conv(value))
+            new, old = conv(value), getattr(node, attr)
+            if old is None or (new is not None and str(new) < str(old)):
+                setattr(node, attr, new)
     for key, node in nodes.items():
         node.parents = tuple(sorted(parents[key], key=lambda n: n.value))
         if node.kind == "entity":  # TrustGraph's own extraction types pages and chunks only as prov:Entity

@@ -35,7 +35,8 @@ _QUESTION_TYPES = (
 
 @dataclasses.dataclass
 class Node:
-    """Everything the rows said about one node: property IRI → values, in row order."""
+    """Everything the rows said about one node: property IRI → values, in the order of their
+    N-Triples spelling (RDF values are a set; engines answer them in different orders)."""
 
     iri: NamedNode
     props: dict[str, list] = dataclasses.field(default_factory=lambda: defaultdict(list))
@@ -64,6 +65,10 @@ def describe(rows: Iterable[dict]) -> dict[str, Node]:
         values = entry.props[row["p"].value]
         if row["o"] not in values:
             values.append(row["o"])
+    for entry in nodes.values():
+        for values in entry.props.values():
+            if len(values) > 1:
+                values.sort(key=str)
     statements: dict[str, Triple] = {}
     for key, node in nodes.items():
         if key.startswith(STATEMENT_PREFIX):

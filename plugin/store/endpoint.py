@@ -51,9 +51,9 @@ from typing import Any
 
 import pyoxigraph as ox
 import requests
-from pyoxigraph import Literal, NamedNode, Quad, Triple
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad, Triple
 
-from ..errors import ConfigurationError, QueryError, StoreError, StoreUnavailableError
+from ..errors import ConfigurationError, QueryError, RequestTooLargeError, StoreError, StoreUnavailableError
 from ..http import RETRY_STATUSES, RequestFailed, RetryPolicy, Scrubber, new_session, redact, send
 from ..namespaces import XSD
 from ..sparql.dialect import Dialect
@@ -129,6 +129,9 @@ class EngineQuirks:
     """The most rows one answer may hold (larger results are paged)."""
     graph_store: bool = False
     """``…/store`` beside ``…/query`` speaks the Graph Store Protocol with N-Quads."""
+    rounds_doubles: bool = False
+    """Result sets spell ``xsd:double`` with 6 significant digits (Virtuoso, openlink/virtuoso-opensource
+    #1006), while ``STR()`` of the same value keeps them all: exports read the value through ``STR()``."""
 
 
 QUIRKS: dict[str, EngineQuirks] = {
@@ -144,6 +147,7 @@ QUIRKS: dict[str, EngineQuirks] = {
         canonical_booleans=True,
         canonical_doubles=True,
         page_size=10000,
+        rounds_doubles=True,
     ),
     "oxigraph": EngineQuirks("oxigraph", graph_store=True),
     "jena": EngineQuirks("jena", canonical_doubles=True),
@@ -251,7 +255,11 @@ def _is_conflict(response: requests.Response) -> bool:
 class EndpointStore(StoreMixin):
     """A store behind the SPARQL 1.1 Protocol (and, optionally, the Graph Store Protocol)."""
 
+    INSERT_BATCH = 5000
+    """Quads per ``INSERT DATA`` to start with (halved while the store refuses a batch for its size)."""
+
     def __init__(self, config: EndpointConfig, *, session: requests.Session | None = None):
+        self._batch = self.INSERT_BATCH
         self.config = config
         self._session = session or new_session()
         self._policy = RetryPolicy(retries=config.retries, backoff=config.backoff)
@@ -346,6 +354,9 @@ class EndpointStore(StoreMixin):
                 f"the store at {redact(url)} refused the update (Virtuoso SR186: no permission): run "
                 "GRANT SPARQL_UPDATE TO \"SPARQL\" as dba, or use /sparql-auth with a user (auth='digest')"
             )
+        if status == 413 or "SP031" in body:
+            # Virtuoso SP031: "the length of generated SQL text has exceeded 10000 lines of code"
+            raise RequestTooLargeError(f"the store at {redact(url)} refused the request for its size (HTTP {status}): {body}")
         if status >= 500:
             # Virtuoso answers 500 for SPARQL syntax and compile errors: those are the query's fault.
             if re.search(r"\b(37000|SP0\d\d|42000)\b", body):
@@ -411,9 +422,14 @@ class EndpointStore(StoreMixin):
             quads = [Quad(q.subject, q.predicate, q.object, graph) for q in quads]
         self._insert_quads(quads)
 
-    def _insert_quads(self, quads: list[Quad], batch: int = 5000) -> None:
+    def _insert_quads(self, quads: list[Quad]) -> None:
         """Add quads: N-Quads to the Graph Store endpoint when the engine has one (same dialect),
-        else INSERT DATA in batches, each quad spelled in the store's dialect."""
+        else ``INSERT DATA`` in batches, each quad spelled in the store's dialect.
+
+        A batch the store refuses for its size alone (:class:`RequestTooLargeError`: nothing of it
+        was applied) is sent again in halves, and the smaller size is kept for the batches after it:
+        Virtuoso compiles ``INSERT DATA`` to SQL and refuses one whose SQL passes 10,000 lines,
+        which a few hundred reified quads with long literals already do."""
         if not quads:
             return
         store = self._graph_store
@@ -424,8 +440,17 @@ class EndpointStore(StoreMixin):
             return
         from ..sparql.quads import insert_data
 
-        for start in range(0, len(quads), batch):
-            self.update(insert_data(quads[start : start + batch], self.dialect))
+        start = 0
+        while start < len(quads):
+            part = quads[start : start + self._batch]
+            try:
+                self.update(insert_data(part, self.dialect))
+            except RequestTooLargeError:
+                if len(part) == 1:
+                    raise
+                self._batch = max(1, len(part) // 2)
+                continue
+            start += len(part)
 
     def extend(self, quads: Iterable[Quad]) -> None:
         self._insert_quads(list(quads))
@@ -462,20 +487,58 @@ class EndpointStore(StoreMixin):
         )[0]["n"].value)
         return default + named
 
-    def _paged(self, pattern: str, variables: str) -> list[dict]:
-        size = self.quirks.page_size
-        if not size:
-            return list(self.select(f"SELECT {variables} WHERE {{ {pattern} }}"))
-        out: list[dict] = []
-        offset = 0
-        while True:
-            page = self.select(
-                f"SELECT {variables} WHERE {{ {pattern} }} ORDER BY {variables} LIMIT {size} OFFSET {offset}"
-            )
-            out.extend(page)
-            if len(page) < size:
-                return out
-            offset += size
+    def _graph_sizes(self) -> dict[str | None, int]:
+        """How many triples each graph holding user data has (``None``: the default graph)."""
+        rows = self.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ {self._default_pattern()} }}")
+        sizes: dict[str | None, int] = {None: int(rows[0]["n"].value)}
+        rows = self.select(
+            f"SELECT ?g (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()} }} GROUP BY ?g"
+        )
+        sizes.update((r["g"].value, int(r["n"].value)) for r in rows if isinstance(r.get("g"), NamedNode))
+        return sizes
+
+    def _triples(self, graph: str | None, size: int) -> set[tuple]:
+        """The ``size`` triples of one graph (``None``: the default graph), read in answers no longer
+        than the engine gives (``page_size``).
+
+        Pages carry no ``ORDER BY``: Virtuoso refuses a sorted ``TOP`` past 10,000 rows (SR353). A
+        page set without an order may overlap, so it is checked against the graph's count; when it
+        falls short, the graph is read again split by a hash of each triple (:meth:`_hashed`)."""
+        pattern = self._default_pattern() if graph is None else f"GRAPH {sparql_iri(graph)} {{ ?s ?p ?o }}"
+        if self.quirks.rounds_doubles:
+            pattern += f' BIND(IF(isLiteral(?o) && DATATYPE(?o) = {sparql_iri(_XSD_DOUBLE.value)}, STR(?o), "") AS ?full)'
+        limit = self.quirks.page_size
+        if not limit or size < limit:
+            return self._read_triples(f"SELECT * WHERE {{ {pattern} }}")
+        found: set[tuple] = set()
+        for offset in range(0, size, limit):
+            found |= self._read_triples(f"SELECT * WHERE {{ {pattern} }} LIMIT {limit} OFFSET {offset}")
+        return found if len(found) == size else self._hashed(pattern, limit)
+
+    def _read_triples(self, query: str) -> set[tuple]:
+        """The ``?s ?p ?o`` rows of ``query``, a double read from its full ``?full`` spelling."""
+        found = set()
+        for r in self.select(query):
+            o = r["o"]
+            full = r.get("full")
+            if full is not None and full.value:
+                o = _canonical(Literal(full.value, datatype=_XSD_DOUBLE))
+            found.add((r["s"], r["p"], o))
+        return found
+
+    def _hashed(self, pattern: str, limit: int, prefix: str = "") -> set[tuple]:
+        """The triples of ``pattern`` whose MD5 (of subject, predicate and object) starts with
+        ``prefix``, one query per next hex digit; a part as large as an answer may be is split again."""
+        found: set[tuple] = set()
+        key = 'MD5(CONCAT(STR(?s), " ", STR(?p), " ", STR(?o)))'
+        for digit in "0123456789abcdef":
+            part = sparql_string(prefix + digit)
+            rows = self._read_triples(f"SELECT * WHERE {{ {pattern} FILTER(STRSTARTS({key}, {part})) }} LIMIT {limit}")
+            if len(rows) >= limit and len(prefix) < 31:
+                found |= self._hashed(pattern, limit, prefix + digit)
+            else:
+                found |= rows
+        return found
 
     def quads(self) -> list[Quad]:
         """Every quad of the store (default graph and named graphs holding user data)."""
@@ -483,17 +546,17 @@ class EndpointStore(StoreMixin):
         if store:
             response = self._send(store, None, {"Accept": "application/n-quads"}, safe=True, method="GET")
             return list(ox.parse(response.content, format=ox.RdfFormat.N_QUADS))
-        default = self._paged(self._default_pattern(), "?s ?p ?o")
-        named = self._paged(f"GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()}", "?g ?s ?p ?o")
-        quads = [Quad(r["s"], r["p"], r["o"]) for r in default]
-        quads += [Quad(r["s"], r["p"], r["o"], r["g"]) for r in named]
-        if self.quirks.page_size:
-            expected = self.count()
-            if expected != len(quads):
+        sizes = self._graph_sizes()
+        quads: list[Quad] = []
+        for graph, size in sizes.items():
+            name = DefaultGraph() if graph is None else NamedNode(graph)
+            triples = self._triples(graph, size)
+            if len(triples) != size:
                 raise StoreError(
-                    f"the store at {self.config.query_url} returned {len(quads)} of {expected} quads: it truncates "
-                    f"results below {self.quirks.page_size} rows; set EndpointConfig(page_size=...) lower"
+                    f"the store at {self.config.query_url} returned {len(triples)} of the {size} triples of "
+                    f"{'the default graph' if graph is None else graph}: was it written to during the export?"
                 )
+            quads += [Quad(s, p, o, name) for s, p, o in triples]
         return quads
 
     def dump(self, *, format: QuadFormat = "nquads") -> bytes:
