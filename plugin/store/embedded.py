@@ -184,7 +184,7 @@ class EmbeddedStore(StoreMixin):
 
         kept, self._deferred = self._deferred, None
         if kept:
-            self.update(join_updates(kept))
+            self._update(join_updates(kept))
 
     def _not_deferring(self, what: str) -> None:
         if self._deferred is not None:
@@ -194,6 +194,9 @@ class EmbeddedStore(StoreMixin):
         if self._deferred is not None:
             self._deferred.append(sparql)
             return
+        self._update(sparql)
+
+    def _update(self, sparql: str) -> None:
         try:
             self.raw.update(sparql)
         except SyntaxError as e:
