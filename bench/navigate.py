@@ -40,6 +40,9 @@ from ragprov.sparql import Dialect
 from ragprov.store import EmbeddedStore
 
 KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
+#: the cached stores' name carries this: bump it when the recorded trace shape changes (2: the question
+#: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md)
+STORE_VERSION = 2
 _POOLS = """
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX tg: <https://trustgraph.ai/ns/>
@@ -150,13 +153,13 @@ class TraceWriter:
         s.grounding(["tiny tim"])
         s.exploration([], self.pick(pool, "report", 3))
         primer = s.iri("action/0")
-        s._write("record/drift-action", "drift-action", primer, action=primer, question=s.question, derived_from=[s.last],
+        s._write("record/drift-action", "drift-action", primer, action=primer, question=s.question, derived_from=[s.last], session=s.session,
                  generated=self.recorder.clock(), query=f"DRIFT question {n}", depth=0, score=40.0, follow_ups=["who is Tiny Tim"],
                  document=NamedNode(f"{primer.value}/answer"), content="primer", sub_trace=None, prompt="drift-primer@1")
         action = s.iri("action/1")
         self.recorder.note_stage(action, s.question)
         sub = self.local(n, pool, used=action)
-        s._write("record/drift-action", "drift-action", action, action=action, question=s.question, derived_from=[primer, sub.last],
+        s._write("record/drift-action", "drift-action", action, action=action, question=s.question, derived_from=[primer, sub.last], session=s.session,
                  generated=self.recorder.clock(), query="who is Tiny Tim", depth=1, score=60.0, follow_ups=[],
                  document=NamedNode(f"{action.value}/answer"), content="follow-up", sub_trace=sub.question, prompt="drift-rate@1")
         s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": a, "kind": "drift-action", "rank": k, "score": 1.0, "tokens": 10, "edge": None}
@@ -241,12 +244,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--traces", type=int, default=10_000)
     parser.add_argument("--copies", type=int, default=28)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--build-only", action="store_true", help="build (or find) the cached stores and stop")
     args = parser.parse_args(argv)
-    folder = cache_dir(f"navigate-{args.traces}-x{args.copies}")
+    folder = cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
     meta_path = folder / "meta.json"
     meta = json.loads(meta_path.read_text()) if meta_path.exists() and (folder / "disk").is_dir() else build(folder, args.traces, args.copies)
     print(f"{len(meta['traces'])} traces of {len(KINDS)} kinds + {meta['facts']:,} index quads = {meta['quads']:,} quads "
           f"(cached in {folder}; built in {meta['built_s']} s)")
+    if args.build_only:
+        return 0
     print(f"{'store':7} {'view':17} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>11}")
     for label in ("memory", "disk"):
         if label == "memory":
