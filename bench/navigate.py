@@ -123,9 +123,11 @@ class TraceWriter:
         s.grounding(["scrooge", "marley"])
         entities = self.pick(pool, "entity", 5)
         items = [("entity", e, None) for e in entities] + [("relationship", e.predicate, e) for e in self.pick(pool, "edge", 8)]
-        items += [("text_unit", u, None) for u in self.pick(pool, "text_unit", 4)] + [("report", r, None) for r in self.pick(pool, "report", 2)]
+        items += [("text_unit", u, None) for u in self.pick(pool, "text_unit", 4)]
+        items += [("report", r, None) for r in self.pick(pool, "report", 2)]
         s.exploration(entities, [i for _, i, _ in items])
-        s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": item, "kind": kind, "rank": k, "score": 1.0, "tokens": 40, "edge": edge}
+        s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": item, "kind": kind, "rank": k, "score": 1.0,
+            "tokens": 40, "edge": edge}
                  for k, (kind, item, edge) in enumerate(items, start=1)], derived_from=[s.last], prompt="graphrag-local-context@1")
         s.synthesis(f"Local answer {n}.")
         return s
@@ -134,12 +136,14 @@ class TraceWriter:
         s = _Session(self.recorder, "global", TG.GlobalSearchQuestion, "Global search question", f"Global question {n}", "bench/1", None)
         s.grounding(["christmas"])
         reports = self.pick(pool, "report", 6)
-        batches = [{"iri": NamedNode(f"{s.question.value}/batch/{b}"), "number": b, "reports": reports[b * 3:(b + 1) * 3]} for b in range(2)]
+        batches = [{"iri": NamedNode(f"{s.question.value}/batch/{b}"), "number": b,
+            "reports": reports[b * 3:(b + 1) * 3]} for b in range(2)]
         s.exploration([], reports, batches)
         exploration = s.last
         maps, kept = [], []
         for b, batch in enumerate(batches):
-            points = [{"iri": NamedNode(f"{s.question.value}/map/{b}/point/{k}"), "content": f"point {k}", "score": 50.0 - k, "reports": [r]}
+            points = [{"iri": NamedNode(f"{s.question.value}/map/{b}/point/{k}"), "content": f"point {k}", "score": 50.0 - k,
+                "reports": [r]}
                       for k, r in enumerate(batch["reports"])]
             s.map_result(b, batch["iri"], points, exploration=exploration, prompt="global-map@1")
             maps.append(s.iri(f"map/{b}"))
@@ -153,16 +157,19 @@ class TraceWriter:
         s.grounding(["tiny tim"])
         s.exploration([], self.pick(pool, "report", 3))
         primer = s.iri("action/0")
-        s._write("record/drift-action", "drift-action", primer, action=primer, question=s.question, derived_from=[s.last], session=s.session,
+        s._write("record/drift-action", "drift-action", primer, action=primer, question=s.question, derived_from=[s.last],
+            session=s.session,
                  generated=self.recorder.clock(), query=f"DRIFT question {n}", depth=0, score=40.0, follow_ups=["who is Tiny Tim"],
                  document=NamedNode(f"{primer.value}/answer"), content="primer", sub_trace=None, prompt="drift-primer@1")
         action = s.iri("action/1")
         self.recorder.note_stage(action, s.question)
         sub = self.local(n, pool, used=action)
-        s._write("record/drift-action", "drift-action", action, action=action, question=s.question, derived_from=[primer, sub.last], session=s.session,
+        s._write("record/drift-action", "drift-action", action, action=action, question=s.question, derived_from=[primer,
+            sub.last], session=s.session,
                  generated=self.recorder.clock(), query="who is Tiny Tim", depth=1, score=60.0, follow_ups=[],
                  document=NamedNode(f"{action.value}/answer"), content="follow-up", sub_trace=sub.question, prompt="drift-rate@1")
-        s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": a, "kind": "drift-action", "rank": k, "score": 1.0, "tokens": 10, "edge": None}
+        s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": a, "kind": "drift-action", "rank": k, "score": 1.0,
+            "tokens": 10, "edge": None}
                  for k, a in enumerate((action, primer), start=1)], derived_from=[action, primer], prompt="drift-reduce@1")
         s.synthesis(f"DRIFT answer {n}.")
         return s
@@ -242,7 +249,8 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         print(f"{label:7} {name:22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x")
         figure("navigate", f"{label} {name}", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor,
                traces=len(meta["traces"]), quads=meta["quads"])
-    for view, own in (("show-trace", "floor: trace rows"), ("lineage document", "floor: 1 row per trace"), (f"lineage page {page}", f"floor: {page} rows")):
+    for view, own in (("show-trace", "floor: trace rows"), ("lineage document", "floor: 1 row per trace"),
+        (f"lineage page {page}", f"floor: {page} rows")):
         ratio = percentiles(out[view])[0] / percentiles(out[own])[0]
         print(f"{label:7} {view} / {own}: {ratio:.1f}x")
         figure("navigate", f"{label} {view} / {own}", ratio=ratio)
@@ -267,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
     meta_path = folder / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() and (folder / "disk").is_dir() else build(folder, args.traces, args.copies)
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() and (folder / "disk").is_dir() else build(folder, args.traces,
+        args.copies)
     print(f"{len(meta['traces'])} traces of {len(KINDS)} kinds + {meta['facts']:,} index quads = {meta['quads']:,} quads "
           f"(cached in {folder}; built in {meta['built_s']} s)")
     if args.build_only:
