@@ -25,8 +25,9 @@ if str(HERE) not in sys.path:
 
 #: benchmark → (arguments at full size, arguments of a quick run)
 BENCHES = {
-    "record": ([], ["--traces", "50", "--runs", "3"]),
-    "navigate": ([], ["--traces", "300", "--copies", "2", "--samples", "30"]),
+    "record": (["--traces", "200", "--runs", "5"], ["--traces", "50", "--runs", "3"]),
+    # full: the 10,000 traces + 1M facts (built once, ~3 min, then cached); 30 samples keep a run usable
+    "navigate": (["--samples", "30"], ["--traces", "300", "--copies", "2", "--samples", "10"]),
     "load": (["--disk"], ["--copies", "2", "--repeat", "2", "--disk"]),
     "remote": ([], ["--traces", "30", "--warmup", "5"]),
 }

@@ -35,7 +35,11 @@ def table(data: dict) -> str:
     for bench, lines in data["figures"].items():
         for line, values in lines.items():
             rows.append(f"| {bench} | {line} | " + ", ".join(f"{k} {_fmt(v)}" for k, v in values.items()) + " |")
-    note = f"Measured {data['when']} by `python -m bench{' --quick' if data.get('quick') else ''}`."
+    runs = data.get("runs") or {}
+    only = f" --only {','.join(runs)}" if runs else ""
+    sizes = "; ".join(f"{name} {' '.join(r['args']) or '(defaults)'}" for name, r in runs.items())
+    quick = " --quick" if data.get("quick") else ""
+    note = f"Measured {data['when']} by `python -m bench{quick}{only}`" + (f" ({sizes})." if sizes else ".")
     return "\n".join(rows) + "\n\n" + note
 
 

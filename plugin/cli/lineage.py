@@ -76,18 +76,16 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @lineage_group.command("document")
 @click.argument("document")
 @_FORMAT
-@click.option(
-    "--facts-graph",
-    default=None,
-    help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
-)
+@click.option("--facts-graph", default=None, help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="A first page: at most this many traces, the first the store finds (then newest first); default all.")
 @with_store(read_only=True)
-def lineage_document(store, document, fmt, facts_graph):
+def lineage_document(store, document, fmt, facts_graph, limit):
     """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""
     from ..navigate.lineage import Lineage
 
     graph = parse_term(facts_graph, position="facts graph") if facts_graph else None
-    answers = Lineage(store, facts_graph=graph).document_answers(parse_term(document, position="document"))
+    answers = Lineage(store, facts_graph=graph).document_answers(parse_term(document, position="document"), limit=limit)
     if fmt == "json":
         echo_json([a.to_json() for a in answers])
         return

@@ -1,8 +1,8 @@
 """Lineage: from an edge to the documents it rests on, and from a document to what it produced.
 
-Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/document-answers``,
-``lineage/extraction``) rendered in the store's dialect, so it works on ``rdf12``, ``rdfstar`` and
-``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
+Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/extraction``; a document's
+answers are two, ``lineage/document-answers`` and ``lineage/answer-details``) rendered in the store's
+dialect, so it works on ``rdf12``, ``rdfstar`` and ``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
 TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple.
 
 >>> from ragprov.store import open_store
@@ -332,7 +332,7 @@ class Lineage:
                     parent = nodes.get(p.value) or SourceNode(p)
                     if p.value in seen:
                         continue
-                    walk(parent, path + (parent,), seen | {p.value})
+                    walk(parent, (*path, parent), seen | {p.value})
 
             walk(start, (), frozenset({st}))
         return chains
@@ -369,31 +369,37 @@ class Lineage:
         ]
         return Extraction(root, pages, chunks, statements, derived)
 
-    def document_answers(self, document: NamedNode | str) -> list[DocumentAnswer]:
-        """Every recorded trace whose kept items rest on ``document``, newest first: one query of
-        bound look-ups from the document (see ``lineage/document-answers``)."""
+    def document_answers(self, document: NamedNode | str, *, limit: int | None = None) -> list[DocumentAnswer]:
+        """Every recorded trace whose kept items rest on ``document``, newest first, or with
+        ``limit`` a first page of at most that many traces (the first found, then newest first).
+
+        Bound look-ups, two queries: the (trace, item) ties from the document
+        (``lineage/document-answers``), then the traces' details (``lineage/answer-details``).
+        With ``limit``, the page's questions come first (``lineage/document-questions``, which stops
+        when the page is full) and the ties are read from them: the cost follows the page, not how
+        much the document produced."""
         doc = to_named_node(document)
-        rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise InvalidValueError(f"limit: a positive number of traces, got {limit!r}")
+        if limit is None:
+            rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
+        else:
+            found = self._select("lineage/document-questions", document=doc, facts_graph=self.facts_graph, limit=limit)
+            page = [r["question"] for r in found]
+            rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph, questions=page) if page else []
         if not len(rows) and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
             raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
         by_question: dict[str, DocumentAnswer] = {}
+        stages: dict[str, NamedNode] = {}
         for row in rows:
             q = row.get("question")
             if not isinstance(q, NamedNode):
                 continue
             ans = by_question.get(q.value)
             if ans is None:
-                ans = by_question[q.value] = DocumentAnswer(q, _str(row.get("query")) or "", _str(row.get("started")))
-            if ans.kind is None:
-                ans.kind = _kind(row.get("type"))
-            if row.get("answerDocument") is not None:  # what the stage derived is the answer, not a later stage
-                _add(ans.answers, row.get("answer"))
-                _add(ans.answer_documents, row["answerDocument"])
-            if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
-                ans.parent_question = row["parentQuestion"]
-            parent_session = row.get("parentSession")
-            if ans.parent_question is None and isinstance(parent_session, NamedNode) and parent_session.value.endswith("/session"):
-                ans.parent_question = NamedNode(parent_session.value[: -len("/session")])  # {question}/session
+                ans = by_question[q.value] = DocumentAnswer(q, "")
+            if isinstance(row.get("stage"), NamedNode):
+                stages[row["stage"].value] = q
             via, item = _str(row.get("via")), row.get("item")
             _add(ans.items, item)
             if via == "statement":
@@ -402,7 +408,37 @@ class Lineage:
                     _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
             elif via == "chunk":
                 _add(ans.chunks, item)
+        if by_question:
+            self._details(by_question, stages)
         return sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
+
+    def _details(self, by_question: dict[str, DocumentAnswer], stages: dict[str, NamedNode]) -> None:
+        """Fill each trace's question text, kind, start, caller and answers (``lineage/answer-details``)."""
+        rows = self._select("lineage/answer-details", questions=[a.question for a in by_question.values()],
+                            stages=[NamedNode(s) for s in stages])
+        for row in rows:
+            stage = row.get("stage")
+            if isinstance(stage, NamedNode):  # what the stage derived is the answer, not a later stage
+                ans = by_question[stages[stage.value].value]
+                _add(ans.answers, row.get("answer"))
+                _add(ans.answer_documents, row.get("answerDocument"))
+                continue
+            q = row.get("question")
+            found = by_question.get(q.value) if isinstance(q, NamedNode) else None
+            if found is None:
+                continue
+            ans = found
+            if row.get("query") is not None and not ans.query:
+                ans.query = _str(row["query"]) or ""
+            if row.get("type") is not None and ans.kind is None:
+                ans.kind = _kind(row["type"])
+            if row.get("started") is not None and ans.started is None:
+                ans.started = _str(row["started"])
+            if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
+                ans.parent_question = row["parentQuestion"]
+            parent_session = row.get("parentSession")
+            if ans.parent_question is None and isinstance(parent_session, NamedNode) and parent_session.value.endswith("/session"):
+                ans.parent_question = NamedNode(parent_session.value[: -len("/session")])  # {question}/session
 
     def any_edge(self) -> Triple:
         """Some edge that a Statement reifies (for demos and smoke tests)."""

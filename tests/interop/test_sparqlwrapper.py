@@ -34,6 +34,9 @@ def _read_cases() -> dict[str, dict]:
     chunk, edge = graphs.chunk_iri("c0"), graphs.fact("scrooge", "partner", "marley")
     out.update({
         "lineage/document-answers": dict(document=graphs.DOC, facts_graph=FACTS),
+        "lineage/document-questions": dict(document=graphs.DOC, facts_graph=FACTS, limit=10),
+        "lineage/answer-details": dict(questions=[NamedNode("urn:trustgraph:question:1")],
+                                       stages=[NamedNode("urn:trustgraph:prov:focus:1")]),
         "lineage/edge-sources": dict(edges=[edge]),
         "lineage/extraction": dict(document=graphs.DOC),
         "lineage/sample-edges": dict(limit=5),

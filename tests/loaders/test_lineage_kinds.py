@@ -92,3 +92,13 @@ def test_document_lists_the_answers_that_used_it_and_no_other(index, kind):
             assert sub and {a.kind for a in sub} == {"local"}
         else:
             assert top and top[0].kind == kind
+        # a first page (the look-ups start from the page's questions) lists the same traces alike
+        page = lineage.document_answers(doc, limit=len(answers))
+        assert [_same(a) for a in page] == [_same(a) for a in answers], (kind, corpus)
+        (first,) = lineage.document_answers(doc, limit=1)
+        assert _same(first) in [_same(a) for a in answers]
+
+
+def _same(answer) -> dict:
+    """An answer's JSON with its lists in one order (the two ways of reading find items in different orders)."""
+    return {k: sorted(v) if isinstance(v, list) else v for k, v in answer.to_json().items()}
