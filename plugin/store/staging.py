@@ -138,10 +138,12 @@ def _remove_stale(path: Path) -> None:
     for entry in siblings:
         m = _STAGING.match(entry.name)
         if m and m.group("name") == path.name and not _alive(int(m.group("pid"))):
-            if m.group("sidecar"):
-                Path(entry.path).unlink(missing_ok=True)
-            else:
+            # a staged store is a directory, a staged sidecar a file; a killed process can also leave
+            # a directory with a suffix (the engine's own temporary copy, ``.staging-PID.tmp``)
+            if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                Path(entry.path).unlink(missing_ok=True)
 
 
 def _renameat2(a: Path, b: Path, flags: int) -> bool:

@@ -143,7 +143,8 @@ def _normalised(answers) -> list[dict]:
 
 
 def _documents(store) -> list[NamedNode]:
-    rows = store.select("SELECT DISTINCT ?d WHERE { GRAPH ?g { ?d a <https://trustgraph.ai/ns/Document> } }")
+    # the source documents (an answer's text is a tg:Document too, in the library graph)
+    rows = store.select("SELECT DISTINCT ?d WHERE { GRAPH <urn:graph:source> { ?d a <https://trustgraph.ai/ns/Document> } }")
     return sorted((row["d"] for row in rows), key=str)
 
 
