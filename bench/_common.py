@@ -56,7 +56,7 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     """
     ordered = sorted(samples)
     p50 = statistics.median(ordered)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return p50, p95
 
 

@@ -94,15 +94,15 @@ def main(argv: list[str] | None = None) -> int:
     ragprov = [sys.executable, "-m", "ragprov.cli"]
     # one warm-up of each (bytecode and template caches, page cache)
     for mode in MODES:
-        measure(ragprov + ["ask", mode, QUESTIONS[0], "--facts-graph", FACTS] + env_store)
-    walls: dict[str, list[float]] = {m: [] for m in MODES + ("floor",)}
-    rss: dict[str, int] = {m: 0 for m in MODES + ("floor",)}
+        measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
+    walls: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
+    rss: dict[str, int] = {m: 0 for m in (*MODES, "floor")}
     opens: list[float] = []
     lookups: list[float] = []
     for r in range(args.rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
         for mode in MODES:
-            wall, peak, _ = measure(ragprov + ["ask", mode, question, "--facts-graph", FACTS] + env_store)
+            wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
             walls[mode].append(wall)
             rss[mode] = max(rss[mode], peak)
         wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])

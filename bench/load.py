@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu: dict[str, list[float]] = {"loader": [], "bulk_extend": []}
 
         def loader(i):
-            elapsed, cpu_s, n, _, store = run_loader(big, disk=disk(f"loader{i}"), trace=False)
+            _elapsed, cpu_s, n, _, store = run_loader(big, disk=disk(f"loader{i}"), trace=False)
             assert n == quads, (n, quads)
             cpu["loader"].append(cpu_s)
             store.close()
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
 
         # the two sides alternate run by run (fresh stores every time): noise falls on both alike
         runs = interleaved({"loader": loader, "bulk_extend": bulk_extend}, args.repeat)
-        del objects
+        objects.clear()  # the copy is no longer needed
     (t_load, t_load95), (t_raw, t_raw95) = percentiles(runs["loader"]), percentiles(runs["bulk_extend"])
     cpu_load, cpu_raw = percentiles(cpu["loader"])[0], percentiles(cpu["bulk_extend"])[0]
     (q_small, peak_small), (_, peak_big) = peaks["small"], peaks["big"]
@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     where = "disk" if args.disk else "memory"
     print(f"GraphRAG loader vs Store.bulk_extend ({where} store, Christmas Carol v3 x{args.copies})")
     print(f"  quads                  {quads:>12,}")
-    print(f"  loader                 {quads / t_load:>12,.0f} quads/s  (p50 {t_load:.2f} s, p95 {t_load95:.2f} s, both passes; {args.repeat} interleaved runs)")
+    print(f"  loader                 {quads / t_load:>12,.0f} quads/s  (p50 {t_load:.2f} s, p95 {t_load95:.2f} s, "
+          f"both passes; {args.repeat} interleaved runs)")
     print(f"  bulk_extend (raw)      {quads / t_raw:>12,.0f} quads/s  (p50 {t_raw:.2f} s, p95 {t_raw95:.2f} s; the floor, same run)")
     print(f"  ratio loader / raw     {t_raw / t_load:>12.0%}   (p50s; target >= 70%)")
     figure("load", where, quads=quads, loader_p50_s=t_load, loader_p95_s=t_load95, raw_p50_s=t_raw, raw_p95_s=t_raw95,

@@ -31,7 +31,7 @@ import pyoxigraph as ox
 ROOT = Path(__file__).resolve().parents[1]
 
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
-from ragprov.namespaces import DCTERMS, FACTS_GRAPH, RDFS, RETRIEVAL_GRAPH, LIBRARY_GRAPH, TG  # noqa: E402
+from ragprov.namespaces import DCTERMS, FACTS_GRAPH, LIBRARY_GRAPH, RDFS, RETRIEVAL_GRAPH, TG  # noqa: E402
 from ragprov.pipelines import GraphRag  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
 from ragprov.resources import data_dir  # noqa: E402
@@ -78,7 +78,7 @@ def grow(store, target_facts: int, seed: int = 7) -> int:
             store.bulk_extend(batch)
             batch.clear()
 
-    for p, w in zip(predicates, WORDS):
+    for p, w in zip(predicates, WORDS, strict=False):
         batch.append(ox.Quad(p, RDFS.label, ox.Literal(f"{w} of"), FACTS_GRAPH))
     for i, e in enumerate(entities):
         words = rng.sample(WORDS, 3)
@@ -104,9 +104,9 @@ def raw_expansion_floor(store, entities) -> float:
     raw = store.raw
     t = time.perf_counter()
     for e in entities:
-        for _ in zip(range(30), raw.quads_for_pattern(e, None, None, FACTS_GRAPH)):
+        for _ in zip(range(30), raw.quads_for_pattern(e, None, None, FACTS_GRAPH), strict=False):
             pass
-        for _ in zip(range(30), raw.quads_for_pattern(None, None, e, FACTS_GRAPH)):
+        for _ in zip(range(30), raw.quads_for_pattern(None, None, e, FACTS_GRAPH), strict=False):
             pass
     return time.perf_counter() - t
 

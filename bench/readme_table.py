@@ -24,7 +24,8 @@ def _fmt(value) -> str:
 def table(data: dict) -> str:
     """The markdown table of every figure line.
 
-    >>> print(table({"when": "t", "quick": False, "figures": {"record": {"memory extend": {"p50_ms_per_trace": 1.5, "ratio_to_extend": 1.0}}}}))
+    >>> figures = {"record": {"memory extend": {"p50_ms_per_trace": 1.5, "ratio_to_extend": 1.0}}}
+    >>> print(table({"when": "t", "quick": False, "figures": figures}))
     | bench | line | figures |
     |---|---|---|
     | record | memory extend | p50_ms_per_trace 1.50, ratio_to_extend 1.00 |

@@ -87,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
             stores = {way: make() for way in ("raw", "update", "recorder")}
             counters = {way: Counting(s) if isinstance(s, EndpointStore) else None for way, s in stores.items()}
             recorder = Recorder(stores["recorder"], clock=fixed_clock(), new_id=ids())
-            actions = {
-                "raw": lambda i: [stores["raw"].extend(q) for q in quads[i]],
-                "update": lambda i: [stores["update"].update(t) for t in per[i]],
-                "recorder": lambda i: graph_rag_trace(recorder, i),
+            actions = {  # bound now: the stores and recorder of this factory
+                "raw": lambda i, stores=stores: [stores["raw"].extend(q) for q in quads[i]],
+                "update": lambda i, stores=stores: [stores["update"].update(t) for t in per[i]],
+                "recorder": lambda i, recorder=recorder: graph_rag_trace(recorder, i),
             }
             # one trace per way in turn (the first way rotates): the ways share the machine's noise
             samples = interleaved(actions, n, warmup=warm)

@@ -41,13 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     ragprov = [sys.executable, "-m", "ragprov.cli"]
     with tempfile.TemporaryDirectory() as tmp:
         store = str(Path(tmp) / "store")
-        subprocess.run(ragprov + ["load", "graphrag", str(ROOT / "plugin/data/graphrag/christmas-carol-v3"), "--store", store],
+        subprocess.run([*ragprov, "load", "graphrag", str(ROOT / "plugin/data/graphrag/christmas-carol-v3"), "--store", store],
                        check=True, capture_output=True)
-        subprocess.run(ragprov + ["ask", "local", "Who is Tiny Tim?", "--store", store], check=True, capture_output=True)
+        subprocess.run([*ragprov, "ask", "local", "Who is Tiny Tim?", "--store", store], check=True, capture_output=True)
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
-            "ragprov --help": ragprov + ["--help"],
-            "ragprov traces": ragprov + ["traces", "--store", store],
+            "ragprov --help": [*ragprov, "--help"],
+            "ragprov traces": [*ragprov, "traces", "--store", store],
         }
         for argv_ in commands.values():  # warm-up: bytecode and template caches
             measure(argv_)

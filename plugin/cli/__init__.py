@@ -15,9 +15,15 @@ from .. import __version__
 
 #: command name → (module under ragprov.cli, one-line help shown by ``ragprov --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "ask": ("ask", "Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."),
+    "ask": (
+        "ask",
+        "Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace.",
+    ),
     "chat": ("chat", "Chat with a Microsoft GraphRAG mode: one question per line of stdin, earlier turns as history."),
-    "demo": ("demo", "Load the bundled Christmas Carol GraphRAG output, ask questions with -x, show a trace and a lineage."),
+    "demo": (
+        "demo",
+        "Load the bundled Christmas Carol GraphRAG output, ask questions with -x, show a trace and a lineage.",
+    ),
     "export": ("transfer", "Write every quad of --store as N-Quads (the default graph and every named graph)."),
     "extraction": ("lineage", "What extraction produced from a document."),
     "import": ("transfer", "Add the quads of an export (any form) to --store, spelled in the store's dialect."),

@@ -32,11 +32,28 @@ __all__ = ["ask_command", "run_question"]
 
 def llm_options(fn):
     """``--llm-url``, ``--llm-model``, ``--llm-key`` (env RAGPROV_LLM_URL / _MODEL / _API_KEY), ``--response-type``."""
-    fn = click.option("--llm-key", envvar=KEY_ENV, default=None, show_envvar=True, help="API key for the LLM (never printed or recorded).")(fn)
+    fn = click.option(
+        "--llm-key",
+        envvar=KEY_ENV,
+        default=None,
+        show_envvar=True,
+        help="API key for the LLM (never printed or recorded).",
+    )(fn)
     fn = click.option("--llm-model", envvar=MODEL_ENV, default=None, show_envvar=True, help="LLM model name.")(fn)
-    fn = click.option("--response-type", default=None, metavar="TEXT",
-                      help='With an LLM, the answer\'s length and format in the Microsoft GraphRAG modes (its response_type; default "multiple paragraphs").')(fn)
-    fn = click.option("--llm-url", envvar=URL_ENV, default=None, show_envvar=True, help="OpenAI-compatible API base URL, e.g. http://localhost:11434/v1 (default: the offline engine).")(fn)
+    fn = click.option(
+        "--response-type",
+        default=None,
+        metavar="TEXT",
+        help="With an LLM, the answer's length and format in the Microsoft GraphRAG modes "
+        '(its response_type; default "multiple paragraphs").',
+    )(fn)
+    fn = click.option(
+        "--llm-url",
+        envvar=URL_ENV,
+        default=None,
+        show_envvar=True,
+        help="OpenAI-compatible API base URL, e.g. http://localhost:11434/v1 (default: the offline engine).",
+    )(fn)
     return fn
 
 
@@ -173,10 +190,9 @@ def _evidence(result) -> list[dict]:
     its text, citation, kind and the trace item it is (edge selection, chunk, kept item, point)."""
     passages = list(getattr(result, "passages", ()) or ())
     support = getattr(result, "support", None)
-    if getattr(support, "evidence", None) is not None:  # an LLM's cited answer has none: every passage
-        rows = [(i, text) for i, text in support.evidence]
-    else:
-        rows = [(i, p.text) for i, p in enumerate(passages)]
+    evidence = getattr(support, "evidence", None)
+    # an LLM's cited answer has no evidence lines: every passage is shown
+    rows = list(evidence) if evidence is not None else [(i, p.text) for i, p in enumerate(passages)]
     return [
         {"text": text, "source": passages[i].source, "kind": passages[i].kind, "item": passages[i].item}
         for i, text in rows if 0 <= i < len(passages)
@@ -205,8 +221,16 @@ def _citer(pipe):
 @click.argument("question")
 @click.option("-x", "--explain", is_flag=True, help="Print each stage on stderr as it is recorded.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True)
-@click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph); e.g. urn:graph:facts on union-default-graph stores.")
-@click.option("--buffered", is_flag=True, help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.")
+@click.option(
+    "--facts-graph",
+    default=None,
+    help="Named graph holding the facts (default: the default graph); e.g. urn:graph:facts on union-default-graph stores.",
+)
+@click.option(
+    "--buffered",
+    is_flag=True,
+    help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.",
+)
 @llm_options
 @with_store(one_update=True)
 def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):

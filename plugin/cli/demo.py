@@ -1,9 +1,10 @@
 """``ragprov demo [--store PATH]``: the whole product in one command, offline.
 
 Loads the bundled Microsoft GraphRAG output of *A Christmas Carol* (shipped in the package), asks a
-few questions with live explanations (each answer's first line states it, with its citations), shows one recorded trace, walks one selected edge down to the
-text it was extracted from, and prints the commands to explore further. Needs no network and no
-LLM (the offline engine answers). With ``--store PATH`` the store is kept for exploring.
+few questions with live explanations (each answer's first line states it, with its citations),
+shows one recorded trace, walks one selected edge down to the text it was extracted from, and
+prints the commands to explore further. Needs no network and no LLM (the offline engine answers).
+With ``--store PATH`` the store is kept for exploring.
 """
 
 from __future__ import annotations
@@ -103,7 +104,13 @@ def demo_command(location: str | None, max_edges: int) -> None:
                 click.echo(f"  {chain}")
                 chunk = chain.chunk
                 if chunk is not None and chunk.iri in texts:
-                    click.echo("  text: " + _excerpt(texts[chunk.iri], labels.get(edge.subject, "") if isinstance(edge.subject, NamedNode) else ""))
+                    click.echo(
+                        "  text: "
+                        + _excerpt(
+                            texts[chunk.iri],
+                            labels.get(edge.subject, "") if isinstance(edge.subject, NamedNode) else "",
+                        )
+                    )
         else:
             click.echo("no edge was selected")
 

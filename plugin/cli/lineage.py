@@ -76,7 +76,11 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @lineage_group.command("document")
 @click.argument("document")
 @_FORMAT
-@click.option("--facts-graph", default=None, help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).")
+@click.option(
+    "--facts-graph",
+    default=None,
+    help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
+)
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="A first page: at most this many traces, the first the store finds (then newest first); default all.")
 @with_store(read_only=True)

@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from .engine import Passage
 from .text import content_tokens, split_sentences, tokenize
 
-__all__ = ["QuestionType", "Candidate", "Extraction", "classify", "extract_answer", "MIN_SUPPORT", "MIN_COVERAGE"]
+__all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.1
@@ -347,8 +347,15 @@ def _merge_aliases(cands: dict[str, _Cand]) -> list[_Cand]:
     items = sorted(cands.values(), key=lambda c: (-len(c.key.split()), c.key))
     kept: list[_Cand] = []
     for c in items:
-        words = set(c.key.split())
-        host = next((h for h in kept if h.type == c.type and not re.search(r"['’(]", h.name) and _affix(c.key.split(), h.key.split())), None)
+        set(c.key.split())
+        host = next(
+            (
+                h
+                for h in kept
+                if h.type == c.type and not re.search(r"['’(]", h.name) and _affix(c.key.split(), h.key.split())
+            ),
+            None,
+        )
         if host is None:
             kept.append(c)
             continue
@@ -379,7 +386,11 @@ def _display(c: _Cand) -> str:
         return max(set(mixed), key=lambda s: (mixed.count(s), s))
     name = c.name
     if name.isupper():
-        name = re.sub(r"[A-Za-z]+(?:['’][A-Za-z]+)?", lambda m: m.group(0).capitalize() if len(m.group(0)) > 1 or m.start() == 0 else m.group(0).lower(), name.lower())
+        name = re.sub(
+            r"[A-Za-z]+(?:['’][A-Za-z]+)?",
+            lambda m: m.group(0).capitalize() if len(m.group(0)) > 1 or m.start() == 0 else m.group(0).lower(),
+            name.lower(),
+        )
         name = re.sub(r"\b(Of|The|And|In|At|On|To|A)\b", lambda m: m.group(0).lower(), name)
         name = name[0].upper() + name[1:]
     return name
@@ -404,7 +415,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question) -> float:
     the far end of a long sentence that says "partner")."""
     before = (s.before + " " + s.text[:a]).split()[-WINDOW:]
     after = (s.text[b:] + " " + s.after).split()[:WINDOW]
-    window = frozenset(content_tokens(" ".join(before + [s.text[a:b]] + after)))
+    window = frozenset(content_tokens(" ".join([*before, s.text[a:b], *after])))
     return 0.3 * q.coverage(s.tokens) + 0.7 * q.coverage(window)
 
 

@@ -233,7 +233,15 @@ class LLMClient:
         return data
 
     # -- chat ----------------------------------------------------------------------------------
-    def _payload(self, messages: Sequence[Mapping[str, str]], *, temperature: float | None, max_tokens: int | None, stream: bool, extra: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _payload(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        *,
+        temperature: float | None,
+        max_tokens: int | None,
+        stream: bool,
+        extra: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
         payload: dict[str, Any] = {"model": self.config.model, "messages": [dict(m) for m in messages]}
         if temperature is not None:
             payload["temperature"] = temperature
@@ -256,7 +264,14 @@ class LLMClient:
     ) -> Completion:
         """One whole reply to ``messages`` (``[{"role": "system"|"user"|"assistant", "content": …}]``)."""
         url = self.config.chat_url
-        data = self._json(self._post(url, self._payload(messages, temperature=temperature, max_tokens=max_tokens, stream=False, extra=extra), stream=False), url)
+        data = self._json(
+            self._post(
+                url,
+                self._payload(messages, temperature=temperature, max_tokens=max_tokens, stream=False, extra=extra),
+                stream=False,
+            ),
+            url,
+        )
         try:
             choice = data["choices"][0]
             text = choice["message"]["content"] or ""
@@ -284,7 +299,11 @@ class LLMClient:
         The request is sent (and retried) before this returns, so connection errors surface here.
         """
         url = self.config.chat_url
-        response = self._post(url, self._payload(messages, temperature=temperature, max_tokens=max_tokens, stream=True, extra=extra), stream=True)
+        response = self._post(
+            url,
+            self._payload(messages, temperature=temperature, max_tokens=max_tokens, stream=True, extra=extra),
+            stream=True,
+        )
         ctype = response.headers.get("Content-Type", "")
         if "text/event-stream" not in ctype:
             # A server that ignores "stream": a whole JSON reply is one delta.

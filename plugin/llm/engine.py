@@ -388,7 +388,13 @@ class LLMEngine:
                     refs.append(int(r))
                 except (TypeError, ValueError):
                     continue
-            points.append(MapPoint(str(item["description"]).strip(), _number(item.get("score")), tuple(i for i in refs if 0 <= i < len(passages))))
+            points.append(
+                MapPoint(
+                    str(item["description"]).strip(),
+                    _number(item.get("score")),
+                    tuple(i for i in refs if 0 <= i < len(passages)),
+                )
+            )
         points.sort(key=lambda p: -p.score)
         return Step(points[:keep], reply.in_token, reply.out_token, prompt.ref)
 

@@ -74,7 +74,7 @@ class CitedAnswer(AnswerStream):
         self._tables = list(tables)
         self._resolved: Resolved | None = None
 
-    @property  # type: ignore[override]
+    @property
     def support(self) -> Resolved:
         if self._resolved is None:
             resolved = resolve_citations(self.text, self._tables)

@@ -218,13 +218,19 @@ class OfflineEngine:
     # -- agent ---------------------------------------------------------------------------------
     def react(self, question: str, tools: Sequence[Tool], history: Sequence[Turn]) -> Step[str]:
         names = [t.name for t in tools]
-        order = [n for n in ("knowledge-query", "document-query") if n in names] + sorted(n for n in names if n not in ("knowledge-query", "document-query"))
+        order = [n for n in ("knowledge-query", "document-query") if n in names] + sorted(
+            n for n in names if n not in ("knowledge-query", "document-query")
+        )
         tried = {t.action for t in history}
         untried = [n for n in order if n not in tried]
         useful = [t for t in history if t.useful and not t.error]
         if untried:
             if not history:
-                why = "look the question up in the knowledge graph first" if untried[0] == "knowledge-query" else f"ask the {untried[0]} tool"
+                why = (
+                    "look the question up in the knowledge graph first"
+                    if untried[0] == "knowledge-query"
+                    else f"ask the {untried[0]} tool"
+                )
             else:
                 last = history[-1]
                 outcome = "failed" if last.error else ("found evidence" if last.useful else "found nothing")
@@ -241,7 +247,8 @@ class OfflineEngine:
             )
         else:
             reasons = "; ".join(f"{t.action}: {t.error or 'no answer in what it found'}" for t in history)
-            text = f"Thought: every tool has been tried without an answer.\nFinal Answer: The data does not answer the question ({reasons})."
+            text = ("Thought: every tool has been tried without an answer.\n"
+                    f"Final Answer: The data does not answer the question ({reasons}).")
         return Step(text, prompt="offline-react@1")
 
 

@@ -42,8 +42,16 @@ from .graphrag import GraphRag
 __all__ = ["TOOLS", "Agent", "AgentParams", "ToolFailure"]
 
 TOOLS = (
-    Tool("knowledge-query", "Answer a question from the knowledge graph (GraphRAG), citing the facts' sources.", {"question": "the question to look up"}),
-    Tool("document-query", "Answer a question from the document chunks (DocRAG), citing chunks and pages.", {"question": "the question to look up"}),
+    Tool(
+        "knowledge-query",
+        "Answer a question from the knowledge graph (GraphRAG), citing the facts' sources.",
+        {"question": "the question to look up"},
+    ),
+    Tool(
+        "document-query",
+        "Answer a question from the document chunks (DocRAG), citing chunks and pages.",
+        {"question": "the question to look up"},
+    ),
 )
 
 
@@ -82,8 +90,9 @@ class Agent(Pipeline):
     ):
         """``options`` as for :class:`Pipeline`; the tools' pipelines share the agent's engine,
         recorder and reader unless given."""
-        if options.get("reader") is None and (graph_rag or doc_rag) is not None:
-            options["reader"] = (graph_rag or doc_rag).reader
+        tool = graph_rag or doc_rag
+        if options.get("reader") is None and tool is not None:
+            options["reader"] = tool.reader
         super().__init__(store, **options)
         self.graph_rag = graph_rag or GraphRag(store, engine=self.engine, recorder=self.recorder, reader=self.reader)
         self.doc_rag = doc_rag or DocRag(store, engine=self.engine, recorder=self.recorder, reader=self.reader)
@@ -105,7 +114,7 @@ class Agent(Pipeline):
         reason = "iteration-limit"
         final_tokens: tuple[int | None, int | None] = (None, None)
         lead: RunResult | None = None  # the first tool run that answered: its evidence is the answer's
-        for step_number in range(1, self.params.max_iterations + 1):
+        for _step_number in range(1, self.params.max_iterations + 1):
             with timings.measure("react"):
                 step = self.engine.react(question, tools, history)
             tokens.add(step.in_token, step.out_token)
@@ -114,7 +123,14 @@ class Agent(Pipeline):
             except RagprovError as e:
                 # Record what the model said, then the parse error as the observation; go on.
                 with timings.measure("record"):
-                    analysis_event = trace.analysis(step.value, "(unparsed)", "{}", in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+                    analysis_event = trace.analysis(
+                        step.value,
+                        "(unparsed)",
+                        "{}",
+                        in_token=step.in_token,
+                        out_token=step.out_token,
+                        prompt=step.prompt,
+                    )
                     observation_event = trace.observation("", duration=0.0, tool_error=f"could not parse the reply: {e}")
                 yield analysis_event
                 yield observation_event
@@ -127,7 +143,14 @@ class Agent(Pipeline):
                 break
             arguments_json = json.dumps(parsed.arguments, ensure_ascii=False, sort_keys=True)
             with timings.measure("record"):
-                event = trace.analysis(parsed.thought, parsed.action or "", arguments_json, in_token=step.in_token, out_token=step.out_token, prompt=step.prompt)
+                event = trace.analysis(
+                    parsed.thought,
+                    parsed.action or "",
+                    arguments_json,
+                    in_token=step.in_token,
+                    out_token=step.out_token,
+                    prompt=step.prompt,
+                )
             analysis = event.explain_id
             yield event
             if parsed.thought:
@@ -137,7 +160,7 @@ class Agent(Pipeline):
             observation, error, useful, sub_last = "", None, False, None
             try:
                 sub = self._tool(parsed.action or "", parsed.arguments or {})
-                for ev in sub.run(str(parsed.arguments["question"]), used=analysis):
+                for ev in sub.run(str((parsed.arguments or {})["question"]), used=analysis):
                     if isinstance(ev, ExplainEvent):
                         sub_last = ev.explain_id
                         yield ev

@@ -93,7 +93,13 @@ class DocRag(Pipeline):
         items = getattr(trace, "selection_iris", None) if params.rerank and found else None
         named = self._named_in([rec.text for rec, _ in kept])
         passages = [
-            Passage(rec.text, rec.citation(), kind="chunk", item=(items[n].value if items and n < len(items) else rec.chunk.value), mentions=named[n])
+            Passage(
+                rec.text,
+                rec.citation(),
+                kind="chunk",
+                item=(items[n].value if items and n < len(items) else rec.chunk.value),
+                mentions=named[n],
+            )
             for n, (rec, _) in enumerate(kept)
         ]
         yield from self._synthesize(trace, question, passages, kind="passages")

@@ -50,10 +50,7 @@ def fact_text(edge: EdgeText) -> str:
     'Ebenezer Scrooge partner of Jacob Marley'
     """
     predicate = " ".join(edge.predicate.split())
-    if len(predicate.split()) >= 4:
-        text = f"{edge.subject} → {edge.object}: {predicate}"
-    else:
-        text = f"{edge.subject} {predicate} {edge.object}"
+    text = f"{edge.subject} → {edge.object}: {predicate}" if len(predicate.split()) >= 4 else f"{edge.subject} {predicate} {edge.object}"
     if edge.description:
         text += f" ({' '.join(edge.description.split())})"
     return text
@@ -102,7 +99,7 @@ class GraphRag(Pipeline):
         trace, concepts = yield from self._begin(question, used)
         result = self.result
         timings, tokens = result.timings, result.tokens
-        engine, reader, params = self.engine, self.reader, self.params
+        _engine, reader, params = self.engine, self.reader, self.params
 
         with timings.measure("index"):
             index = reader.entity_index()
@@ -191,9 +188,9 @@ class GraphRag(Pipeline):
         with self.result.timings.measure("labels"):
             types = self.reader.entity_types(nodes) if nodes else {}
         out = []
-        for n, (p, k) in enumerate(zip(passages, kept)):
+        for n, (p, k) in enumerate(zip(passages, kept, strict=False)):
             mentions = tuple(
-                Mention(text, types.get(node), node.value if isinstance(node, NamedNode) else None)
+                Mention(text, types.get(node) if isinstance(node, NamedNode) else None, node.value if isinstance(node, NamedNode) else None)
                 for node, text in ((k.edge.subject, k.text.subject), (k.edge.object, k.text.object))
                 if text and (isinstance(node, NamedNode) or node is k.edge.object)
             )

@@ -106,8 +106,17 @@ class _Session:
     def grounding(self, concepts, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
         iri = self.iri("grounding")
         event = self._write(
-            "record/grounding", "grounding", iri, grounding=iri, question=self.question, session=self.session, generated=self.recorder.clock(),
-            concepts=list(concepts), in_token=in_token, out_token=out_token, prompt=prompt,
+            "record/grounding",
+            "grounding",
+            iri,
+            grounding=iri,
+            question=self.question,
+            session=self.session,
+            generated=self.recorder.clock(),
+            concepts=list(concepts),
+            in_token=in_token,
+            out_token=out_token,
+            prompt=prompt,
         )
         self.last = iri
         return event
@@ -115,24 +124,70 @@ class _Session:
     def exploration(self, entities, candidates, batches=()) -> ExplainEvent:
         iri = self.iri("exploration")
         event = self._write(
-            "record/context-exploration", "exploration", iri, exploration=iri, question=self.question, derived_from=self.last, session=self.session,
-            generated=self.recorder.clock(), entities=list(entities), candidates=list(candidates), batches=list(batches),
+            "record/context-exploration",
+            "exploration",
+            iri,
+            exploration=iri,
+            question=self.question,
+            derived_from=self.last,
+            session=self.session,
+            generated=self.recorder.clock(),
+            entities=list(entities),
+            candidates=list(candidates),
+            batches=list(batches),
         )
         self.last = iri
         return event
 
-    def map_result(self, n: int, batch: NamedNode, points: list[dict], *, exploration: NamedNode, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
+    def map_result(
+        self,
+        n: int,
+        batch: NamedNode,
+        points: list[dict],
+        *,
+        exploration: NamedNode,
+        in_token=None,
+        out_token=None,
+        prompt=None,
+    ) -> ExplainEvent:
         iri = self.iri(f"map/{n}")
         return self._write(
-            "record/map-result", "map", iri, result=iri, question=self.question, derived_from=exploration, session=self.session, generated=self.recorder.clock(),
-            batch=batch, points=points, in_token=in_token, out_token=out_token, prompt=prompt,
+            "record/map-result",
+            "map",
+            iri,
+            result=iri,
+            question=self.question,
+            derived_from=exploration,
+            session=self.session,
+            generated=self.recorder.clock(),
+            batch=batch,
+            points=points,
+            in_token=in_token,
+            out_token=out_token,
+            prompt=prompt,
         )
 
-    def focus(self, selections: list[dict], *, derived_from: Sequence[NamedNode], points: Sequence[NamedNode] = (), prompt=None) -> ExplainEvent:
+    def focus(
+        self,
+        selections: list[dict],
+        *,
+        derived_from: Sequence[NamedNode],
+        points: Sequence[NamedNode] = (),
+        prompt=None,
+    ) -> ExplainEvent:
         iri = self.iri("focus")
         event = self._write(
-            "record/context-focus", "focus", iri, focus=iri, question=self.question, derived_from=list(derived_from), session=self.session, generated=self.recorder.clock(),
-            selections=selections, points=list(points), prompt=prompt,
+            "record/context-focus",
+            "focus",
+            iri,
+            focus=iri,
+            question=self.question,
+            derived_from=list(derived_from),
+            session=self.session,
+            generated=self.recorder.clock(),
+            selections=selections,
+            points=list(points),
+            prompt=prompt,
         )
         self.last = iri
         return event
@@ -187,6 +242,8 @@ class LocalSearch(_Mode):
     """Microsoft GraphRAG local search (see the module docstring)."""
 
     kind, params_type, question_type = "local", LocalSearchParams, (TG.LocalSearchQuestion, "Local search question")
+    context_tables: Any = None
+    """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (their questions join the entity search)."""
@@ -251,13 +308,18 @@ class LocalSearch(_Mode):
         with self.result.timings.measure("labels"):
             labels = self.reader.labels(ends + entities)
             types = self.reader.entity_types(ends + entities)
-        named = self._named_in([p.text if k["kind"] not in ("entity", "relationship") else "" for p, k in zip(passages, kept)])
+        named = self._named_in(
+            [
+                p.text if k["kind"] not in ("entity", "relationship") else ""
+                for p, k in zip(passages, kept, strict=False)
+            ]
+        )
 
         def mention(node: NamedNode) -> Mention:
             return Mention(labels.get(node) or local_name(node.value), types.get(node), node.value)
 
         out = []
-        for n, (p, k) in enumerate(zip(passages, kept)):
+        for n, (p, k) in enumerate(zip(passages, kept, strict=False)):
             if k["kind"] == "entity":
                 mentions: tuple[Mention, ...] = (mention(k["item"]),)
             elif k["kind"] == "relationship":
@@ -347,30 +409,50 @@ class GlobalSearch(_Mode):
                     "reports": [batch[i]["report"] for i in pt.sources if 0 <= i < len(batch)],
                 })
             with timings.measure("record"):
-                event = session.map_result(n, row["iri"], points, exploration=exploration, in_token=mapped.in_token, out_token=mapped.out_token, prompt=mapped.prompt)
+                event = session.map_result(
+                    n,
+                    row["iri"],
+                    points,
+                    exploration=exploration,
+                    in_token=mapped.in_token,
+                    out_token=mapped.out_token,
+                    prompt=mapped.prompt,
+                )
             map_iris.append(event.explain_id)
             all_points.extend(points)
             yield event
 
         # reduce: the best points across batches, within the budget
-        ranked = sorted((pt for pt in all_points if pt["score"] > 0), key=lambda pt: (-pt["score"], pt["iri"].value))
-        kept, budget = [], 0
-        for pt in ranked:
-            t = count(pt["content"])
+        ranked = sorted((point for point in all_points if point["score"] > 0), key=lambda point: (-point["score"], point["iri"].value))
+        kept: list[dict] = []
+        budget = 0
+        for point in ranked:
+            t = count(point["content"])
             if budget + t > p.reduce_tokens:
                 break
             budget += t
-            kept.append(pt)
+            kept.append(point)
         with timings.measure("record"):
-            event = session.focus([], derived_from=map_iris or [exploration], points=[pt["iri"] for pt in kept], prompt="graphrag-global-reduce@1")
+            event = session.focus(
+                [],
+                derived_from=map_iris or [exploration],
+                points=[point["iri"] for point in kept],
+                prompt="graphrag-global-reduce@1",
+            )
         yield event
         result.selected = len(kept)
         titles = {r["report"]: r["title"] for r in reports}
-        named = self._named_in([pt["content"] for pt in kept])
+        named = self._named_in([point["content"] for point in kept])
         passages = [
-            Passage(pt["content"], " ;; ".join(_item_citation({"kind": "report", "item": r}, titles.get(r)) for r in pt["reports"]) or None,
-                    kind="point", item=pt["iri"].value, mentions=named[n])
-            for n, pt in enumerate(kept)
+            Passage(
+                point["content"],
+                " ;; ".join(_item_citation({"kind": "report", "item": r}, titles.get(r)) for r in point["reports"])
+                or None,
+                kind="point",
+                item=point["iri"].value,
+                mentions=named[n],
+            )
+            for n, point in enumerate(kept)
         ]
         if llm_of(self.engine) is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
@@ -437,20 +519,32 @@ class DriftSearch(_Mode):
         primer_iri = session.iri("action/0")
         with timings.measure("record"):
             event = session._write(
-                "record/drift-action", "drift-action", primer_iri, action=primer_iri, question=session.question, derived_from=[exploration], session=session.session,
-                generated=self.recorder.clock(), query=question, depth=0, score=primer_score,
-                follow_ups=list(primer.follow_ups), document=NamedNode(f"{primer_iri.value}/answer"),
-                content=primer_answer, sub_trace=None, prompt=primer.prompt,
+                "record/drift-action",
+                "drift-action",
+                primer_iri,
+                action=primer_iri,
+                question=session.question,
+                derived_from=[exploration],
+                session=session.session,
+                generated=self.recorder.clock(),
+                query=question,
+                depth=0,
+                score=primer_score,
+                follow_ups=list(primer.follow_ups),
+                document=NamedNode(f"{primer_iri.value}/answer"),
+                content=primer_answer,
+                sub_trace=None,
+                prompt=primer.prompt,
             )
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
         asked = {question.strip().lower()}
-        frontier = [(primer_iri, None, list(primer.follow_ups))]
+        frontier: list[tuple[Any, NamedNode | None, list[str]]] = [(primer_iri, None, list(primer.follow_ups))]
         answer_tables = [primer.tables] if primer.tables is not None else []
         number = 0
         for depth in range(1, p.depth + 1):
-            next_frontier = []
+            next_frontier: list[tuple[Any, NamedNode | None, list[str]]] = []
             for parent, parent_answer, queries in frontier:
                 for q in queries:
                     if q.strip().lower() in asked:
@@ -470,7 +564,7 @@ class DriftSearch(_Mode):
                             tokens.add(ev.in_token, ev.out_token)
                             for src in ev.sources:
                                 if src not in result.sources:
-                                    result.sources = result.sources + (src,)
+                                    result.sources = (*result.sources, src)
                     answer = self.local.result.answer
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
@@ -482,10 +576,22 @@ class DriftSearch(_Mode):
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
                     with timings.measure("record"):
                         event = session._write(
-                            "record/drift-action", "drift-action", action, action=action, question=session.question, derived_from=sources, session=session.session,
-                            generated=self.recorder.clock(), query=q, depth=depth, score=score,
-                            follow_ups=list(more.value) if more else [], document=NamedNode(f"{action.value}/answer"),
-                            content=answer, sub_trace=sub_question, prompt=more.prompt if more else rating.prompt,
+                            "record/drift-action",
+                            "drift-action",
+                            action,
+                            action=action,
+                            question=session.question,
+                            derived_from=sources,
+                            session=session.session,
+                            generated=self.recorder.clock(),
+                            query=q,
+                            depth=depth,
+                            score=score,
+                            follow_ups=list(more.value) if more else [],
+                            document=NamedNode(f"{action.value}/answer"),
+                            content=answer,
+                            sub_trace=sub_question,
+                            prompt=more.prompt if more else rating.prompt,
                         )
                     yield event
                     answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth})
@@ -504,7 +610,7 @@ class DriftSearch(_Mode):
             event = session.focus(selections, derived_from=[a["action"] for a in answers], prompt="graphrag-drift-reduce@1")
         yield event
         result.selected = len(ranked)
-        bodies = [(sel, a, _body(a["answer"])) for sel, a in zip(selections, ranked)]
+        bodies = [(sel, a, _body(a["answer"])) for sel, a in zip(selections, ranked, strict=False)]
         bodies = [(sel, a, body) for sel, a, body in bodies if body]
         named = self._named_in([body for _, _, body in bodies])
         passages = [

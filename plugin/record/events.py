@@ -149,7 +149,7 @@ class EndOfSession:
     type: str = dataclasses.field(default="end_of_session", init=False)
 
 
-Event = Union[ExplainEvent, ChunkEvent, EndOfSession]
+Event = Union[ExplainEvent, ChunkEvent, EndOfSession]  # noqa: UP007 (a runtime alias: X | Y of classes needs Python 3.10 at import)
 
 
 def term_to_wire(term: Any) -> dict[str, Any]:
@@ -185,7 +185,7 @@ def term_from_wire(data: dict[str, Any]) -> Any:
                 return Literal(data["v"], datatype=NamedNode(data["dt"]))
             return Literal(data["v"])
         if tag == "t":
-            parts = data["tr"] if "tr" in data else data
+            parts = data.get("tr", data)
             return Triple(term_from_wire(parts["s"]), term_from_wire(parts["p"]), term_from_wire(parts["o"]))
     except (KeyError, TypeError, ValueError) as e:
         raise InvalidValueError(f"not a wire term: {data!r} ({e})") from None

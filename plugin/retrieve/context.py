@@ -168,8 +168,7 @@ def select_local(
 
     def take(kind: str, limit: int | None, allowance: int) -> int:
         used = 0
-        count = 0
-        for c in candidates[kind]:
+        for count, c in enumerate(candidates[kind]):
             if limit is not None and count >= limit:
                 break
             label, text = texts.get(c["item"], (None, None))
@@ -177,7 +176,6 @@ def select_local(
             if used + tokens > allowance:
                 break
             used += tokens
-            count += 1
             score = entity_scores.get(c["item"]) if kind == "entity" else (
                 float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else None))
             kept.append({**c, "tokens": tokens, "score": score})

@@ -77,7 +77,10 @@ class EntityIndex:
         for text in texts:
             present = set(content_tokens(text))
             candidates = {i for t in present for i, _ in self.by_label.postings.get(t, ())}
-            found = sorted((self.entities[i] for i in candidates if self.label_tokens[i] and set(self.label_tokens[i]) <= present), key=lambda n: n.value)
+            found = sorted(
+                (self.entities[i] for i in candidates if self.label_tokens[i] and set(self.label_tokens[i]) <= present),
+                key=lambda n: n.value,
+            )
             out.append([(e, self.label[e]) for e in found])
         return out
 

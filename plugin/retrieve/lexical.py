@@ -16,9 +16,9 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-__all__ = ["tokenize", "stem", "STOPWORDS", "content_tokens", "extract_concepts", "BM25", "split_sentences"]
+__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "split_sentences", "stem", "tokenize"]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 

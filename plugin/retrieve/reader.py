@@ -99,7 +99,12 @@ class FactsReader:
                 descriptions.setdefault(entity, []).append(row["description"].value)
         candidates = sorted(set(labels) | set(descriptions), key=lambda n: n.value)
         for batch in _batches(candidates):
-            for row in self._select("retrieve/not-entities", facts_graph=self.facts_graph, terms=list(batch), excluded_types=list(self.schema.excluded_types)):
+            for row in self._select(
+                "retrieve/not-entities",
+                facts_graph=self.facts_graph,
+                terms=list(batch),
+                excluded_types=list(self.schema.excluded_types),
+            ):
                 labels.pop(row["term"], None)
                 descriptions.pop(row["term"], None)
         for entity, names in labels.items():
@@ -121,7 +126,10 @@ class FactsReader:
             try:
                 self._text_index = None if location is None else TextIndex.open(location)
                 if self._text_index is not None and self._text_index.stamp != self.load_stamp():
-                    print(f"ragprov: the store changed since its text index was built ({location}); bringing it up to date…", file=sys.stderr)
+                    print(
+                        f"ragprov: the store changed since its text index was built ({location}); bringing it up to date…",
+                        file=sys.stderr,
+                    )
                     self.sync_text_index(self._text_index)
             except (StoreError, sqlite3.Error) as e:  # e.g. a read-only folder: search in memory instead
                 print(f"ragprov: the text index at {location} cannot be used ({e}); searching an in-memory index", file=sys.stderr)
@@ -214,7 +222,14 @@ class FactsReader:
                         if origin.chunk_index is not None:
                             self._chunk_positions[origin.chunk] = origin.chunk_index
                 if found:
-                    out[edge] = sorted(found.values(), key=lambda o: (o.chunk_index if o.chunk_index is not None else 1 << 30, o.chunk.value if o.chunk else "", o.document.value))
+                    out[edge] = sorted(
+                        found.values(),
+                        key=lambda o: (
+                            o.chunk_index if o.chunk_index is not None else 1 << 30,
+                            o.chunk.value if o.chunk else "",
+                            o.document.value,
+                        ),
+                    )
         return out
 
     # -- chunks --------------------------------------------------------------------------------

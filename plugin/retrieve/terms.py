@@ -54,7 +54,10 @@ class EdgeOrigin:
         doc_iri = document.iri if document is not None else chain.statement
         title = (document.title or document.label) if document is not None else None
         page_number = page.page_number if page is not None else (chunk.page_number if chunk is not None else None)
-        return cls(Source(doc_iri, title, page_number, chunk.iri if chunk is not None else None), chunk.chunk_index if chunk is not None else None)
+        return cls(
+            Source(doc_iri, title, page_number, chunk.iri if chunk is not None else None),
+            chunk.chunk_index if chunk is not None else None,
+        )
 
     @property
     def chunk(self) -> NamedNode | None:

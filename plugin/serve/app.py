@@ -190,7 +190,11 @@ class Api:
         ---
         summary: Lineage of an edge
         parameters:
-          - {name: edge, in: query, required: true, description: 'the edge in N-Triples form: <s> <p> <o> or <s> <p> "literal"', schema: {type: string}}
+          - name: edge
+            in: query
+            required: true
+            description: 'the edge in N-Triples form: <s> <p> <o> or <s> <p> "literal"'
+            schema: {type: string}
         responses:
           200: {description: '{edge, chains: [{statement, chain, chunk, document, text, highlight: [start, end]}]}'}
           422: {description: not an edge}
@@ -258,7 +262,9 @@ class Api:
                   options: {type: object, description: "the mode's parameters (e.g. triple_limit for graph-rag)"}
         responses:
           200:
-            description: 'server-sent events: `event: explain | chunk | end_of_session | error`, `data:` one event in the JSON wire form of ragprov.event_to_json'
+            description: >-
+              server-sent events: `event: explain | chunk | end_of_session | error`,
+              `data:` one event in the JSON wire form of ragprov.event_to_json
             content: {text/event-stream: {}}
           401: {description: missing or wrong bearer token}
           413: {description: request body too large}

@@ -213,7 +213,7 @@ def _labels_for(nav: Navigator, stages: Sequence[Stage], facts_graph) -> dict[st
 def _stage_extras(stage: Stage, stage_json: dict, labels: dict[str, str], previous: Stage | None) -> None:
     """Add to a stage's JSON: readable edges, summary lines, and the candidates not kept."""
     stage_json["lines"] = stage_lines(stage, labels)[1:]
-    for sel, sel_json in zip(stage.selections, stage_json["selections"]):
+    for sel, sel_json in zip(stage.selections, stage_json["selections"], strict=False):
         sel_json["edge_view"] = _edge_view(sel.edge, labels) if sel.edge is not None else None
         if sel.item is not None:
             sel_json["item_label"] = iri_label(sel.item, labels)
@@ -295,7 +295,7 @@ def trace_view(store, ref: NamedNode | str, *, facts_graph: NamedNode | None = N
     labels = _labels_for(nav, trace.stages, facts_graph)
     data = trace.to_dict()
     previous = None
-    for stage, stage_json in zip(trace.stages, data["stages"]):
+    for stage, stage_json in zip(trace.stages, data["stages"], strict=False):
         _stage_extras(stage, stage_json, labels, previous)
         previous = stage
     data["answer"] = trace.answer

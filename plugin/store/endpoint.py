@@ -46,7 +46,6 @@ import re
 import threading
 import urllib.parse
 from collections.abc import Iterable
-
 from typing import Any
 
 import pyoxigraph as ox
@@ -490,11 +489,14 @@ class EndpointStore(StoreMixin):
     def _graph_sizes(self) -> dict[str | None, int]:
         """How many triples each graph holding user data has (``None``: the default graph)."""
         rows = self.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ {self._default_pattern()} }}")
-        sizes: dict[str | None, int] = {None: int(rows[0]["n"].value)}
+        sizes: dict[str | None, int] = {None: int(str(rows[0]["n"].value))}
         rows = self.select(
             f"SELECT ?g (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} {self._graph_filter()} }} GROUP BY ?g"
         )
-        sizes.update((r["g"].value, int(r["n"].value)) for r in rows if isinstance(r.get("g"), NamedNode))
+        for r in rows:
+            graph, n = r.get("g"), r.get("n")
+            if isinstance(graph, NamedNode) and isinstance(n, Literal):
+                sizes[graph.value] = int(n.value)
         return sizes
 
     def _triples(self, graph: str | None, size: int) -> set[tuple]:
@@ -521,7 +523,7 @@ class EndpointStore(StoreMixin):
         for r in self.select(query):
             o = r["o"]
             full = r.get("full")
-            if full is not None and full.value:
+            if isinstance(full, Literal) and full.value:
                 o = _canonical(Literal(full.value, datatype=_XSD_DOUBLE))
             found.add((r["s"], r["p"], o))
         return found

@@ -27,7 +27,8 @@ def test_help_imports_no_command_module_nor_heavy_library():
     code = (
         "import sys; from ragprov.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('requests', 'jinja2', 'yaml', 'pyarrow', 'ragprov.cli.ask', 'ragprov.cli.load', 'ragprov.sparql.templates') if m in sys.modules]\n"
+        "heavy = [m for m in ('requests', 'jinja2', 'yaml', 'pyarrow', 'ragprov.cli.ask', 'ragprov.cli.load',"
+        " 'ragprov.sparql.templates') if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

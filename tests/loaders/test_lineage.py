@@ -99,7 +99,8 @@ def test_graphrag_relationships_reach_their_documents(store):
     load_graphrag(store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
     lineage = Lineage(store)
     rows = store.select(
-        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . ?s ?p ?o } ORDER BY ?p LIMIT 5"
+        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . "
+        "?s ?p ?o } ORDER BY ?p LIMIT 5"
     )
     assert len(rows) == 5
     for r in rows:
@@ -112,7 +113,8 @@ def test_many_edges_in_one_query(store):
     """A trace view with provenance asks for all its edges at once: one query, the same chains."""
     load_graphrag(store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
     rows = store.select(
-        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . ?s ?p ?o } ORDER BY ?p LIMIT 6"
+        "SELECT ?s ?p ?o WHERE { ?p <http://www.w3.org/2000/01/rdf-schema#subPropertyOf> <https://trustgraph.ai/ns/relatedTo> . "
+        "?s ?p ?o } ORDER BY ?p LIMIT 6"
     )
     edges = [Triple(r["s"], r["p"], r["o"]) for r in rows] + [Triple(NamedNode("urn:x:a"), NamedNode("urn:x:b"), NamedNode("urn:x:c"))]
 

@@ -76,6 +76,7 @@ def test_json_facts_with_their_own_sources(memory_store, tmp_path):
     assert memory_store.ask('ASK { <urn:e:a> <urn:r:age> 42 ; <urn:r:name> "Ann"@en ; <urn:r:knows> <urn:e:b> }')
     q = (
         Q
-        + "SELECT ?src (COUNT(?s) AS ?n) WHERE { GRAPH <urn:graph:source> { ?s a tg:Statement ; prov:wasDerivedFrom ?src } } GROUP BY ?src ORDER BY ?src"
+        + "SELECT ?src (COUNT(?s) AS ?n) WHERE { GRAPH <urn:graph:source> { ?s a tg:Statement ; prov:wasDerivedFrom ?src } } "
+        "GROUP BY ?src ORDER BY ?src"
     )
     assert [(r["src"].value, r["n"].value) for r in memory_store.select(q)] == [("urn:c:1", "1"), ("urn:c:2", "3")]

@@ -46,7 +46,15 @@ class OpenAIStub:
                 if self.path.endswith("/embeddings"):
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
                     data = [{"index": i, "embedding": [float(len(t)), float(sum(map(ord, t)) % 97)]} for i, t in enumerate(inputs)]
-                    return self._json(200, {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": 3, "total_tokens": 3}})
+                    return self._json(
+                        200,
+                        {
+                            "object": "list",
+                            "data": data,
+                            "model": body.get("model"),
+                            "usage": {"prompt_tokens": 3, "total_tokens": 3},
+                        },
+                    )
                 if not self.path.endswith("/chat/completions"):
                     return self._json(404, {"error": {"message": "not found"}})
                 r = stub.reply(body)
@@ -86,7 +94,10 @@ class OpenAIStub:
                 pieces = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
                 self.wfile.write(b": keep-alive comment\n\n")
                 for piece in pieces:
-                    chunk = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+                    chunk = {
+                        "object": "chat.completion.chunk",
+                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+                    }
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
                 final = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}

@@ -16,7 +16,7 @@ from ragprov.record import EndOfSession, ExplainEvent, event_from_json, event_to
 from ragprov.store import EmbeddedStore
 
 from .conftest import FACTS, llm_engine, validate
-from .openai_stub import OpenAIStub, Reply, system_text, user_text
+from .openai_stub import OpenAIStub, Reply, system_text
 from .test_graphrag import one, values
 
 

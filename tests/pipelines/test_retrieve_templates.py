@@ -119,7 +119,11 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     assert rows and all(int(r["level"].value) == 0 for r in rows)
     parts = render("retrieve/graphrag-report-texts", facts_graph=FACTS, reports=[r["report"] for r in rows])
     assert {r["report"] for r in parts} == {r["report"] for r in rows} and any("finding" in r for r in parts)
-    tim = next(r["entity"] for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]}) if "label" in r and r["label"].value == "TINY TIM")
+    tim = next(
+        r["entity"]
+        for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]})
+        if "label" in r and r["label"].value == "TINY TIM"
+    )
     context = render("retrieve/graphrag-entity-context", facts_graph=FACTS, entities=[tim])
     assert {r["kind"].value for r in context} == {"report", "relationship", "claim", "text_unit"}
     unit = next(r["item"] for r in context if r["kind"].value == "text_unit")
