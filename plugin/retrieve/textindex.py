@@ -136,6 +136,10 @@ class TextIndex:
         self.location = location
         #: the postings read so far, by (field, term): DRIFT's follow-ups search the same words again
         self._postings: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
+        #: per (field, term): each document's BM25 for one occurrence of the term in the query, and
+        #: its field length (what a common word's thousands of postings cost once per process)
+        self._contributions: dict[tuple[int, str], tuple[dict[int, float], dict[int, int]]] = {}
+        self._field_stats: dict[tuple[str, str], tuple[int, float]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -187,7 +191,7 @@ class TextIndex:
         kinds = tuple(kinds or FIELDS)
         report = SyncReport()
         db = self.db
-        self._postings.clear()
+        self._forget()
         db.execute("BEGIN IMMEDIATE")
         try:
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
@@ -247,10 +251,19 @@ class TextIndex:
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
 
     # -- reading -------------------------------------------------------------------------------
+    def _forget(self) -> None:
+        """Drop what was read (postings, contributions, statistics): the index is being rewritten."""
+        self._postings.clear()
+        self._contributions.clear()
+        self._field_stats.clear()
+
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
-        row = self.db.execute("SELECT n, total FROM stats WHERE kind = ? AND field = ?", (kind, field)).fetchone()
-        n, total = row if row else (0, 0)
-        return n, (total / n if n else 0.0)
+        cached = self._field_stats.get((kind, field))
+        if cached is None:
+            row = self.db.execute("SELECT n, total FROM stats WHERE kind = ? AND field = ?", (kind, field)).fetchone()
+            n, total = row if row else (0, 0)
+            cached = self._field_stats[kind, field] = (n, (total / n if n else 0.0))
+        return cached
 
     def sparse_scores(self, kind: str, field: str, query: Iterable[str], *, lengths: dict[int, int] | None = None) -> dict[int, float]:
         """``{document id: BM25}`` for the documents of ``kind`` whose ``field`` holds a query term
@@ -262,13 +275,46 @@ class TextIndex:
             posting = self._posting(kind, field, term)
             if not posting:
                 continue
-            idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
             if lengths is not None:
-                lengths.update((doc, length) for doc, _, length in posting)
+                lengths.update(self._contribution(kind, field, term)[1])
+            if qtf == 1:  # the common case: each document's share computed once per process
+                share = self._contribution(kind, field, term)[0]
+                if not out:
+                    out = dict(share)  # 0.0 + s == s
+                    continue
+                get = out.get
+                for doc, s in share.items():
+                    out[doc] = get(doc, 0.0) + s
+                continue
+            idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
             for doc, tf, length in posting:
                 norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
                 out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
         return out
+
+    def _contribution(self, kind: str, field: str, term: str) -> tuple[dict[int, float], dict[int, int]]:
+        """Each document's BM25 for ``term`` occurring once in the query (the same arithmetic as
+        :meth:`sparse_scores`), and each one's ``field`` length; read once per process."""
+        key = (FIELD_IDS[kind, field], term)
+        cached = self._contributions.get(key)
+        if cached is None:
+            posting = self._posting(kind, field, term)
+            n, avgdl = self._stats(kind, field)
+            idf = math.log(1.0 + (n - len(posting) + 0.5) / (len(posting) + 0.5)) if posting else 0.0
+            qtf = 1
+            share = {doc: qtf * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * (length / avgdl if avgdl else 0.0)))
+                     for doc, tf, length in posting}
+            cached = self._contributions[key] = (share, {doc: length for doc, _, length in posting})
+        return cached
+
+    def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int) -> list[int]:
+        """The documents of ``kind`` whose ``field`` is ``length`` tokens long and holds every one
+        of ``terms`` (the only ones whose field can equal a query of those words)."""
+        lengths = [self._contribution(kind, field, t)[1] for t in dict.fromkeys(terms)]
+        if not lengths or not all(lengths):
+            return []
+        lengths.sort(key=len)
+        return [d for d, n in lengths[0].items() if n == length and all(d in other for other in lengths[1:])]
 
     def _posting(self, kind: str, field: str, term: str) -> list[tuple[int, int, int]]:
         """``(document, term frequency, field length)`` of the documents whose ``field`` holds ``term``."""
@@ -396,11 +442,10 @@ class StoredEntityIndex:
             query = content_tokens(concept)
             if not query:
                 continue
-            label_lengths: dict[int, int] = {}
-            by_label = self.index.sparse_scores("entity", "label", query, lengths=label_lengths)
+            by_label = self.index.sparse_scores("entity", "label", query)
             by_desc = self.index.sparse_scores("entity", "description", query)
-            # only a label as long as the query can equal it: read those labels' tokens, no others
-            same_length = [i for i in by_label if label_lengths[i] == len(query)]
+            # only a label as long as the query, holding all its words, can equal it: read those labels' tokens, no others
+            same_length = self.index.holding_all("entity", "label", query, length=len(query))
             unread = [i for i in same_length if i not in label_tokens]
             if unread:
                 for doc_id, (_, data) in self.index._docs(unread).items():
@@ -412,7 +457,7 @@ class StoredEntityIndex:
             for i in same_length:
                 if label_tokens.get(i) == query:
                     scores[i] *= 2.0
-            scores = {i: s for i, s in scores.items() if s > 0}
+            # every share is positive (idf > 0, tf ≥ 1): no zero score to drop
             per_concept.append((concept, scores))
             if not totals:
                 totals = dict(scores)  # 0.0 + s == s
