@@ -35,14 +35,66 @@ __all__ = [
 ]
 
 
-def entity_context(reader, entities: Sequence[NamedNode]) -> list[dict]:
-    """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
+#: one candidate of local search: ``(entity, kind, item, rank, weight, source, target)``; kind is
+#: report | relationship | claim | text_unit, rank and weight 0.0 where the index has none,
+#: source and target a relationship's ends (``None`` for other kinds)
+ContextRow = tuple[NamedNode, str, NamedNode, float, float, NamedNode | None, NamedNode | None]
+
+
+def entity_context(reader, entities: Sequence[NamedNode]) -> list[ContextRow]:
+    """Reports, relationships, claims and text units of ``entities`` (local search's candidates):
+    from the persistent index where the store has one, else ``retrieve/graphrag-entity-context``."""
     if not entities:
         return []
-    return list(reader._select("retrieve/graphrag-entity-context", facts_graph=reader.facts_graph, entities=list(entities)))
+    stored = reader.text_index()
+    if stored is not None:
+        node = _nodes()
+        return [(node(e), kind, node(item), rank or 0.0, weight or 0.0, node(s) if s else None, node(t) if t else None)
+                for e, kind, item, rank, weight, s, t in stored.entity_context([e.value for e in entities])]
+    rows = reader._select("retrieve/graphrag-entity-context", facts_graph=reader.facts_graph, entities=list(entities))
+    return [_context_row(row) for row in rows]
+
+
+def all_entity_context(reader) -> list[ContextRow]:
+    """Every entity's local-search candidates (``retrieve/graphrag-context-rows``): what the persistent index keeps."""
+    return [_context_row(row) for row in reader._select("retrieve/graphrag-context-rows", facts_graph=reader.facts_graph)]
+
+
+def _context_row(row: dict) -> ContextRow:
+    return (row["entity"], row["kind"].value, row["item"], _num(row.get("rank")), _num(row.get("weight")),
+            row.get("source"), row.get("target"))
+
+
+def _nodes():
+    """``NamedNode`` of an IRI, one object per IRI (sets and dicts of them hash each once)."""
+    made: dict[str, NamedNode] = {}
+
+    def node(iri: str) -> NamedNode:
+        n = made.get(iri)
+        if n is None:
+            n = made[iri] = NamedNode(iri)
+        return n
+
+    return node
+
 
 def item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
-    """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units)."""
+    """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units):
+    from the persistent index where the store has one (the items it does not hold from the store)."""
+    items = list(dict.fromkeys(items))
+    stored = reader.text_index()
+    if stored is None:
+        return store_item_texts(reader, items)
+    found = stored.item_texts([i.value for i in items])
+    out = {i: found[i.value] for i in items if i.value in found}
+    missing = [i for i in items if i.value not in found]
+    if missing:
+        out.update(store_item_texts(reader, missing))
+    return out
+
+
+def store_item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
+    """:func:`item_texts` read from the store (``retrieve/graphrag-texts``, per 200 items)."""
     out: dict[NamedNode, tuple[str | None, str | None]] = {}
     for batch in batches(list(dict.fromkeys(items))):
         for row in reader._select("retrieve/graphrag-texts", facts_graph=reader.facts_graph, items=list(batch)):
@@ -95,22 +147,20 @@ def approx_tokens(text: str) -> int:
 
 
 
-def local_candidates(entities: Sequence[NamedNode], rows: Sequence[dict]) -> dict[str, list[dict]]:
+def local_candidates(entities: Sequence[NamedNode], rows: Sequence[ContextRow]) -> dict[str, list[dict]]:
     order = {e: i for i, e in enumerate(entities)}
     selected = set(entities)
     reports: dict[NamedNode, dict] = {}
     rels: dict[NamedNode, dict] = {}
     claims: dict[NamedNode, dict] = {}
     units: dict[NamedNode, dict] = {}
-    for row in rows:
-        kind, item, entity = row["kind"].value, row["item"], row["entity"]
+    for entity, kind, item, rank, weight, s, t in rows:
         if kind == "report":
-            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": _num(row.get("rank"))})
+            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": rank})
             r["matches"].add(entity)
         elif kind == "relationship":
-            s, t = row["source"], row["target"]
-            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t,
-                                   "rank": _num(row.get("rank")), "weight": _num(row.get("weight")),
+            assert s is not None and t is not None
+            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t, "rank": rank, "weight": weight,
                                    "in_network": s in selected and t in selected, "edge": Triple(s, item, t)})
         elif kind == "claim":
             claims.setdefault(item, {"item": item, "kind": "claim", "order": order[entity]})

@@ -148,7 +148,7 @@ class FactsReader:
         documents whose text changed are rewritten) and stamp it; returns the :class:`~.textindex.SyncReport`."""
         import itertools
 
-        from .textindex import chunk_documents, entity_documents, report_documents
+        from .textindex import LocalContext, chunk_documents, entity_documents, report_documents
 
         stamp = self.load_stamp()
         labels, descriptions = self.read_entities()
@@ -157,7 +157,15 @@ class FactsReader:
             chunk_documents(self.read_chunks()),
             report_documents(context.community_reports(self, None), context.report_text),
         )
-        return index.apply(documents, stamp=stamp)
+        rows = context.all_entity_context(self)
+        items = [n for row in rows for n in (row[0], row[2])]
+        texts = context.store_item_texts(self, items)
+        local = LocalContext(
+            [(e.value, kind, item.value, rank, weight, s.value if s else None, t.value if t else None)
+             for e, kind, item, rank, weight, s, t in rows],
+            {item.value: texts.get(item, (None, None)) for item in dict.fromkeys(items)},
+        )
+        return index.apply(documents, stamp=stamp, context=local)
 
     def neighbourhood(self, entities: Sequence[NamedNode], *, limit: int) -> list[tuple[NamedNode, Triple]]:
         """``(frontier entity, fact)`` pairs, entity order kept, at most ``limit`` facts per entity."""
@@ -299,7 +307,7 @@ class FactsReader:
         return source_citation(source, self._chunk_positions.get(source.chunk) if source.chunk is not None else None)
 
     # -- Microsoft GraphRAG index (templates retrieve/graphrag-*, :mod:`.context`) ---------------
-    def entity_context(self, entities: Sequence[NamedNode]) -> list[dict]:
+    def entity_context(self, entities: Sequence[NamedNode]) -> list[context.ContextRow]:
         """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
         return context.entity_context(self, entities)
 
@@ -311,7 +319,8 @@ class FactsReader:
         """Community reports up to ``max_level`` with their findings, ordered by IRI (read once per reader)."""
         key = ("reports", max_level)
         if key not in self._memo:
-            self._memo[key] = context.community_reports(self, max_level)
+            stored = self.text_index()
+            self._memo[key] = stored.community_reports(max_level) if stored is not None else context.community_reports(self, max_level)
         return self._memo[key]
 
 

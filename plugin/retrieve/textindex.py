@@ -49,11 +49,11 @@ from ..errors import StoreError
 from .indexes import ChunkRecord, EntityIndex, EntityMatch
 from .lexical import content_tokens
 
-__all__ = ["INDEX_ENV", "K1", "B", "Document", "SyncReport", "TextIndex", "index_location"]
+__all__ = ["INDEX_ENV", "K1", "B", "Document", "LocalContext", "SyncReport", "TextIndex", "index_location"]
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "3"
+_VERSION = "4"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -63,12 +63,18 @@ CREATE TABLE IF NOT EXISTS doc (
 CREATE TABLE IF NOT EXISTS length (doc INTEGER NOT NULL, field TEXT NOT NULL, length INTEGER NOT NULL, terms TEXT NOT NULL,
   PRIMARY KEY (doc, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS posting (field INTEGER NOT NULL, term TEXT NOT NULL, doc INTEGER NOT NULL,
-  tf INTEGER NOT NULL, PRIMARY KEY (field, term, doc)) WITHOUT ROWID;
+  tf INTEGER NOT NULL, length INTEGER NOT NULL, PRIMARY KEY (field, term, doc)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INTEGER NOT NULL, total INTEGER NOT NULL,
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
+CREATE TABLE IF NOT EXISTS context (entity TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL, rank REAL, weight REAL,
+  source TEXT, target TEXT);
+CREATE INDEX IF NOT EXISTS context_entity ON context (entity);
+CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 """
+#: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
+_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item")
 
 #: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
 #: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
@@ -155,12 +161,13 @@ class TextIndex:
                              f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
-        elif version[0] == "2":  # format 2 lacks the anchors: add them (one transaction)
+        elif version[0] in ("2", "3"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
             try:
-                with db:
-                    db.execute("BEGIN IMMEDIATE")
-                    db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": 0})
-                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
+                db.execute("BEGIN IMMEDIATE")
+                for table in _TABLES:
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
+                db.executescript(_SCHEMA)  # commits
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
             except sqlite3.Error as e:
                 raise StoreError(f"cannot bring the text index at {location} to format {_VERSION}: {e}; "
                                  "delete it and run `ragprov load` again") from None
@@ -185,9 +192,11 @@ class TextIndex:
         return self.location.stat().st_size if self.location is not None and self.location.exists() else 0
 
     # -- writing -------------------------------------------------------------------------------
-    def apply(self, documents: Iterable[Document], *, stamp: str, kinds: Sequence[str] | None = None, progress=None) -> SyncReport:
+    def apply(self, documents: Iterable[Document], *, stamp: str, kinds: Sequence[str] | None = None, progress=None,
+              context: LocalContext | None = None) -> SyncReport:
         """Make the index hold exactly ``documents`` for the ``kinds`` they cover (default: every
-        kind): rewrite those whose text changed, add new ones, drop vanished ones; one transaction."""
+        kind): rewrite those whose text changed, add new ones, drop vanished ones; and, when given,
+        replace the local-search ``context`` tables; one transaction."""
         kinds = tuple(kinds or FIELDS)
         report = SyncReport()
         db = self.db
@@ -218,6 +227,8 @@ class TextIndex:
                     self._remove(doc_id, key[0])
                     report.removed += 1
             self._pending.write(db)
+            if context is not None:
+                context.write(db)
             if report.written:
                 db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": first})
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
@@ -237,7 +248,7 @@ class TextIndex:
             field_id = FIELD_IDS[doc.kind, field]
             counts = Counter(tokens)
             pending.lengths.append((doc_id, field, len(tokens), " ".join(counts)))
-            pending.postings.extend((field_id, term, doc_id, tf) for term, tf in counts.items())
+            pending.postings.extend((field_id, term, doc_id, tf, len(tokens)) for term, tf in counts.items())
             pending.count(doc.kind, field, 1, len(tokens))
 
     def _remove(self, doc_id: int, kind: str) -> None:
@@ -322,8 +333,7 @@ class TextIndex:
         rows = self._postings.get(key)
         if rows is None:
             rows = self._postings[key] = self.db.execute(
-                "SELECT p.doc, p.tf, l.length FROM posting p JOIN length l ON l.doc = p.doc AND l.field = ? "
-                "WHERE p.field = ? AND p.term = ?", (field, key[0], term)).fetchall()
+                "SELECT doc, tf, length FROM posting WHERE field = ? AND term = ?", key).fetchall()
         return rows
 
     def _docs(self, ids: Iterable[int]) -> dict[int, tuple[str, dict]]:
@@ -370,6 +380,37 @@ class TextIndex:
                 out[iri] = chunk_record(iri, json.loads(data))
         return out
 
+    def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
+        """Every community report up to ``max_level`` as :func:`.context.community_reports` reads
+        it from the store (title, summary, rank, level, findings), ordered by IRI."""
+        out = []
+        for iri, data in self.db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
+            rep = json.loads(data)
+            if max_level is None or rep["level"] <= max_level:
+                rep["report"] = NamedNode(iri)
+                rep["findings"] = [tuple(f) for f in rep["findings"]]
+                out.append(rep)
+        return out
+
+    def entity_context(self, entities: Sequence[str]) -> list[tuple[str, str, str, float | None, float | None, str | None, str | None]]:
+        """Local search's candidate rows of ``entities``: ``(entity, kind, item, rank, weight, source, target)``."""
+        out: list[tuple] = []
+        for start in range(0, len(entities), 500):
+            part = list(entities[start : start + 500])
+            out.extend(self.db.execute(
+                f"SELECT entity, kind, item, rank, weight, source, target FROM context WHERE entity IN ({','.join('?' * len(part))})",
+                part))
+        return out
+
+    def item_texts(self, iris: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
+        """``iri → (label, text)`` of the index items among ``iris`` (absent: not an item of the loaded index)."""
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for start in range(0, len(iris), 500):
+            part = list(iris[start : start + 500])
+            for iri, label, text in self.db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({','.join('?' * len(part))})", part):
+                out[iri] = (label, text)
+        return out
+
     def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:
         """The best ``limit`` community reports for the query tokens: ``(iri, score)``."""
         scores = {i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}
@@ -392,7 +433,7 @@ class _Pending:
     def write(self, db: sqlite3.Connection) -> None:
         db.executemany("INSERT INTO length VALUES (?, ?, ?, ?)", self.lengths)
         self.postings.sort()
-        db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?)", self.postings)
+        db.executemany("INSERT INTO posting VALUES (?, ?, ?, ?, ?)", self.postings)
         db.executemany(
             "INSERT INTO stats VALUES (?, ?, ?, ?) "
             "ON CONFLICT (kind, field) DO UPDATE SET n = n + excluded.n, total = total + excluded.total",
@@ -513,5 +554,24 @@ def chunk_documents(records: Iterable[ChunkRecord]) -> Iterator[Document]:
 
 
 def report_documents(reports: Iterable[dict], text) -> Iterator[Document]:
+    """Report documents: scored on ``text(report)``; they keep the whole report (global search reads it here)."""
     for rep in reports:
-        yield Document("report", rep["report"].value, {"text": text(rep)}, {"level": rep["level"]})
+        data = {k: v for k, v in rep.items() if k != "report"}
+        data["findings"] = [list(f) for f in rep["findings"]]
+        yield Document("report", rep["report"].value, {"text": text(rep)}, data)
+
+
+@dataclasses.dataclass
+class LocalContext:
+    """What local search puts in context, for the whole loaded index: the candidate rows of
+    every entity (``retrieve/graphrag-context-rows``) and the label and text of every item they
+    name (``retrieve/graphrag-texts``). Rewritten whole by each synchronisation."""
+
+    rows: list[tuple[str, str, str, float | None, float | None, str | None, str | None]]
+    items: dict[str, tuple[str | None, str | None]]
+
+    def write(self, db: sqlite3.Connection) -> None:
+        db.execute("DELETE FROM context")
+        db.execute("DELETE FROM item")
+        db.executemany("INSERT INTO context VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)
+        db.executemany("INSERT INTO item VALUES (?, ?, ?)", [(iri, label, text) for iri, (label, text) in self.items.items()])

@@ -38,6 +38,7 @@ PARAMS = {
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
+    "retrieve/graphrag-context-rows": dict(facts_graph=FACTS),
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
     "retrieve/graphrag-table-fields": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.n("report"), graphs.chunk_iri("c0")]),
@@ -126,6 +127,10 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     )
     context = render("retrieve/graphrag-entity-context", facts_graph=FACTS, entities=[tim])
     assert {r["kind"].value for r in context} == {"report", "relationship", "claim", "text_unit"}
+    every = render("retrieve/graphrag-context-rows", facts_graph=FACTS)  # the same rows, for every entity at once
+    assert {tuple(sorted((k, v.value) for k, v in r.items())) for r in every if r["entity"] == tim} == {
+        tuple(sorted((k, v.value) for k, v in r.items())) for r in context}
+    assert len({r["entity"] for r in every}) > 50
     unit = next(r["item"] for r in context if r["kind"].value == "text_unit")
     rows = render("retrieve/graphrag-texts", facts_graph=FACTS, items=[tim, unit])
     labels = {(r["item"], r["label"].value) for r in rows if "label" in r}

@@ -132,17 +132,46 @@ def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_pa
     assert sum(map(len, stored)) > 20
 
 
-def test_an_index_of_format_2_gains_its_anchors_on_open(carol_dir):
+def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, capsys):
     import sqlite3
 
     location = carol_dir.parent / "store.ragprov-index.sqlite"
     db = sqlite3.connect(location)
     with db:
-        db.execute("DROP TABLE anchor")
-        db.execute("UPDATE meta SET value = '2' WHERE key = 'version'")
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
     db.close()
     index = TextIndex.open(location)
-    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("3",)
-    assert index.db.execute("SELECT count(*) FROM anchor").fetchone()[0] == len(index.entities()) > 50
-    named = [label for _, label in index.entities().named_in(["Tiny Tim is Bob Cratchit's son"])[0]]
+    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("4",)
+    assert len(index) == 0 and index.stamp is None
+    index.close()
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    named = [label for _, label in reader.entity_index().named_in(["Tiny Tim is Bob Cratchit's son"])[0]]
+    assert "bringing it up to date" in capsys.readouterr().err
     assert {"TINY TIM", "BOB CRATCHIT", "TIM CRATCHIT"} <= set(named) and "SCROOGE" not in named
+
+
+def _store_reader(carol_dir):
+    """A reader of the same store that never looks at the persistent index."""
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    reader._text_index = None
+    return reader
+
+
+def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_dir, capsys):
+    from ragprov.retrieve import context
+
+    indexed = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    plain = _store_reader(carol_dir)
+    assert indexed.text_index() is not None
+    for question in QUESTIONS:
+        entities = [m.iri for m in indexed.entity_index().search(extract_concepts(question), limit=10)]
+        rows = indexed.entity_context(entities)
+        assert sorted(rows, key=str) == sorted(plain.entity_context(entities), key=str) and rows, question
+        candidates = context.local_candidates(entities, rows)
+        items = [c["item"] for kind in candidates.values() for c in kind]
+        assert indexed.item_texts(items) == plain.item_texts(items)
+    assert indexed.item_texts([NamedNode("urn:x:not-an-item")]) == {}
+    for level in (None, 0, 2):
+        reports = indexed.community_reports(level)
+        assert reports == plain.community_reports(level) and reports
+    assert "bringing it up to date" not in capsys.readouterr().err
