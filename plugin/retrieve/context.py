@@ -11,7 +11,7 @@ The reads are templates (``retrieve/graphrag-*``) run through a :class:`~.reader
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode, Triple
@@ -78,19 +78,60 @@ def _nodes():
     return node
 
 
-def item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
-    """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units):
-    from the persistent index where the store has one (the items it does not hold from the store)."""
-    items = list(dict.fromkeys(items))
+def item_texts(reader, items: Sequence[NamedNode]) -> Mapping[NamedNode, tuple[str | None, str | None]]:
+    """``item → (label, text)`` for index items (entities, reports, relationships, claims, text
+    units), items without either absent. Where the store has a persistent index, the texts are
+    read from it as they are asked for, a window of ``items`` at a time (local search's budgets
+    stop after a few of the candidates; the items it does not hold come from the store); else
+    all at once from the store."""
     stored = reader.text_index()
     if stored is None:
         return store_item_texts(reader, items)
-    found = stored.item_texts([i.value for i in items])
-    out = {i: found[i.value] for i in items if i.value in found}
-    missing = [i for i in items if i.value not in found]
-    if missing:
-        out.update(store_item_texts(reader, missing))
-    return out
+    return ItemTexts(reader, stored, items)
+
+
+class ItemTexts(Mapping):
+    """:func:`item_texts` read from the persistent index as they are asked for: asking for an item
+    reads it and the next :attr:`WINDOW` items of the list not read yet, in one look-up."""
+
+    WINDOW = 32
+
+    def __init__(self, reader, stored, items: Sequence[NamedNode]):
+        self.reader, self.stored = reader, stored
+        self.order = list(dict.fromkeys(items))
+        self.position = {item: n for n, item in enumerate(self.order)}
+        self.texts: dict[NamedNode, tuple[str | None, str | None]] = {}
+        self.read: set[NamedNode] = set()
+
+    def _read(self, item: NamedNode) -> None:
+        start = self.position.get(item)
+        wanted = [item] if start is None else [i for i in self.order[start : start + self.WINDOW] if i not in self.read]
+        self.read.update(wanted)
+        found = self.stored.item_texts([i.value for i in wanted])
+        missing = []
+        for i in wanted:
+            text = found.get(i.value)
+            if text is None:
+                missing.append(i)
+            elif text != (None, None):
+                self.texts[i] = text
+        if missing:
+            self.texts.update(store_item_texts(self.reader, missing))
+
+    def __getitem__(self, item: NamedNode) -> tuple[str | None, str | None]:
+        if item not in self.read:
+            self._read(item)
+        return self.texts[item]
+
+    def __iter__(self) -> Iterator[NamedNode]:
+        for start in range(0, len(self.order), self.WINDOW):
+            unread = [i for i in self.order[start : start + self.WINDOW] if i not in self.read]
+            if unread:
+                self._read(unread[0])
+        return iter([i for i in self.order if i in self.texts] + [i for i in self.texts if i not in self.position])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def store_item_texts(reader, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
@@ -114,8 +155,9 @@ _FINDING_SLOTS = {_TG + "findingIndex": 0, _TG + "summary": 1, _TG + "explanatio
 
 
 def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
-    """Community reports up to ``max_level`` with their findings, ordered by IRI
-    (``retrieve/graphrag-reports``, then ``retrieve/graphrag-report-texts`` per 200 reports)."""
+    """Community reports up to ``max_level`` (report, title, summary, rank, level, and ``text``: the
+    title, summary and findings in one line), ordered by IRI (``retrieve/graphrag-reports``, then
+    ``retrieve/graphrag-report-texts`` per 200 reports)."""
     reports: dict[NamedNode, dict[str, Any]] = {}
     for row in reader._select("retrieve/graphrag-reports", facts_graph=reader.facts_graph, max_level=max_level):
         reports[row["report"]] = {"report": row["report"], "title": None, "summary": "", "rank": 0.0,
@@ -132,7 +174,8 @@ def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
                 rep[_REPORT_FIELDS[prop]] = _num(value) if prop == _RATING else value.value
     out = []
     for rep in sorted(reports.values(), key=lambda r: r["report"].value):
-        rep["findings"] = [tuple(v) for _, v in sorted(rep["findings"].items(), key=lambda kv: (kv[1][0], kv[0].value))]
+        findings = [tuple(v) for _, v in sorted(rep.pop("findings").items(), key=lambda kv: (kv[1][0], kv[0].value))]
+        rep["text"] = _report_text(rep["title"], rep["summary"], findings)
         out.append(rep)
     return out
 
@@ -248,8 +291,14 @@ def unit_sources(reader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
 
 
 def report_text(report: dict) -> str:
-    findings = " ".join(f"{s} {e}" for _, s, e in report["findings"])
-    return " ".join(f"{report['title'] or ''}. {report['summary']} {findings}".split())
+    """A report's title, summary and findings in one line: what global and DRIFT search read and
+    count (made once, when the report is read: :func:`community_reports`)."""
+    return report["text"]
+
+
+def _report_text(title: str | None, summary: str, findings: Sequence[tuple[int, str, str]]) -> str:
+    joined = " ".join(f"{s} {e}" for _, s, e in findings)
+    return " ".join(f"{title or ''}. {summary} {joined}".split())
 
 
 def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | None) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ that seed GraphRAG and DocRAG; they are built once per reader and reused.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import NamedNode, Triple
@@ -311,8 +311,9 @@ class FactsReader:
         """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
         return context.entity_context(self, entities)
 
-    def item_texts(self, items: Sequence[NamedNode]) -> dict[NamedNode, tuple[str | None, str | None]]:
-        """``item → (label, text)`` for index items (entities, reports, relationships, claims, text units)."""
+    def item_texts(self, items: Sequence[NamedNode]) -> Mapping[NamedNode, tuple[str | None, str | None]]:
+        """``item → (label, text)`` for index items (entities, reports, relationships, claims, text
+        units), read as they are asked for where the store has a persistent index (:func:`.context.item_texts`)."""
         return context.item_texts(self, items)
 
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:

@@ -382,13 +382,12 @@ class TextIndex:
 
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
         """Every community report up to ``max_level`` as :func:`.context.community_reports` reads
-        it from the store (title, summary, rank, level, findings), ordered by IRI."""
+        it from the store (title, summary, rank, level, text), ordered by IRI."""
         out = []
         for iri, data in self.db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
             rep = json.loads(data)
             if max_level is None or rep["level"] <= max_level:
                 rep["report"] = NamedNode(iri)
-                rep["findings"] = [tuple(f) for f in rep["findings"]]
                 out.append(rep)
         return out
 
@@ -557,7 +556,6 @@ def report_documents(reports: Iterable[dict], text) -> Iterator[Document]:
     """Report documents: scored on ``text(report)``; they keep the whole report (global search reads it here)."""
     for rep in reports:
         data = {k: v for k, v in rep.items() if k != "report"}
-        data["findings"] = [list(f) for f in rep["findings"]]
         yield Document("report", rep["report"].value, {"text": text(rep)}, data)
 
 
