@@ -12,7 +12,9 @@ does; an editable install under ``PYTHONDONTWRITEBYTECODE=1`` would recompile th
 process). Each round runs, interleaved, one process per mode (graph-rag, doc-rag, local, global, drift,
 agent; offline engine) and one *floor* process that opens the same store and looks up one bound
 triple (``quads_for_pattern``) — printed as its time to open the store and its whole-process
-time. Per mode: wall p50/p95 and peak RSS (``wait4``), and the ratio to the floor process.
+time. Per mode: wall p50/p95 and peak RSS (``wait4``), and the ratio to the floor process; then,
+per mode, where one run's time goes (imports, store open, the pipeline's stages, the number of
+SPARQL queries and text-index statements).
 
     python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
 """
@@ -41,6 +43,48 @@ FLOOR = (
     "n = sum(1 for _ in s.quads_for_pattern(ox.NamedNode('urn:bench:entity:7'), None, None, ox.NamedNode(sys.argv[2])))\n"
     "t2 = time.perf_counter(); print(f'{t1 - t0:.6f} {t2 - t1:.6f} {n}')\n"
 )
+
+#: one ``ragprov ask`` in-process, timed by phase: imports, store open, each pipeline stage
+#: (``Pipeline.result.timings``), SPARQL queries and text-index statements (count and time)
+PHASES = (
+    "import json, sys, time; t0 = time.perf_counter()\n"
+    "import ragprov.cli.ask as ask, ragprov.pipelines\n"
+    "t1 = time.perf_counter()\n"
+    "from ragprov.store import embedded\n"
+    "from ragprov.retrieve import textindex\n"
+    "sparql = [0, 0.0]; sqlite = [0]; opened = [0.0]; pipes = []\n"
+    "query, init = embedded.EmbeddedStore.query, embedded.EmbeddedStore.__init__\n"
+    "run, index_init = ask.run_question, textindex.TextIndex.__init__\n"
+    "def timed_query(self, text):\n"
+    "    t = time.perf_counter(); out = query(self, text); sparql[0] += 1; sparql[1] += time.perf_counter() - t; return out\n"
+    "def timed_init(self, *a, **k):\n"
+    "    t = time.perf_counter(); init(self, *a, **k); opened[0] += time.perf_counter() - t\n"
+    "def counted_index(self, db, location):\n"
+    "    index_init(self, db, location); db.set_trace_callback(lambda _: sqlite.__setitem__(0, sqlite[0] + 1))\n"
+    "embedded.EmbeddedStore.query, embedded.EmbeddedStore.__init__ = timed_query, timed_init\n"
+    "textindex.TextIndex.__init__ = counted_index\n"
+    "ask.run_question = lambda pipe, *a, **k: (pipes.append(pipe), run(pipe, *a, **k))[1]\n"
+    "from ragprov.cli import main\n"
+    "out, sys.argv = sys.argv[1], ['ragprov', 'ask', *sys.argv[2:]]\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "t2 = time.perf_counter()\n"
+    "stages = dict(pipes[0].result.timings.stages) if pipes else {}\n"
+    "found = {'import': t1 - t0, 'open': opened[0], 'total': t2 - t0, 'sparql': sparql, 'sqlite': sqlite[0], 'stages': stages}\n"
+    "open(out, 'w').write(json.dumps(found))\n"
+)
+
+
+def phases(ragprov_args: list[str], question: str, mode: str) -> dict:
+    """Where one ``ragprov ask`` spends its time (see :data:`PHASES`)."""
+    import json
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        measure([sys.executable, "-c", PHASES, f.name, mode, question, *ragprov_args])
+        return json.loads(Path(f.name).read_text())
 
 
 def build(store_dir: Path, facts: int) -> None:
@@ -124,6 +168,12 @@ def main(argv: list[str] | None = None) -> int:
     for mode in MODES:
         p50, p95 = percentiles(walls[mode])
         print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {rss[mode] / 1024:9.0f}")
+    print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
+    for mode in MODES:
+        p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
+        stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
+        print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
+              f"[{stages}]; sparql {p['sparql'][0]} ({p['sparql'][1] * 1000:.0f} ms), sqlite {p['sqlite']}")
     return 0
 
 

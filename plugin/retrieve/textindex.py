@@ -146,6 +146,9 @@ class TextIndex:
         #: its field length (what a common word's thousands of postings cost once per process)
         self._contributions: dict[tuple[int, str], tuple[dict[int, float], dict[int, int]]] = {}
         self._field_stats: dict[tuple[str, str], tuple[int, float]] = {}
+        self._frequencies: dict[tuple[int, str], int] = {}
+        self._ceilings: dict[tuple[int, str], float] = {}
+        self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -267,6 +270,9 @@ class TextIndex:
         self._postings.clear()
         self._contributions.clear()
         self._field_stats.clear()
+        self._frequencies.clear()
+        self._ceilings.clear()
+        self._among_read.clear()
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -276,18 +282,22 @@ class TextIndex:
             cached = self._field_stats[kind, field] = (n, (total / n if n else 0.0))
         return cached
 
-    def sparse_scores(self, kind: str, field: str, query: Iterable[str], *, lengths: dict[int, int] | None = None) -> dict[int, float]:
+    def sparse_scores(self, kind: str, field: str, query: Iterable[str], *, only: set[int] | None = None) -> dict[int, float]:
         """``{document id: BM25}`` for the documents of ``kind`` whose ``field`` holds a query term
-        (the formula of :class:`~.lexical.BM25`, from the stored postings); ``lengths``, when
-        given, receives each scored document's ``field`` length in tokens."""
+        (the formula of :class:`~.lexical.BM25`, from the stored postings); with ``only``, for
+        those documents alone (a common word's postings are then read for them only)."""
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
-            posting = self._posting(kind, field, term)
+            posting = self._posting(kind, field, term) if only is None else self._among(kind, field, term, only)
             if not posting:
                 continue
-            if lengths is not None:
-                lengths.update(self._contribution(kind, field, term)[1])
+            if only is not None:  # the arithmetic below, for these documents
+                idf = self.idf(kind, field, term)
+                for doc, tf, length in posting:
+                    norm = 1.0 - B + B * (length / avgdl if avgdl else 0.0)
+                    out[doc] = out.get(doc, 0.0) + qtf * idf * tf * (K1 + 1.0) / (tf + K1 * norm)
+                continue
             if qtf == 1:  # the common case: each document's share computed once per process
                 share = self._contribution(kind, field, term)[0]
                 if not out:
@@ -318,10 +328,63 @@ class TextIndex:
             cached = self._contributions[key] = (share, {doc: length for doc, _, length in posting})
         return cached
 
-    def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int) -> list[int]:
-        """The documents of ``kind`` whose ``field`` is ``length`` tokens long and holds every one
-        of ``terms`` (the only ones whose field can equal a query of those words)."""
-        lengths = [self._contribution(kind, field, t)[1] for t in dict.fromkeys(terms)]
+    def frequency(self, kind: str, field: str, term: str) -> int:
+        """How many documents of ``kind`` hold ``term`` in ``field`` (counted once per process)."""
+        key = (FIELD_IDS[kind, field], term)
+        if key in self._postings:
+            return len(self._postings[key])
+        if key not in self._frequencies:
+            self._frequencies[key] = self.db.execute("SELECT count(*) FROM posting WHERE field = ? AND term = ?", key).fetchone()[0]
+        return self._frequencies[key]
+
+    def ceiling(self, kind: str, field: str, term: str) -> float:
+        """An upper bound of ``term``'s BM25 share in any document: at its highest term frequency
+        and its shortest ``field`` (the share grows with the one and shrinks with the other);
+        one aggregate, the postings stay unread."""
+        key = (FIELD_IDS[kind, field], term)
+        if key not in self._ceilings:
+            tf, length = self.db.execute("SELECT max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
+            avgdl = self._stats(kind, field)[1]
+            self._ceilings[key] = 0.0 if tf is None else (
+                self.idf(kind, field, term) * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * (length / avgdl if avgdl else 0.0))))
+        return self._ceilings[key]
+
+    def of_length(self, kind: str, field: str, term: str, length: int) -> list[int]:
+        """The documents whose ``field`` holds ``term`` and is ``length`` tokens long (the postings stay unread)."""
+        return [doc for doc, in self.db.execute("SELECT doc FROM posting WHERE field = ? AND term = ? AND length = ?",
+                                                (FIELD_IDS[kind, field], term, length))]
+
+    def idf(self, kind: str, field: str, term: str) -> float:
+        """BM25's idf of ``term`` in ``field`` (0.0 when no document holds it)."""
+        df = self.frequency(kind, field, term)
+        return math.log(1.0 + (self._stats(kind, field)[0] - df + 0.5) / (df + 0.5)) if df else 0.0
+
+    def _among(self, kind: str, field: str, term: str, docs: set[int]) -> list[tuple[int, int, int]]:
+        """``term``'s postings (document, tf, length) among ``docs``: filtered from every posting
+        when it is read already or the word is not common, else read for those documents only
+        (kept for the next call with the same ``docs``)."""
+        key = (FIELD_IDS[kind, field], term)
+        if key in self._postings or self.frequency(kind, field, term) <= StoredEntityIndex.COMMON:
+            return [row for row in self._posting(kind, field, term) if row[0] in docs]
+        kept = self._among_read.get(key)
+        if kept is not None and kept[0] is docs:
+            return kept[1]
+        ids, rows = sorted(docs), []
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            rows += self.db.execute(
+                f"SELECT doc, tf, length FROM posting WHERE field = ? AND term = ? AND doc IN ({','.join('?' * len(part))})",
+                (*key, *part)).fetchall()
+        self._among_read[key] = (docs, rows)
+        return rows
+
+    def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int, only: set[int] | None = None) -> list[int]:
+        """The documents of ``kind`` (among ``only`` when given) whose ``field`` is ``length``
+        tokens long and holds every one of ``terms`` (the only ones whose field can equal a query of those words)."""
+        if only is not None:
+            lengths = [{doc: n for doc, _, n in self._among(kind, field, t, only)} for t in dict.fromkeys(terms)]
+        else:
+            lengths = [self._contribution(kind, field, t)[1] for t in dict.fromkeys(terms)]
         if not lengths or not all(lengths):
             return []
         lengths.sort(key=len)
@@ -471,24 +534,64 @@ class StoredEntityIndex:
         docs = self.index._docs({doc for docs in found for doc in docs})
         return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
 
+    #: a (field, word) in more entities than this is *common*: :meth:`search` reads its postings
+    #: only for the entities a rarer query word found, while that cannot change the top ``limit``
+    COMMON = 2000
+
     def search(self, concepts: Sequence[str], *, limit: int) -> list[EntityMatch]:
         """:meth:`.indexes.EntityIndex.search` over the stored postings (the same sums in the same
-        order, so the same scores); the best concept is worked out for the winners only."""
+        order, so the same scores); the best concept is worked out for the winners only.
+
+        Common words (see :attr:`COMMON`) are scored for the *candidates* only — the entities a
+        rarer word of the query found — when the ``limit``-th best candidate outscores the most
+        an entity could get from common words alone (:meth:`TextIndex.ceiling` of each word);
+        otherwise every posting is read. Either way the winners and their scores are the same."""
+        queries = [(c, q) for c in concepts if (q := content_tokens(c))]
+        index = self.index
+        common = {(f, t) for _, q in queries for t in q for f in ("label", "description") if index.frequency("entity", f, t) > self.COMMON}
+        if common:
+            candidates = {d for _, q in queries for t in q for f in ("label", "description") if (f, t) not in common
+                          for d in index._contribution("entity", f, t)[1]}
+            for _, q in queries:  # and the entities whose label may equal a concept of common words only
+                if all(("label", t) in common for t in q):
+                    candidates.update(index.of_length("entity", "label", q[0], len(q)))
+            if len(candidates) >= limit:
+                totals, per_concept = self._totals(queries, candidates)
+                cut = heapq.nlargest(limit, totals.values())[-1] if limit > 0 else math.inf
+                if cut > self._common_bound(queries, common):
+                    return self._matches(totals, per_concept, limit)
+        totals, per_concept = self._totals(queries, None)
+        return self._matches(totals, per_concept, limit)
+
+    def _common_bound(self, queries: Sequence[tuple[str, list[str]]], common: set[tuple[str, str]]) -> float:
+        """The most an entity that is not a candidate can score: common words only, at their
+        BM25 ceiling (:meth:`search` makes every entity whose label may equal a concept a candidate)."""
+        bound = 0.0
+        for _, query in queries:
+            part = 0.0
+            for term, qtf in Counter(query).items():
+                for field, weight in (("label", EntityIndex.LABEL_WEIGHT), ("description", 1.0)):
+                    if (field, term) in common:
+                        part += weight * qtf * self.index.ceiling("entity", field, term)
+            bound += part  # never doubled: an entity whose label could equal a concept is a candidate
+        return bound * (1.0 + 1e-9)  # above any rounding of the sums
+
+    def _totals(self, queries: Sequence[tuple[str, list[str]]], only: set[int] | None):
+        """Each entity's total and each concept's scores (:meth:`search`'s sums), over every
+        entity or the entities of ``only``."""
         totals: dict[int, float] = {}
         per_concept: list[tuple[str, dict[int, float]]] = []
         label_tokens: dict[int, list[str]] = {}
         weight = EntityIndex.LABEL_WEIGHT
-        for concept in concepts:
-            query = content_tokens(concept)
-            if not query:
-                continue
-            by_label = self.index.sparse_scores("entity", "label", query)
-            by_desc = self.index.sparse_scores("entity", "description", query)
+        index = self.index
+        for concept, query in queries:
+            by_label = index.sparse_scores("entity", "label", query, only=only)
+            by_desc = index.sparse_scores("entity", "description", query, only=only)
             # only a label as long as the query, holding all its words, can equal it: read those labels' tokens, no others
-            same_length = self.index.holding_all("entity", "label", query, length=len(query))
+            same_length = index.holding_all("entity", "label", query, length=len(query), only=only)
             unread = [i for i in same_length if i not in label_tokens]
             if unread:
-                for doc_id, (_, data) in self.index._docs(unread).items():
+                for doc_id, (_, data) in index._docs(unread).items():
                     label_tokens[doc_id] = data["tokens"]
             scores = dict(by_desc)  # 3 × 0.0 + d == d: a description-only score as EntityIndex sums it
             get = by_desc.get
@@ -505,6 +608,9 @@ class StoredEntityIndex:
                 get = totals.get
                 for i, s in scores.items():
                     totals[i] = get(i, 0.0) + s
+        return totals, per_concept
+
+    def _matches(self, totals: dict[int, float], per_concept: list[tuple[str, dict[int, float]]], limit: int) -> list[EntityMatch]:
         found = []
         for i, iri, data, score in self.index.top(totals, limit):
             best, concept = 0.0, ""

@@ -175,3 +175,27 @@ def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_di
         reports = indexed.community_reports(level)
         assert reports == plain.community_reports(level) and reports
     assert "bringing it up to date" not in capsys.readouterr().err
+
+
+def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir, monkeypatch):
+    """With every word in more than a few entities counted as common, most searches rank the
+    entities a rarer word found and read the common words' postings for those alone: the same
+    winners and scores as every posting read (and as a from-scratch build)."""
+    from ragprov.retrieve.textindex import StoredEntityIndex
+
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
+    calls: list[bool] = []
+    totals = StoredEntityIndex._totals
+    monkeypatch.setattr(StoredEntityIndex, "_totals", lambda self, queries, only: calls.append(only is None) or totals(self, queries, only))
+    pruned = 0
+    for question in [*QUESTIONS, "Scrooge and the ghost", "Tiny Tim Christmas dinner", "Fezziwig ball dance", "Who is Belle?", "Topper"]:
+        concepts = extract_concepts(question)
+        for limit in (1, 3, 10):
+            calls.clear()
+            index = TextIndex.open(index_location(reader.store))  # nothing read yet
+            assert index.entities().search(concepts, limit=limit) == scratch.search(concepts, limit=limit), (question, limit)
+            pruned += calls == [False]
+            index.close()
+    assert pruned >= 3, pruned
