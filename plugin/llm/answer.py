@@ -39,6 +39,7 @@ False
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 
@@ -286,6 +287,7 @@ def _key(name: str) -> str:
     return " ".join(tokenize(name))
 
 
+@functools.lru_cache(maxsize=4096)  # the same names recur across a DRIFT run's answers (re's own cache holds 512)
 def _name_pattern(name: str) -> re.Pattern[str]:
     words = [re.escape(w) for w in re.findall(r"[\w'’.-]+", name) if w]
     return re.compile(r"(?<![\w])" + r"[\s\-]+".join(words) + r"(?:['’]s)?(?![\w])", re.I)
