@@ -1,9 +1,11 @@
 """The persistent text index: BM25 postings of entity labels and descriptions, chunk and text-unit
-texts and community reports, kept in SQLite beside the store and maintained at load time.
+texts and community reports, kept in SQLite beside the store and maintained at load time; and,
+for a loaded Microsoft GraphRAG index, what its searches read per question (the community reports,
+local search's candidate rows and item texts: :class:`LocalContext`).
 
-Why SQLite postings (see ``bench/textindex.py`` for the numbers): the standard library's ``sqlite3``
-needs no new dependency, writes incrementally in one transaction, and survives reopen; storing
-the postings (term, document, term frequency) and per-field lengths rather than FTS5's own
+Why SQLite postings (``bench/textindex.py`` measures its share of a load and its size): the
+standard library's ``sqlite3`` needs no new dependency, writes incrementally in one transaction,
+and survives reopen; storing the postings (term, document, term frequency, field length) rather than FTS5's own
 ``bm25()`` keeps the ranking *identical* to the in-process :class:`~.indexes.EntityIndex` and
 :class:`~.indexes.ChunkIndex` (FTS5's idf is ``log((N-n+.5)/(n+.5))`` and its length is summed over
 columns, so it orders documents differently; bm25s has no incremental insert).
