@@ -19,7 +19,7 @@ The offline engine keeps its own deterministic path; :func:`llm_of` tells them a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..llm.engine import LLMEngine, MapPoint, Passage, Step
@@ -86,7 +86,7 @@ def _id(fields: dict[str, str], n: int) -> str:
 
 
 def local_tables(
-    reader, kept: Sequence[dict], selections: Sequence[dict], texts: dict, *, count: Callable[[str], int],
+    reader, kept: Sequence[dict], selections: Sequence[dict], texts: Mapping, *, count: Callable[[str], int],
     max_tokens: int, community_prop: float, text_unit_prop: float, history: Sequence[ConversationTurn] = (),
 ) -> ContextTables:
     """Local search's context as Microsoft builds it: Conversation History, Reports, Entities,
@@ -155,7 +155,7 @@ class _Verbatim(Table):
         return self.text
 
 
-def local_answer(pipe, session, question: str, kept: Sequence[dict], selections: Sequence[dict], texts: dict,
+def local_answer(pipe, session, question: str, kept: Sequence[dict], selections: Sequence[dict], texts: Mapping,
                  passages: Sequence[Passage], history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
     """Local search's Synthesis with an LLM: Microsoft's tables and prompt, the answer streamed,
     its citations recorded."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
@@ -299,7 +299,7 @@ class LocalSearch(_Mode):
             return
         yield from self._synthesize(session, question, passages, kind="passages")
 
-    def _evidence(self, passages: list[Passage], kept: list[dict], texts: dict, items: Sequence[NamedNode]) -> list[Passage]:
+    def _evidence(self, passages: list[Passage], kept: list[dict], texts: Mapping, items: Sequence[NamedNode]) -> list[Passage]:
         """The kept context as structured evidence: each passage names its selection and the
         entities it is about (a kept entity itself, a relationship's two ends, the known names in
         a report, claim or text unit), typed."""

@@ -248,7 +248,7 @@ def item_text(item: dict, label: str | None, text: str | None) -> str:
 
 
 def select_local(
-    candidates: dict[str, list[dict]], texts: dict, *, entity_scores: dict, max_tokens: int, community_prop: float,
+    candidates: dict[str, list[dict]], texts: Mapping, *, entity_scores: dict, max_tokens: int, community_prop: float,
     text_unit_prop: float, top_k_relationships: int,
 ) -> list[dict]:
     """Keep candidates in rank order while they fit their budget (GraphRAG's proportions)."""
