@@ -317,7 +317,8 @@ class FactsReader:
         return context.item_texts(self, items)
 
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
-        """Community reports up to ``max_level`` with their findings, ordered by IRI (read once per reader)."""
+        """Community reports up to ``max_level`` (title, summary, rank, level, and their findings in
+        one ``text``), ordered by IRI: from the persistent index where the store has one (read once per reader)."""
         key = ("reports", max_level)
         if key not in self._memo:
             stored = self.text_index()
