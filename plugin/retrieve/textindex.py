@@ -547,20 +547,25 @@ class StoredEntityIndex:
         Common words (see :attr:`COMMON`) are scored for the *candidates* only — the entities a
         rarer word of the query found — when the ``limit``-th best candidate outscores the most
         an entity could get from common words alone (:meth:`TextIndex.ceiling` of each word);
-        otherwise every posting is read. Either way the winners and their scores are the same."""
+        if not, again with the common words' label postings read whole (the entities naming
+        them become candidates too); otherwise every posting is read. Either way the winners and
+        their scores are the same."""
         queries = [(c, q) for c in concepts if (q := content_tokens(c))]
         index = self.index
         common = {(f, t) for _, q in queries for t in q for f in ("label", "description") if index.frequency("entity", f, t) > self.COMMON}
-        if common:
-            candidates = {d for _, q in queries for t in q for f in ("label", "description") if (f, t) not in common
+        # first the common words' postings all unread, then their label postings read (labels weigh 3×)
+        for unread in (common, {(f, t) for f, t in common if f == "description"}):
+            if not unread:
+                break
+            candidates = {d for _, q in queries for t in q for f in ("label", "description") if (f, t) not in unread
                           for d in index._contribution("entity", f, t)[1]}
             for _, q in queries:  # and the entities whose label may equal a concept of common words only
-                if all(("label", t) in common for t in q):
+                if all(("label", t) in unread for t in q):
                     candidates.update(index.of_length("entity", "label", q[0], len(q)))
             if len(candidates) >= limit:
                 totals, per_concept = self._totals(queries, candidates)
                 cut = heapq.nlargest(limit, totals.values())[-1] if limit > 0 else math.inf
-                if cut > self._common_bound(queries, common):
+                if cut > self._common_bound(queries, unread):
                     return self._matches(totals, per_concept, limit)
         totals, per_concept = self._totals(queries, None)
         return self._matches(totals, per_concept, limit)
