@@ -196,6 +196,6 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
             calls.clear()
             index = TextIndex.open(index_location(reader.store))  # nothing read yet
             assert index.entities().search(concepts, limit=limit) == scratch.search(concepts, limit=limit), (question, limit)
-            pruned += calls == [False]
+            pruned += True not in calls  # ranked without reading every posting
             index.close()
     assert pruned >= 3, pruned
