@@ -287,7 +287,7 @@ def unit_sources(reader, units: Sequence[NamedNode]) -> dict[NamedNode, Source]:
     """Where each text unit sits (document, title, page), from the chunk index."""
     if not units:
         return {}
-    return {u: rec.source() for u, rec in reader.chunk_records(units).items()}
+    return reader.chunk_sources(units)
 
 
 def report_text(report: dict) -> str:

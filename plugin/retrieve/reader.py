@@ -288,6 +288,22 @@ class FactsReader:
                 self._chunk_positions.setdefault(rec.chunk, rec.index)
         return found
 
+    def chunk_sources(self, chunks: Iterable[NamedNode]) -> dict[NamedNode, Source]:
+        """Where each of the chunks among ``chunks`` sits (document, title, page), remembered
+        for citations: from the persistent index without reading the chunks' text where the
+        store has one, else from :meth:`chunk_records`."""
+        stored = self.text_index()
+        if stored is None:
+            return {c: rec.source() for c, rec in self.chunk_records(chunks).items()}
+        out: dict[NamedNode, Source] = {}
+        for iri, document, title, page, index in stored.chunk_places([c.value for c in chunks]):
+            chunk = NamedNode(iri)
+            source = out[chunk] = Source(NamedNode(document) if document else chunk, title, page, chunk)
+            self._chunk_sources[chunk] = source
+            if index is not None:
+                self._chunk_positions.setdefault(chunk, index)
+        return out
+
     def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met
         (in a chunk search or look-up, or an edge-source look-up; no query)."""

@@ -71,8 +71,7 @@ CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INT
 CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
 CREATE TABLE IF NOT EXISTS context (entity TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL, rank REAL, weight REAL,
-  source TEXT, target TEXT);
-CREATE INDEX IF NOT EXISTS context_entity ON context (entity);
+  source TEXT, target TEXT, PRIMARY KEY (entity, kind, item)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 """
 #: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
@@ -445,6 +444,17 @@ class TextIndex:
                 out[iri] = chunk_record(iri, json.loads(data))
         return out
 
+    def chunk_places(self, iris: Sequence[str]) -> list[tuple[str, str | None, str | None, int | None, int | None]]:
+        """``(iri, document, title, page, index)`` of the indexed chunks among ``iris`` (their text left unread)."""
+        iris = list(dict.fromkeys(iris))
+        out: list[tuple] = []
+        for start in range(0, len(iris), 500):
+            part = iris[start : start + 500]
+            out.extend(self.db.execute(
+                "SELECT iri, json_extract(data, '$.document'), json_extract(data, '$.title'), json_extract(data, '$.page'), "
+                f"json_extract(data, '$.index') FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part))
+        return out
+
     def community_reports(self, max_level: int | None) -> list[dict[str, Any]]:
         """Every community report up to ``max_level`` as :func:`.context.community_reports` reads
         it from the store (title, summary, rank, level, text), ordered by IRI."""
@@ -684,5 +694,5 @@ class LocalContext:
     def write(self, db: sqlite3.Connection) -> None:
         db.execute("DELETE FROM context")
         db.execute("DELETE FROM item")
-        db.executemany("INSERT INTO context VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)
+        db.executemany("INSERT OR IGNORE INTO context VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)  # a self-loop's two rows are one
         db.executemany("INSERT INTO item VALUES (?, ?, ?)", [(iri, label, text) for iri, (label, text) in self.items.items()])

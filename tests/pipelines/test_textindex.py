@@ -170,6 +170,10 @@ def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_di
         candidates = context.local_candidates(entities, rows)
         items = [c["item"] for kind in candidates.values() for c in kind]
         assert indexed.item_texts(items) == plain.item_texts(items)
+        units = [c["item"] for c in candidates["text_unit"]]
+        assert context.unit_sources(indexed, units) == context.unit_sources(plain, units)
+        assert [indexed.citation(s) for s in context.unit_sources(indexed, units).values()] == [
+            plain.citation(s) for s in context.unit_sources(plain, units).values()]
     assert indexed.item_texts([NamedNode("urn:x:not-an-item")]) == {}
     for level in (None, 0, 2):
         reports = indexed.community_reports(level)
