@@ -48,7 +48,7 @@ def entity_context(reader, entities: Sequence[NamedNode]) -> list[ContextRow]:
         return []
     stored = reader.text_index()
     if stored is not None:
-        node = _nodes()
+        node = _nodes(entities)
         return [(node(e), kind, node(item), rank or 0.0, weight or 0.0, node(s) if s else None, node(t) if t else None)
                 for e, kind, item, rank, weight, s, t in stored.entity_context([e.value for e in entities])]
     rows = reader._select("retrieve/graphrag-entity-context", facts_graph=reader.facts_graph, entities=list(entities))
@@ -65,9 +65,10 @@ def _context_row(row: dict) -> ContextRow:
             row.get("source"), row.get("target"))
 
 
-def _nodes():
-    """``NamedNode`` of an IRI, one object per IRI (sets and dicts of them hash each once)."""
-    made: dict[str, NamedNode] = {}
+def _nodes(known: Sequence[NamedNode] = ()):
+    """``NamedNode`` of an IRI, one object per IRI (sets and dicts of them hash each once),
+    starting from the ``known`` ones."""
+    made: dict[str, NamedNode] = {n.value: n for n in known}
 
     def node(iri: str) -> NamedNode:
         n = made.get(iri)
