@@ -254,6 +254,13 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         ratio = percentiles(out[view])[0] / percentiles(out[own])[0]
         print(f"{label:7} {view} / {own}: {ratio:.1f}x")
         figure("navigate", f"{label} {view} / {own}", ratio=ratio)
+    # the tying items too (a drill-down: one more query from the listed traces), fewer samples
+    few = max(3, samples // 10)
+    with_items = lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), items=True)  # noqa: E731
+    drill = interleaved({"lineage document": sides["lineage document"], "lineage document + items": with_items}, few)
+    p50, p95 = percentiles(drill["lineage document + items"])
+    print(f"{label:7} {'lineage doc + items':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x  ({few} samples)")
+    figure("navigate", f"{label} lineage document + items", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor, samples=few)
     by_kind: dict[str, list[float]] = {}
     for i in range(samples):  # show-trace per kind, for the record (not interleaved: a breakdown)
         kind, q, _ = picks[i]

@@ -427,9 +427,9 @@ class Lineage:
         return by_question
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
-        """The kept items that tie each listed trace to ``doc`` (from the listed questions)."""
-        questions = [a.question for a in by_question.values()]
-        rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph, questions=questions)
+        """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from
+        the document's side: the variant from given questions misses edges on Virtuoso)."""
+        rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
         for row in rows:
             q = row.get("question")
             if isinstance(q, NamedNode) and q.value in by_question:

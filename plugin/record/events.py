@@ -64,14 +64,19 @@ def triples_of_update(update: str, graph: NamedNode = RETRIEVAL_GRAPH) -> list[T
 
 
 def _prologue_end(update: str) -> int:
-    """Where the ``PREFIX`` lines that open ``update`` end.
+    r"""Where the prologue (``PREFIX`` lines, blank lines) that opens ``update`` ends.
 
-    >>> _prologue_end("PREFIX a: <urn:a#>\nPREFIX b: <urn:b#>\nINSERT DATA { }")
-    38
+    >>> _prologue_end("\nPREFIX a: <urn:a#>\nPREFIX b: <urn:b#>\nINSERT DATA { }")
+    39
     """
     position = 0
-    while update.startswith("PREFIX", position):
-        position = update.index("\n", position) + 1
+    while position < len(update):
+        end = update.find("\n", position)
+        end = len(update) if end < 0 else end + 1
+        line = update[position:end].strip()
+        if line and not line.startswith("PREFIX"):
+            break
+        position = end
     return position
 
 
