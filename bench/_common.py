@@ -30,9 +30,11 @@ class CapturingStore:
 
 def quads_of_update(update: str) -> list[ox.Quad]:
     """Every quad an INSERT DATA (rdf12 dialect) writes, in every graph."""
+    from ragprov.record.events import _prologue_end
+
     start = update.index("INSERT DATA")
     body = update[update.index("{", start) + 1 : update.rindex("}")]
-    return list(ox.parse(update[:start] + body, format=ox.RdfFormat.TRIG))
+    return list(ox.parse(update[: _prologue_end(update)] + body, format=ox.RdfFormat.TRIG))
 
 
 def ids():

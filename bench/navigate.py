@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import pyoxigraph as ox
-from _common import CapturingStore, cache_dir, figure, fixed_clock, ids, interleaved, percentiles, quads_of_update
+from _common import cache_dir, figure, fixed_clock, ids, interleaved, percentiles
 from pyoxigraph import NamedNode, Triple
 
 from ragprov.namespaces import TG
@@ -36,13 +36,13 @@ from ragprov.navigate import Navigator
 from ragprov.navigate.lineage import Lineage
 from ragprov.pipelines.msgraphrag import _Session
 from ragprov.record import ChunkSelection, EdgeSelection, HopStats, Recorder
-from ragprov.sparql import Dialect
 from ragprov.store import EmbeddedStore
 
 KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
 #: the cached stores' name carries this: bump it when the recorded trace shape changes (2: the question
-#: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md)
-STORE_VERSION = 2
+#: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md;
+#: 3: the stages that keep items link their documents, tg:restsOn)
+STORE_VERSION = 3
 _POOLS = """
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX tg: <https://trustgraph.ai/ns/>
@@ -197,10 +197,10 @@ def build(folder: Path, traces: int, copies: int) -> dict:
     index = EmbeddedStore()
     load_graphrag(index, replicate(staging, copies), show_progress=False)
     facts = len(index.raw)
-    capture = CapturingStore(Dialect.RDF12)
-    writer = TraceWriter(Recorder(capture, clock=fixed_clock(), new_id=ids()), pools(index))
+    # the recorder's own requests, into the store holding the index: a stage that keeps items links
+    # them to their documents (tg:restsOn) from the extraction provenance the store holds
+    writer = TraceWriter(Recorder(index, clock=fixed_clock(), new_id=ids()), pools(index))
     made = [writer.write(n) for n in range(traces)]
-    index.raw.bulk_extend(q for text in capture.updates for q in quads_of_update(text))
     (folder / "store.nq").write_bytes(index.dump())
     disk = EmbeddedStore(folder / "disk")
     disk.raw.bulk_load(path=str(folder / "store.nq"), format=ox.RdfFormat.N_QUADS)
@@ -254,6 +254,13 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         ratio = percentiles(out[view])[0] / percentiles(out[own])[0]
         print(f"{label:7} {view} / {own}: {ratio:.1f}x")
         figure("navigate", f"{label} {view} / {own}", ratio=ratio)
+    # the tying items too (a drill-down: one more query from the listed traces), fewer samples
+    few = max(3, samples // 10)
+    with_items = lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), items=True)  # noqa: E731
+    drill = interleaved({"lineage document": sides["lineage document"], "lineage document + items": with_items}, few)
+    p50, p95 = percentiles(drill["lineage document + items"])
+    print(f"{label:7} {'lineage doc + items':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x  ({few} samples)")
+    figure("navigate", f"{label} lineage document + items", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor, samples=few)
     by_kind: dict[str, list[float]] = {}
     for i in range(samples):  # show-trace per kind, for the record (not interleaved: a breakdown)
         kind, q, _ = picks[i]

@@ -1,19 +1,19 @@
 """Non-LLM time of a GraphRAG query (offline engine), split by stage, with the share spent
 recording provenance — on the bundled Christmas Carol graph and on the same graph grown to ≥ 1M facts.
 
-Per stage (mean over the questions, after one warm-up): concepts, seed search over the entity
+Per stage (mean over the questions of each question's median run, after one warm-up): concepts, seed search over the entity
 index, subgraph expansion (SPARQL), label/description look-ups, edge scoring, lineage of the
 selected edges, synthesis, and recording (the five stage updates). Building the entity index (one
 SPARQL read of every label and description, then BM25) is reported apart: a long-lived process pays
 it once per store, but every ``ragprov ask`` is a new process and pays it before its first
 question — the line "one `ragprov ask` process" adds it to a query. Ratios against the raw store in
-the same run:
+the same run, each question's runs alternated run by run with the floors' (``--rounds``):
 
 - recording ÷ inserting the same trace quads directly (``Store.extend``, no SPARQL);
 - expansion ÷ the raw floor of the same look-ups (pyoxigraph ``quads_for_pattern`` per frontier
   entity, subject and object side).
 
-    python bench/pipeline.py [--facts 1000000] [--questions 5] [--disk]
+    python bench/pipeline.py [--facts 1000000] [--questions 5] [--rounds 3] [--disk]
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import pyoxigraph as ox
+from _common import interleaved, percentiles
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,7 +112,7 @@ def raw_expansion_floor(store, entities) -> float:
     return time.perf_counter() - t
 
 
-def measure(label: str, store, questions: list[str]) -> None:
+def measure(label: str, store, questions: list[str], rounds: int = 3) -> None:
     pipe = GraphRag(store, recorder=Recorder(store), facts_graph=FACTS_GRAPH)
     t = time.perf_counter()
     index = pipe.reader.entity_index()
@@ -120,25 +121,35 @@ def measure(label: str, store, questions: list[str]) -> None:
     per_stage: dict[str, list[float]] = {s: [] for s in STAGES}
     totals, record_ratio, expand_ratio, edges, selected = [], [], [], [], []
     for q in questions:
+        # one run gives the floors' inputs: the trace's quads and the seed entities it expanded
         events = list(pipe.run(q))
-        r = pipe.result
-        st = r.timings.stages
-        for s in STAGES:
-            per_stage[s].append(st.get(s, 0.0))
-        totals.append(sum(st.get(s, 0.0) for s in STAGES))
-        # raw baselines in the same run
-        quads = trace_quads(store, r.question)
-        other = EmbeddedStore()
-        t = time.perf_counter()
-        other.extend(quads)
-        raw_insert = time.perf_counter() - t
-        record_ratio.append(st.get("record", 0.0) / raw_insert if raw_insert else float("nan"))
+        quads = trace_quads(store, pipe.result.question)
         exploration = next(e for e in events if getattr(e, "stage", None) == "exploration")
         seeds = [x.object for x in exploration.explain_triples if x.predicate == TG.entity]
-        floor = raw_expansion_floor(store, seeds)
-        expand_ratio.append(st.get("expand", 0.0) / floor if floor else float("nan"))
         edges.append(int(next(x.object.value for x in exploration.explain_triples if x.predicate == TG.edgeCount)))
-        selected.append(r.selected)
+        selected.append(pipe.result.selected)
+        runs: list[dict[str, float]] = []
+
+        def query(_i, q=q, runs=runs):
+            list(pipe.run(q))
+            runs.append(pipe.result.timings.stages)
+
+        def raw_insert(_i, quads=quads):
+            EmbeddedStore().extend(quads)
+
+        def raw_expand(_i, seeds=seeds):
+            raw_expansion_floor(store, seeds)
+
+        # the query and the raw floors of the same work alternate run by run (``interleaved``)
+        timed = interleaved({"query": query, "raw insert": raw_insert, "raw expand": raw_expand}, rounds, warmup=0)
+        for s in STAGES:
+            per_stage[s].append(statistics.median(st.get(s, 0.0) for st in runs))
+        totals.append(statistics.median(sum(st.get(s, 0.0) for s in STAGES) for st in runs))
+        record = statistics.median(st.get("record", 0.0) for st in runs)
+        expand = statistics.median(st.get("expand", 0.0) for st in runs)
+        insert_floor, expand_floor = percentiles(timed["raw insert"])[0], percentiles(timed["raw expand"])[0]
+        record_ratio.append(record / insert_floor if insert_floor else float("nan"))
+        expand_ratio.append(expand / expand_floor if expand_floor else float("nan"))
     med = {s: statistics.mean(v) * 1000 for s, v in per_stage.items()}
     total = statistics.mean(totals) * 1000
     print(f"\n== {label}: {store.count(FACTS_GRAPH):,} facts, {len(index):,} indexed entities; {len(questions)} questions "
@@ -158,17 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", type=int, default=1_000_000, help="grow the graph to this many facts (default 1,000,000)")
     ap.add_argument("--questions", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3, help="runs per question, each alternated with the raw floors")
     ap.add_argument("--disk", action="store_true", help="use an on-disk store instead of memory")
     args = ap.parse_args(argv)
     questions = QUESTIONS[: max(1, args.questions)]
     with tempfile.TemporaryDirectory() as tmp:
         store = EmbeddedStore(Path(tmp) / "store") if args.disk else EmbeddedStore()
         load_carol(store)
-        measure("Christmas Carol", store, questions)
+        measure("Christmas Carol", store, questions, args.rounds)
         t = time.perf_counter()
         size = grow(store, args.facts)
         print(f"\n(grown to {size:,} facts in {time.perf_counter() - t:.1f} s)")
-        measure(f"Christmas Carol grown to {size:,} facts", store, questions)
+        measure(f"Christmas Carol grown to {size:,} facts", store, questions, args.rounds)
         store.close()
     return 0
 

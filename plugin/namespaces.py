@@ -49,7 +49,11 @@ class Namespace(str):
     def __getattr__(self, name: str) -> NamedNode:
         if name.startswith("__"):
             raise AttributeError(name)
-        return NamedNode(self + name)
+        term = NamedNode(self + name)
+        # kept on the instance: the next access finds it without calling __getattr__ (the views
+        # name a few dozen terms thousands of times per trace)
+        self.__dict__[name] = term
+        return term
 
     def __getitem__(self, name: str) -> NamedNode:  # type: ignore[override]
         return NamedNode(self + name)

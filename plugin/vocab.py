@@ -362,6 +362,16 @@ class TG(metaclass=_ClosedNamespace):
     #: community report of (object property). A community report that a report batch holds, or
     #: that a map point rests on.
     report = NamedNode("https://trustgraph.ai/ns/report")
+    #: rests on document (object property). Links a stage that keeps items (a Focus, or a
+    #: DocRAG Exploration) to each document those items were extracted from: the root of each
+    #: kept item's prov:wasDerivedFrom chain in urn:graph:source (edge, statement, chunk,
+    #: page, document; text unit, entity or claim; a community report through its member
+    #: entities). Written in the stage's own update, computed by the store from the extraction
+    #: provenance it holds, so that `ragprov lineage document` is one bound look-up and a join
+    #: instead of a walk. An influence that summarises that chain, not a derivation: trace
+    #: readers walk prov:wasDerivedFrom back to the question, and this link must not lead them
+    #: into the extraction provenance.
+    restsOn = NamedNode("https://trustgraph.ai/ns/restsOn")
     #: selected chunk (object property). Links a DocRAG Exploration to a chunk it retrieved,
     #: or a DocRAG Focus to a chunk selection it kept after reranking.
     selectedChunk = NamedNode("https://trustgraph.ai/ns/selectedChunk")
@@ -671,6 +681,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.reifies,
         TG.relatedTo,
         TG.report,
+        TG.restsOn,
         TG.selectedChunk,
         TG.selectedEdge,
         TG.selectedItem,
@@ -955,6 +966,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.reifies: 'reifies',
         TG.relatedTo: 'related to',
         TG.report: 'community report of',
+        TG.restsOn: 'rests on document',
         TG.score: 'score',
         TG.selectedChunk: 'selected chunk',
         TG.selectedEdge: 'selected edge',

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "extraction": ("lineage", "What extraction produced from a document."),
     "import": ("transfer", "Add the quads of an export (any form) to --store, spelled in the store's dialect."),
     "lineage": ("lineage", "Where an edge came from, and which answers a document fed."),
+    "migrate": ("migrate", "Bring traces recorded by an older ragprov up to what it records now."),
     "load": ("load", "Load documents, knowledge triples or Microsoft GraphRAG output, with extraction provenance."),
     "ontology": ("ontology", "The ragprov ontology: QC checks and consistency."),
     "serve": ("serve", "Serve the HTTP API (OpenAPI at /openapi.json) and the trace explorer at http://HOST:PORT/."),

@@ -82,14 +82,21 @@ def lineage_edge(store, subject, predicate, object_, fmt):
     help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
 )
 @click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="A first page: at most this many traces, the first the store finds (then newest first); default all.")
+              help="A first page: at most this many traces, the newest; default all.")
+@click.option("--items", is_flag=True,
+              help="Also the kept items (edges, chunks, text units, entities, claims, reports) that tie each trace to DOCUMENT.")
+@click.option("--unlinked", is_flag=True,
+              help="Also traces whose stages hold no document link (recorded by an older ragprov, see `ragprov migrate "
+                   "document-links`, or built by TrustGraph): found by slower link-free look-ups.")
 @with_store(read_only=True)
-def lineage_document(store, document, fmt, facts_graph, limit):
+def lineage_document(store, document, fmt, facts_graph, limit, items, unlinked):
     """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""
     from ..navigate.lineage import Lineage
 
     graph = parse_term(facts_graph, position="facts graph") if facts_graph else None
-    answers = Lineage(store, facts_graph=graph).document_answers(parse_term(document, position="document"), limit=limit)
+    answers = Lineage(store, facts_graph=graph).document_answers(
+        parse_term(document, position="document"), limit=limit, items=items, unlinked=unlinked
+    )
     if fmt == "json":
         echo_json([a.to_json() for a in answers])
         return
@@ -100,11 +107,11 @@ def lineage_document(store, document, fmt, facts_graph, limit):
             a.question.value + (f" (run by {a.parent_question.value})" if a.parent_question else ""),
             a.query,
             ", ".join(x.value for x in a.answers) or "(no answer yet)",
-            ", ".join(i.value for i in a.items),
+            ", ".join(i.value for i in (a.items if items else a.stages)),
         )
         for a in answers
     ]
-    print_table(("started", "kind", "trace", "question", "answer", "via"), rows)
+    print_table(("started", "kind", "trace", "question", "answer", "via" if items else "stages"), rows)
     if not answers:
         click.echo("no recorded answer rests on this document", err=True)
 

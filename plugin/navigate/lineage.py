@@ -1,7 +1,7 @@
 """Lineage: from an edge to the documents it rests on, and from a document to what it produced.
 
 Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/extraction``; a document's
-answers are two, ``lineage/document-answers`` and ``lineage/answer-details``) rendered in the store's
+answers ``lineage/document-traces``, through the document links stages record) rendered in the store's
 dialect, so it works on ``rdf12``, ``rdfstar`` and ``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
 TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple.
 
@@ -159,7 +159,8 @@ class Extraction:
 class DocumentAnswer:
     """A recorded trace whose answer rests on a document: the question, its kind and start time,
     its answer entity (and the library document holding the answer text), the parent question of
-    a sub-trace (an agent's or a DRIFT search's), and the kept items that tie it to the document:
+    a sub-trace (an agent's or a DRIFT search's), the stages that kept items of the document
+    (``stages``), and — when asked for — the kept items that tie it to the document:
     ``items`` all of them (statements, chunks, text units, entities, claims, community reports),
     ``edges`` and ``statements`` the selected edges and the statements that reify them, ``chunks``
     the chunks a DocRAG stage kept."""
@@ -175,6 +176,7 @@ class DocumentAnswer:
     statements: list[NamedNode] = dataclasses.field(default_factory=list)
     chunks: list[NamedNode] = dataclasses.field(default_factory=list)
     items: list[NamedNode] = dataclasses.field(default_factory=list)
+    stages: list[NamedNode] = dataclasses.field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -189,6 +191,7 @@ class DocumentAnswer:
             "edges": [[str(e.subject), str(e.predicate), str(e.object)] for e in self.edges],
             "statements": [s.value for s in self.statements],
             "chunks": [c.value for c in self.chunks],
+            "stages": [s.value for s in self.stages],
         }
 
 
@@ -369,26 +372,90 @@ class Lineage:
         ]
         return Extraction(root, pages, chunks, statements, derived)
 
-    def document_answers(self, document: NamedNode | str, *, limit: int | None = None) -> list[DocumentAnswer]:
-        """Every recorded trace whose kept items rest on ``document``, newest first, or with
-        ``limit`` a first page of at most that many traces (the first found, then newest first).
+    def document_answers(
+        self, document: NamedNode | str, *, limit: int | None = None, items: bool = False, unlinked: bool = False
+    ) -> list[DocumentAnswer]:
+        """Every recorded trace whose kept items rest on ``document``, newest first (``limit``: the
+        newest that many).
 
-        Bound look-ups, two queries: the (trace, item) ties from the document
-        (``lineage/document-answers``), then the traces' details (``lineage/answer-details``).
-        With ``limit``, the page's questions come first (``lineage/document-questions``, which stops
-        when the page is full) and the ties are read from them: the cost follows the page, not how
-        much the document produced."""
+        One query of bound look-ups (``lineage/document-traces``): the stages that recorded a link
+        to the document (``tg:restsOn``, written in the stage's own update) and their traces'
+        details; each answer's ``stages`` are those stages. ``items``: also the kept items that tie
+        each trace to the document (``items``, ``edges``, ``statements``, ``chunks``; one more query,
+        ``lineage/document-answers`` from the listed questions). Traces without the link (recorded
+        before ragprov wrote it — ``ragprov migrate document-links`` adds it — or built by
+        TrustGraph) are read by the link-free look-ups of ``lineage/document-answers`` when
+        ``unlinked`` is set, or when no linked trace rests on the document (a page or a chunk given
+        as the document is found that way too)."""
         doc = to_named_node(document)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise InvalidValueError(f"limit: a positive number of traces, got {limit!r}")
+        by_question = self._linked(doc, limit)
+        if items and by_question:
+            self._fill_items(doc, by_question)
+        if unlinked or not by_question:
+            for key, found in self._tied(doc, limit).items():
+                by_question.setdefault(key, found)
+        if not by_question and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
+            raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
+        answers = sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
+        return answers if limit is None else answers[:limit]
+
+    def _linked(self, doc: NamedNode, limit: int | None) -> dict[str, DocumentAnswer]:
+        """The traces whose stages link ``doc`` (``lineage/document-traces``), with their details;
+        with ``limit`` the newest first (``lineage/document-page``), then the details of those."""
+        page = None
+        if limit is not None:
+            page = [row["question"] for row in self._select("lineage/document-page", document=doc, limit=limit)]
+            if not page:
+                return {}
+        by_question: dict[str, DocumentAnswer] = {}
+        for row in self._select("lineage/document-traces", document=doc, questions=page):
+            q = row["question"]
+            ans = by_question.get(q.value)
+            if ans is None:
+                ans = by_question[q.value] = DocumentAnswer(q, _str(row["query"]) or "", started=_str(row["started"]))
+                parent = row.get("parentSession")
+                if isinstance(parent, NamedNode) and parent.value.endswith("/session"):
+                    ans.parent_question = NamedNode(parent.value[: -len("/session")])  # {question}/session
+            _add(ans.stages, row["stage"])
+            if ans.kind is None or row["type"].value in QUESTION_KINDS:  # a known kind over another subtype
+                ans.kind = _kind(row["type"])
+            if row.get("answerDocument") is not None:  # what derives from the stage and has a text: the answer
+                _add(ans.answers, row.get("answer"))
+                _add(ans.answer_documents, row["answerDocument"])
+        return by_question
+
+    def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
+        """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from
+        the document's side: the variant from given questions misses edges on Virtuoso)."""
+        rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
+        for row in rows:
+            q = row.get("question")
+            if isinstance(q, NamedNode) and q.value in by_question:
+                self._add_item(by_question[q.value], row)
+
+    @staticmethod
+    def _add_item(ans: DocumentAnswer, row: dict) -> None:
+        via, item = _str(row.get("via")), row.get("item")
+        _add(ans.items, item)
+        if via == "statement":
+            _add(ans.statements, item)
+            if all(row.get(k) is not None for k in ("es", "ep", "eo")):
+                _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
+        elif via == "chunk":
+            _add(ans.chunks, item)
+
+    def _tied(self, doc: NamedNode, limit: int | None) -> dict[str, DocumentAnswer]:
+        """The traces tied to ``doc`` by link-free look-ups: from the document to what was derived
+        from it, the selections that kept those and their stages (``lineage/document-answers``; with
+        ``limit`` a first page from ``lineage/document-questions``), then their details."""
         if limit is None:
             rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph)
         else:
             found = self._select("lineage/document-questions", document=doc, facts_graph=self.facts_graph, limit=limit)
             page = [r["question"] for r in found]
             rows = self._select("lineage/document-answers", document=doc, facts_graph=self.facts_graph, questions=page) if page else []
-        if not len(rows) and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
-            raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
         by_question: dict[str, DocumentAnswer] = {}
         stages: dict[str, NamedNode] = {}
         for row in rows:
@@ -400,17 +467,11 @@ class Lineage:
                 ans = by_question[q.value] = DocumentAnswer(q, "")
             if isinstance(row.get("stage"), NamedNode):
                 stages[row["stage"].value] = q
-            via, item = _str(row.get("via")), row.get("item")
-            _add(ans.items, item)
-            if via == "statement":
-                _add(ans.statements, item)
-                if all(row.get(k) is not None for k in ("es", "ep", "eo")):
-                    _add(ans.edges, Triple(row["es"], row["ep"], row["eo"]))
-            elif via == "chunk":
-                _add(ans.chunks, item)
+                _add(ans.stages, row["stage"])
+            self._add_item(ans, row)
         if by_question:
             self._details(by_question, stages)
-        return sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
+        return by_question
 
     def _details(self, by_question: dict[str, DocumentAnswer], stages: dict[str, NamedNode]) -> None:
         """Fill each trace's question text, kind, start, caller and answers (``lineage/answer-details``)."""

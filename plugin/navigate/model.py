@@ -49,7 +49,11 @@ class Node:
         return values[0] if values else None
 
     def types(self) -> set[str]:
-        return {t.value for t in self.values(RDF.type) if isinstance(t, NamedNode)}
+        """The node's rdf:type IRIs (computed once: a node is complete once ``describe`` made it)."""
+        types = self.__dict__.get("_types")
+        if types is None:
+            types = self.__dict__["_types"] = {t.value for t in self.values(RDF.type) if isinstance(t, NamedNode)}
+        return types
 
 
 def describe(rows: Iterable[dict]) -> dict[str, Node]:

@@ -63,10 +63,29 @@ def triples_of_update(update: str, graph: NamedNode = RETRIEVAL_GRAPH) -> list[T
     return triples_by_graph(update).get(graph.value, [])
 
 
+def _prologue_end(update: str) -> int:
+    r"""Where the prologue (``PREFIX`` lines, blank lines) that opens ``update`` ends.
+
+    >>> _prologue_end("\nPREFIX a: <urn:a#>\nPREFIX b: <urn:b#>\nINSERT DATA { }")
+    39
+    """
+    position = 0
+    while position < len(update):
+        end = update.find("\n", position)
+        end = len(update) if end < 0 else end + 1
+        line = update[position:end].strip()
+        if line and not line.startswith("PREFIX"):
+            break
+        position = end
+    return position
+
+
 def triples_by_graph(update: str) -> dict[str, list[Triple]]:
-    """The triples an ``INSERT DATA`` (rdf12 dialect) writes, by graph IRI, in written order."""
+    """The triples an ``INSERT DATA`` (rdf12 dialect) writes, by graph IRI, in written order (a
+    stage's document links, an ``INSERT … WHERE`` before it in the same request, are the store's
+    to compute and are not among them)."""
     start = update.index("INSERT DATA")
-    prologue = update[:start]
+    prologue = update[: _prologue_end(update)]
     body = update[update.index("{", start) + 1 : update.rindex("}")]
     out: dict[str, list[Triple]] = {}
     for q in ox.parse(prologue + body, format=ox.RdfFormat.TRIG):

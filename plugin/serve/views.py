@@ -190,7 +190,7 @@ def node_lineage(store, node: NamedNode | str, *, terms: Sequence[str] = ()) -> 
 def document_view(store, document: NamedNode | str) -> dict[str, Any]:
     """A document (title, source, kind) and every recorded answer that rested on it, newest first."""
     doc = to_named_node(document)
-    answers = Lineage(store).document_answers(doc)
+    answers = Lineage(store).document_answers(doc, items=True)  # the page draws each trace's kept edges
     rows = store.select(catalog().render("serve/node-sources", store.dialect, node=doc))
     node = _nodes(rows).get(doc.value)
     labels = Navigator(store).labels([e for a in answers for e in a.edges])

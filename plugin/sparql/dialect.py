@@ -46,6 +46,13 @@ RDF_OBJECT = NamedNode(_RDF + "object")
 STATEMENT_PREFIX = "urn:ragprov:stmt:"
 
 
+#: spellings of recently quoted triples, by dialect: a stage quotes each kept edge twice (its
+#: document link and its INSERT DATA), and a pipeline quotes the edges it keeps again when it
+#: cites them. Bounded; cleared when full.
+_QUOTED: dict[tuple[Dialect, Triple], str] = {}
+_QUOTED_KEPT = 4096
+
+
 def statement_iri(triple: Triple) -> NamedNode:
     """The deterministic ``rdf:Statement`` IRI of a triple (128 bits of SHA-256 of its N-Triples)."""
     digest = hashlib.sha256(str(triple).encode("utf-8")).hexdigest()[:32]
@@ -76,6 +83,17 @@ class Dialect(str, enum.Enum):
 
     def quote(self, triple: Triple) -> str:
         """The object-position spelling of ``triple`` (subject and object must not be triples)."""
+        key = (self, triple) if type(triple) is Triple else None
+        text = _QUOTED.get(key) if key is not None else None
+        if text is None:
+            text = self._quote(triple)
+            if key is not None:
+                if len(_QUOTED) >= _QUOTED_KEPT:
+                    _QUOTED.clear()
+                _QUOTED[key] = text
+        return text
+
+    def _quote(self, triple: Triple) -> str:
         if not isinstance(triple, Triple):
             raise InvalidValueError(f"expected a triple, got {type(triple).__name__}: {triple!r}")
         if isinstance(triple.subject, Triple) or isinstance(triple.object, Triple):

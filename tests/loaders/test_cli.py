@@ -59,6 +59,27 @@ def test_load_and_trace_lineage(tmp_path, capsys):
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store, "--format", "json")
     assert code == 0 and json.loads(out) == []
 
+    # a trace that kept the edge: listed by its document link, with the kept items on request
+    from pyoxigraph import Literal, NamedNode, Triple
+
+    from ragprov.record import EdgeSelection, Recorder
+    from ragprov.store import open_store
+
+    edge = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:signed"), Literal("the register", language="en"))
+    with open_store(store) as opened:
+        t = Recorder(opened).graph_rag("Who signed the register?", model="m")
+        t.grounding(["register"])
+        t.exploration([edge.subject], edge_count=1)
+        t.focus([EdgeSelection(edge, score=1.0)])
+        t.synthesis("Scrooge.")
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store, "--format", "json")
+    (listed,) = json.loads(out)
+    assert code == 0 and listed["question"] == t.question.value and listed["stages"] and listed["items"] == [], err
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--items", "--store", store)
+    assert code == 0 and "via" in out and "urn:ragprov:statement:" in out, err
+    code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--json", "--store", store)
+    assert code == 0 and json.loads(out) == {"stages": 0, "links": 0, "dry_run": True}, err
+
 
 def test_load_graphrag_and_errors(tmp_path, capsys):
     store = str(tmp_path / "store")

@@ -69,7 +69,10 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     other.focus([EdgeSelection(Triple(SCROOGE, PARTNER, NamedNode("urn:e:nobody")), score=0.1)])
     other.synthesis("?")
 
-    answers = Lineage(store).document_answers(doc.iri)
+    listed = Lineage(store).document_answers(doc.iri)  # by the links the stages recorded, without the items
+    assert [(a.query, a.items, len(a.stages)) for a in listed] == [("What is Stave One?", [], 2), ("Who was Scrooge's partner?", [], 1)]
+    answers = Lineage(store).document_answers(doc.iri, items=True)
+    assert [a.question for a in answers] == [a.question for a in listed]
     by_query = {a.query: a for a in answers}
     assert set(by_query) == {"Who was Scrooge's partner?", "What is Stave One?"}, [a.to_json() for a in answers]
     graph = by_query["Who was Scrooge's partner?"]
@@ -81,6 +84,26 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     assert answers[0].query == "What is Stave One?"  # newest first
     with pytest.raises(NotFoundError, match="no document"):
         Lineage(store).document_answers("urn:ragprov:doc:unknown")
+
+    # traces recorded before the link: found by the link-free look-ups, until migrated
+    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?stage tg:restsOn ?doc } }")
+    unlinked = Lineage(store).document_answers(doc.iri, items=True)
+    assert [_same(a) for a in unlinked] == [_same(a) for a in answers]
+    assert _migrate(store, dry_run=True) == {"stages": 3, "links": 3}
+    assert _migrate(store) == {"stages": 3, "links": 3}
+    assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0}
+    assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
+
+
+def _same(answer) -> dict:
+    """An answer's JSON with its lists in one order."""
+    return {k: sorted(v) if isinstance(v, list) else v for k, v in answer.to_json().items()}
+
+
+def _migrate(store, *, dry_run: bool = False) -> dict:
+    from ragprov.cli.migrate import document_links
+
+    return document_links(store, dry_run=dry_run)
 
 
 def test_extraction_of_a_document(store, tmp_path):
@@ -174,7 +197,7 @@ def test_reification_dialect_joins_extraction_and_traces(tmp_path, clock):
     g.exploration([SCROOGE], edge_count=1)
     g.focus([EdgeSelection(EDGE, score=1.0)])
     g.synthesis("Marley.")
-    (answer,) = Lineage(store).document_answers(doc.iri)
+    (answer,) = Lineage(store).document_answers(doc.iri, items=True)
     assert answer.edges == [EDGE] and answer.question == g.question
 
 

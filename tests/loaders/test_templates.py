@@ -141,6 +141,8 @@ LINEAGE = {
     "lineage/extraction": dict(document="urn:ragprov:doc:1"),
     "lineage/document-answers": dict(document="urn:ragprov:doc:1"),
     "lineage/document-questions": dict(document="urn:ragprov:doc:1", limit=50),
+    "lineage/document-traces": dict(document="urn:ragprov:doc:1"),
+    "lineage/document-page": dict(document="urn:ragprov:doc:1", limit=50),
     "lineage/answer-details": dict(questions=["urn:ragprov:q:1"], stages=["urn:ragprov:s:1"]),
     "lineage/sample-edges": dict(limit=3),
     "extract/chunkings": dict(document="urn:ragprov:doc:1"),
