@@ -8,7 +8,9 @@ which pyoxigraph parses into the same term model as the embedded store — tripl
 Retries: safe operations (queries, and updates that are one plain ``INSERT DATA`` without blank
 nodes, which may be applied twice with the same result) are retried with exponential backoff on
 connection errors, timeouts, 429 and 502–504. Any other update is retried only when it certainly
-never reached the server (connection refused), because a general update is not idempotent. What
+never reached the server (connection refused), because a general update is not idempotent — or
+when the server says it rolled the update back for a transaction conflict (SQLSTATE 40001, e.g.
+Virtuoso's "deadlocked" under concurrent writers), since nothing of it was applied. What
 still fails raises :class:`~ragprov.errors.StoreUnavailableError` (see :mod:`ragprov.store.spool`
 for a durable spool that keeps such writes).
 
@@ -261,7 +263,8 @@ class EndpointStore(StoreMixin):
         self._batch = self.INSERT_BATCH
         self.config = config
         self._session = session or new_session()
-        self._policy = RetryPolicy(retries=config.retries, backoff=config.backoff)
+        # Jitter spreads writers that conflicted at once, so they do not meet again on the retry.
+        self._policy = RetryPolicy(retries=config.retries, backoff=config.backoff, jitter=1.0)
         secrets = [config.password, config.token]
         if config.user is not None:
             secrets.append(base64.b64encode(f"{config.user}:{config.password or ''}".encode()).decode())
@@ -330,7 +333,8 @@ class EndpointStore(StoreMixin):
             return safe
 
         def retry_response(response: requests.Response) -> bool:
-            return safe and (response.status_code in RETRY_STATUSES or _is_conflict(response))
+            # A conflict was rolled back whole, so even an update that is not idempotent is sent again.
+            return _is_conflict(response) or (safe and response.status_code in RETRY_STATUSES)
 
         try:
             response = send(self._session, method, url, policy=self._policy, retry_error=retry_error,

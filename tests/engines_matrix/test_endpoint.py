@@ -203,7 +203,12 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", 0))
         self.seen.append(self.rfile.read(length).decode())
         status = self.answers.pop(0) if self.answers else 200
-        body = json.dumps({"head": {}, "boolean": True}).encode() if status == 200 else b"busy"
+        if status == 200:
+            body = json.dumps({"head": {}, "boolean": True}).encode()
+        elif status == 500:  # Virtuoso's answer when it rolled a transaction back
+            body = b"Virtuoso 40001 Error SR172: Transaction deadlocked"
+        else:
+            body = b"busy"
         self.send_response(status)
         self.send_header("Content-Type", "application/sparql-results+json")
         self.send_header("Content-Length", str(len(body)))
@@ -227,6 +232,28 @@ def test_busy_answers_are_retried_with_backoff():
         _Flaky.answers = [503, 503, 503, 503]
         with pytest.raises(StoreUnavailableError):
             store.query("ASK {}")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_update_rolled_back_for_a_deadlock_is_sent_again():
+    """A conflict (SQLSTATE 40001) was rolled back whole, so even a general update is retried;
+    a plain server error is not."""
+    _Flaky.answers = [500, 500]
+    _Flaky.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        store = EndpointStore(_config(server.server_address[1], retries=3))
+        store.update("INSERT { GRAPH <urn:g> { ?s <urn:p> 1 } } WHERE { GRAPH <urn:g> { ?s <urn:q> 2 } }")
+        assert len(_Flaky.seen) == 3
+        _Flaky.answers = [500, 500, 500, 500]
+        _Flaky.seen = []
+        with pytest.raises(StoreUnavailableError, match="40001"):
+            store.update("DELETE WHERE { GRAPH <urn:g> { ?s ?p ?o } }")
+        assert len(_Flaky.seen) == 4
     finally:
         server.shutdown()
         server.server_close()
