@@ -42,11 +42,9 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn
-from ..namespaces import TG
-from ..record import EndOfSession, Recorder
-from ..record.answer import NO_SUPPORT, AnswerSupport
+from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
-from ..record.recorder import SOFTWARE_AGENT, SOFTWARE_LABEL, session_of
+from ..record.microsoft import MicrosoftTrace
 from ..retrieve.context import approx_tokens, best_reports, local_candidates, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
@@ -76,148 +74,17 @@ __all__ = [
 ]
 
 
-class _Session:
-    """One MS-GraphRAG-mode trace written through :meth:`Recorder.write` (Question → Grounding →
-    Exploration → [MapResult…] → Focus → Synthesis), tracking the latest stage."""
-
-    def __init__(self, recorder: Recorder, mode: str, question_type: NamedNode, label: str, query: str, model: str, used: NamedNode | None,
-                 previous_turn: NamedNode | None = None):
-        self.recorder = recorder
-        self.id = recorder.new_id()
-        self.question = NamedNode(f"urn:ragprov:{mode}:{self.id}")
-        self.session = session_of(self.question)
-        self.last: NamedNode | None = None
-        self.buffer = recorder.new_buffer()
-        self.started_event = recorder.write(
-            "record/question", "question", self.question, into=self.buffer,
-            question=self.question, session=self.session, question_type=question_type, label=label, query=query,
-            started=recorder.clock(), software=SOFTWARE_AGENT, software_label=SOFTWARE_LABEL, model=model, used=used,
-            informed_by=recorder.caller_session_of(used), previous_turn=previous_turn,
-        )
-
-    def _write(self, template: str, stage: str, iri: NamedNode, **params) -> ExplainEvent:
-        event = self.recorder.write(template, stage, iri, into=self.buffer, **params)
-        self.recorder.note_stage(iri, self.question)
-        return event
-
-    def iri(self, stage: str) -> NamedNode:
-        return NamedNode(f"{self.question.value}/{stage}")
-
-    def grounding(self, concepts, *, in_token=None, out_token=None, prompt=None) -> ExplainEvent:
-        iri = self.iri("grounding")
-        event = self._write(
-            "record/grounding",
-            "grounding",
-            iri,
-            grounding=iri,
-            question=self.question,
-            session=self.session,
-            generated=self.recorder.clock(),
-            concepts=list(concepts),
-            in_token=in_token,
-            out_token=out_token,
-            prompt=prompt,
-        )
-        self.last = iri
-        return event
-
-    def exploration(self, entities, candidates, batches=()) -> ExplainEvent:
-        iri = self.iri("exploration")
-        event = self._write(
-            "record/context-exploration",
-            "exploration",
-            iri,
-            exploration=iri,
-            question=self.question,
-            derived_from=self.last,
-            session=self.session,
-            generated=self.recorder.clock(),
-            entities=list(entities),
-            candidates=list(candidates),
-            batches=list(batches),
-        )
-        self.last = iri
-        return event
-
-    def map_result(
-        self,
-        n: int,
-        batch: NamedNode,
-        points: list[dict],
-        *,
-        exploration: NamedNode,
-        in_token=None,
-        out_token=None,
-        prompt=None,
-    ) -> ExplainEvent:
-        iri = self.iri(f"map/{n}")
-        return self._write(
-            "record/map-result",
-            "map",
-            iri,
-            result=iri,
-            question=self.question,
-            derived_from=exploration,
-            session=self.session,
-            generated=self.recorder.clock(),
-            batch=batch,
-            points=points,
-            in_token=in_token,
-            out_token=out_token,
-            prompt=prompt,
-        )
-
-    def focus(
-        self,
-        selections: list[dict],
-        *,
-        derived_from: Sequence[NamedNode],
-        points: Sequence[NamedNode] = (),
-        prompt=None,
-    ) -> ExplainEvent:
-        iri = self.iri("focus")
-        event = self._write(
-            "record/context-focus",
-            "focus",
-            iri,
-            focus=iri,
-            question=self.question,
-            derived_from=list(derived_from),
-            session=self.session,
-            generated=self.recorder.clock(),
-            selections=selections,
-            points=list(points),
-            prompt=prompt,
-        )
-        self.last = iri
-        return event
-
-    def synthesis(self, answer: str, *, in_token=None, out_token=None, prompt=None, support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
-        iri = self.iri("synthesis")
-        event = self._write(
-            "record/synthesis", "synthesis", iri, synthesis=iri, derived_from=self.last, session=self.session, also_derived_from=None,
-            generated=self.recorder.clock(), document=NamedNode(f"urn:ragprov:answer:{self.id}"), content=answer,
-            in_token=in_token, out_token=out_token, prompt=prompt, **support.params(iri),
-        )
-        self.last = iri
-        self.recorder.flush(self.buffer)
-        return event
-
-
 class _Mode(Pipeline):
-    """What the three modes share beyond :class:`Pipeline`: the session start (Question, then
-    Grounding) written through :meth:`Recorder.write`."""
-
-    #: the Question's type and label
-    question_type: tuple[NamedNode, str]
+    """What the three modes share beyond :class:`Pipeline`: the trace, a :class:`MicrosoftTrace`
+    the recorder keeps in stage order."""
 
     #: the earlier turns of the conversation the current question continues (``run(history=…)``)
     history: tuple[ConversationTurn, ...] = ()
 
-    def _open(self, question: str, used: NamedNode | None) -> _Session:
+    def _open(self, question: str, used: NamedNode | None) -> MicrosoftTrace:
         last = self.history[-1].synthesis if self.history else None
-        return _Session(self.recorder, self.kind, *self.question_type, question, self.engine.model, used,
-                        previous_turn=NamedNode(last) if last else None)
+        return self.recorder.microsoft(self.kind, question, model=self.engine.model, used=used,
+                                       previous_turn=NamedNode(last) if last else None)
 
 
 # -- local search ------------------------------------------------------------------------------
@@ -241,7 +108,7 @@ class LocalSearchParams:
 class LocalSearch(_Mode):
     """Microsoft GraphRAG local search (see the module docstring)."""
 
-    kind, params_type, question_type = "local", LocalSearchParams, (TG.LocalSearchQuestion, "Local search question")
+    kind, params_type = "local", LocalSearchParams
     context_tables: Any = None
     """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
 
@@ -361,7 +228,7 @@ class GlobalSearchParams:
 class GlobalSearch(_Mode):
     """Microsoft GraphRAG global search (see the module docstring)."""
 
-    kind, params_type, question_type = "global", GlobalSearchParams, (TG.GlobalSearchQuestion, "Global search question")
+    kind, params_type = "global", GlobalSearchParams
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (linked in the trace; with an LLM, in each map prompt)."""
@@ -480,7 +347,7 @@ class DriftSearchParams:
 class DriftSearch(_Mode):
     """Microsoft GraphRAG DRIFT search (see the module docstring)."""
 
-    kind, params_type, question_type = "drift", DriftSearchParams, (TG.DriftSearchQuestion, "DRIFT search question")
+    kind, params_type = "drift", DriftSearchParams
 
     def __init__(self, store, **options: Any):
         """``options`` as for :class:`Pipeline`; the follow-up local searches share its engine,
@@ -516,26 +383,10 @@ class DriftSearch(_Mode):
             primer = drift_primer_step(self, question, concepts, top, followups=p.k_followups if p.depth else 0)
         tokens.add(primer.in_token, primer.out_token)
         primer_answer, primer_score = primer.answer, primer.score
-        primer_iri = session.iri("action/0")
         with timings.measure("record"):
-            event = session._write(
-                "record/drift-action",
-                "drift-action",
-                primer_iri,
-                action=primer_iri,
-                question=session.question,
-                derived_from=[exploration],
-                session=session.session,
-                generated=self.recorder.clock(),
-                query=question,
-                depth=0,
-                score=primer_score,
-                follow_ups=list(primer.follow_ups),
-                document=NamedNode(f"{primer_iri.value}/answer"),
-                content=primer_answer,
-                sub_trace=None,
-                prompt=primer.prompt,
-            )
+            event = session.drift_action(0, derived_from=[exploration], query=question, depth=0, score=primer_score,
+                                         follow_ups=primer.follow_ups, answer=primer_answer, sub_trace=None, prompt=primer.prompt)
+        primer_iri = event.explain_id
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
@@ -551,10 +402,9 @@ class DriftSearch(_Mode):
                         continue
                     asked.add(q.strip().lower())
                     number += 1
-                    action = session.iri(f"action/{number}")
+                    action = session.action_iri(number)  # the sub-trace run for it names this trace as its caller
                     sub_last = None
                     sub_question = None
-                    self.recorder.note_stage(action, session.question)  # the sub-trace names its caller
                     for ev in self.local.run(q, used=action):
                         if isinstance(ev, ExplainEvent):
                             sub_last = ev.explain_id
@@ -575,22 +425,9 @@ class DriftSearch(_Mode):
                         tokens.add(more.in_token, more.out_token)
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
                     with timings.measure("record"):
-                        event = session._write(
-                            "record/drift-action",
-                            "drift-action",
-                            action,
-                            action=action,
-                            question=session.question,
-                            derived_from=sources,
-                            session=session.session,
-                            generated=self.recorder.clock(),
-                            query=q,
-                            depth=depth,
-                            score=score,
-                            follow_ups=list(more.value) if more else [],
-                            document=NamedNode(f"{action.value}/answer"),
-                            content=answer,
-                            sub_trace=sub_question,
+                        event = session.drift_action(
+                            number, derived_from=sources, query=q, depth=depth, score=score,
+                            follow_ups=more.value if more else [], answer=answer, sub_trace=sub_question,
                             prompt=more.prompt if more else rating.prompt,
                         )
                     yield event

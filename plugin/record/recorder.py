@@ -43,6 +43,7 @@ from .events import ExplainEvent, triples_by_graph
 
 if TYPE_CHECKING:
     from ..navigate.model import Trace as NavigatedTrace
+    from .microsoft import MicrosoftTrace
 
 __all__ = [
     "SOFTWARE_AGENT",
@@ -209,6 +210,14 @@ class Recorder:
         """Start a ReAct agent trace: records the Question now."""
         return AgentTrace(self, query, model=model, used=used, session_id=session_id or self.new_id())
 
+    def microsoft(self, mode: str, query: str, *, model: str | None = None, used: NamedNode | None = None,
+                  session_id: str | None = None, previous_turn: NamedNode | None = None) -> MicrosoftTrace:
+        """Start a Microsoft GraphRAG trace (``mode``: local, global or drift): records the Question
+        now; ``previous_turn``: the Synthesis of the conversation turn this question continues."""
+        from .microsoft import MicrosoftTrace
+
+        return MicrosoftTrace(self, mode, query, model=model, used=used, session_id=session_id or self.new_id(),
+                              previous_turn=previous_turn)
 
 
 
@@ -231,7 +240,8 @@ class TraceRecording:
     question_type: NamedNode
     label: str
 
-    def __init__(self, recorder: Recorder, query: str, *, model: str | None, used: NamedNode | None, session_id: str):
+    def __init__(self, recorder: Recorder, query: str, *, model: str | None, used: NamedNode | None, session_id: str,
+                 previous_turn: NamedNode | None = None):
         if not isinstance(query, str) or not query.strip():
             got = "an empty question" if isinstance(query, str) else f"{type(query).__name__} {query!r}"
             raise InvalidValueError(f"a question needs some text: got {got}")
@@ -263,6 +273,7 @@ class TraceRecording:
             model=model,
             used=used,
             informed_by=recorder.caller_session_of(used),
+            previous_turn=previous_turn,
         )
 
     def question_iri(self) -> NamedNode:

@@ -204,3 +204,34 @@ def test_report_ratings_come_through(index):
     assert reports and set(ranks) == reports, "every report has its rating"
     table = pq.read_table(data_dir() / "graphrag" / "christmas-carol-v3" / "community_reports.parquet")
     assert sorted(ranks.values()) == sorted(float(x) for x in table.column("rank").to_pylist())
+
+
+class _CountingStore:
+    """The index store, counting the update requests a pipeline sends through its recorder."""
+
+    def __init__(self, store):
+        self._store, self.updates = store, 0
+
+    def update(self, sparql):
+        self.updates += 1
+        return self._store.update(sparql)
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+@pytest.mark.parametrize("mode", ["local", "global", "drift"])
+def test_each_microsoft_mode_records_through_recorder_stages(index, mode):
+    """The modes write through the recorder's stage-ordered trace: per stage by default, the whole
+    trace (sub-traces apart) as one update when the recorder is buffered."""
+    from ragprov.pipelines import DriftSearch, DriftSearchParams
+    from ragprov.record import Recorder
+
+    kinds = {"local": (LocalSearch, None), "global": (GlobalSearch, None), "drift": (DriftSearch, DriftSearchParams(depth=0))}
+    pipe_type, params = kinds[mode]
+    for buffered in (False, True):
+        counting = _CountingStore(index)
+        pipe = pipe_type(counting, facts_graph=FACTS, recorder=Recorder(counting, buffered=buffered), params=params)
+        stages = explains(pipe.run("Who is Tiny Tim?"))
+        assert stages[0].explain_id.value.startswith(f"urn:ragprov:{mode}:")
+        assert counting.updates == (1 if buffered else len(stages))
