@@ -331,6 +331,18 @@ class _RetrievalTrace(TraceRecording):
         self.last = iri
         return event
 
+    def _focus(self, template: str, rows: Sequence[_EdgeRow | _ChunkRow], *, in_token: int | None, out_token: int | None,
+               prompt: str | None) -> ExplainEvent:
+        """The Focus: the kept selections ``rows`` (best first), written with ``template``."""
+        iri = self.stage_iri("focus")
+        self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
+        event = self._write(
+            template, "focus", iri, focus=iri, question=self.question, derived_from=self.last, session=self.session,
+            generated=self.recorder.clock(), selections=list(rows), in_token=in_token, out_token=out_token, prompt=prompt,
+        )
+        self.last = iri
+        return event
+
     def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None,
                   support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:
         """The answer, its text in the library graph, and what supports it (``support``); ends
@@ -397,29 +409,12 @@ class GraphRagTrace(_RetrievalTrace):
         """The kept edges, best first, each an EdgeSelection ``urn:trustgraph:prov:edge:{id}:{n}``."""
         self._expect("focus", ["exploration"])
         selections = _sequence_of(selections, EdgeSelection, "selections")
-        iri = self.stage_iri("focus")
         prefix = f"urn:trustgraph:prov:edge:{self.id}:"
         rows = [
             _EdgeRow(NamedNode(f"{prefix}{n}"), s.edge, n, s.reasoning, s.score, s.concept)
             for n, s in enumerate(selections, start=1)
         ]
-        self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
-        event = self._write(
-            "record/focus",
-            "focus",
-            iri,
-            focus=iri,
-            question=self.question,
-            derived_from=self.last,
-            session=self.session,
-            generated=self.recorder.clock(),
-            selections=rows,
-            in_token=in_token,
-            out_token=out_token,
-            prompt=prompt,
-        )
-        self.last = iri
-        return event
+        return self._focus("record/focus", rows, in_token=in_token, out_token=out_token, prompt=prompt)
 
 
 class DocRagTrace(_RetrievalTrace):
@@ -457,28 +452,11 @@ class DocRagTrace(_RetrievalTrace):
         """The chunks kept after reranking, best first (tokens when an LLM reranked them)."""
         self._expect("focus", ["exploration"])
         selections = _sequence_of(selections, ChunkSelection, "selections")
-        iri = self.stage_iri("focus")
         rows = [
             _ChunkRow(NamedNode(f"urn:trustgraph:docrag:{self.id}/chunk/{n}"), s.chunk, n, s.score)
             for n, s in enumerate(selections, start=1)
         ]
-        self.selection_iris = [row.iri for row in rows]  # what the synthesis cites as support
-        event = self._write(
-            "record/chunk-focus",
-            "focus",
-            iri,
-            focus=iri,
-            question=self.question,
-            derived_from=self.last,
-            session=self.session,
-            generated=self.recorder.clock(),
-            selections=rows,
-            in_token=in_token,
-            out_token=out_token,
-            prompt=prompt,
-        )
-        self.last = iri
-        return event
+        return self._focus("record/chunk-focus", rows, in_token=in_token, out_token=out_token, prompt=prompt)
 
 
 class AgentTrace(TraceRecording):
