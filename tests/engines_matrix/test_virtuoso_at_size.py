@@ -9,7 +9,8 @@ What broke at this size and is checked here:
 * ``export``: Virtuoso refuses a sorted ``TOP`` past 10,000 rows (SR353), which ``ORDER BY … OFFSET``
   paging hits; pages carry no order and are checked against each graph's count;
 * counts: Virtuoso's default graph is the union of every graph, its own system graphs included;
-* navigation: the trace list, every trace, and the answers each document fed, as on Oxigraph.
+* navigation: the trace list, every trace, each edge's sources and the answers each document fed
+  (`lineage document`), as on Oxigraph.
 """
 
 from __future__ import annotations
@@ -191,3 +192,15 @@ def test_property_paths_give_no_duplicate_rows(source, virtuoso):
     assert _duplicates(virtuoso, "lineage/extraction", document=document) == 0
     assert _duplicates(virtuoso, "lineage/edge-sources", edges=edges) == 0
     assert _duplicates(virtuoso, "serve/node-sources", node=statement) == 0
+
+
+def test_document_answers_are_the_same(source, virtuoso):
+    documents = _documents(source)
+    assert documents
+    lineage_source, lineage_virtuoso = Lineage(source), Lineage(virtuoso)
+    used = 0
+    for document in documents:
+        expected = _normalised(lineage_source.document_answers(document))
+        used += bool(expected)
+        assert _normalised(lineage_virtuoso.document_answers(document)) == expected, document
+    assert used, "some document fed an answer"
