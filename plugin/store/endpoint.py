@@ -362,6 +362,12 @@ class EndpointStore(StoreMixin):
             raise RequestTooLargeError(f"the store at {redact(url)} refused the request for its size (HTTP {status}): {body}")
         if status >= 500:
             # Virtuoso answers 500 for SPARQL syntax and compile errors: those are the query's fault.
+            if "estimated execution time" in body:
+                raise QueryError(
+                    f"the store at {redact(url)} refused the query on the optimiser's cost estimate, not on its real cost "
+                    "(Virtuoso's MaxQueryCostEstimationTime, a debugging setting: comment it out of virtuoso.ini and restart): "
+                    f"{body}"
+                )
             if re.search(r"\b(37000|SP0\d\d|42000)\b", body):
                 raise QueryError(f"the store at {redact(url)} rejected the request (HTTP {status}): {body}")
             error = StoreUnavailableError(f"the store at {redact(url)} failed (HTTP {status}): {body}")

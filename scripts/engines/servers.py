@@ -443,6 +443,9 @@ class VirtuosoServer(Server):
         text, n2 = re.subn(r"(?m)^(ServerPort\s*=\s*)8890\b.*$", rf"\g<1>127.0.0.1:{self.port}", text)
         if n1 != 1 or n2 != 1:
             raise EngineFailed(f"{VIRTUOSO_INI} does not have the expected ServerPort lines (1111, 8890)")
+        # A debugging setting, OpenLink says (virtuoso-opensource#1395, #535): with it the optimiser's
+        # estimate, which swings from run to run on a small store, refuses queries that take milliseconds.
+        text = re.sub(r"(?m)^(MaxQueryCostEstimationTime\s*=)", r";\1", text)
         ini = self.workdir / "virtuoso.ini"
         ini.write_text(text)
         return ini

@@ -259,6 +259,27 @@ def test_an_update_rolled_back_for_a_deadlock_is_sent_again():
         server.server_close()
 
 
+def test_a_refusal_on_the_cost_estimate_says_which_setting_to_change():
+    class Estimate(_Flaky):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            body = b"Virtuoso 42000 Error The estimated execution time 435 (sec) exceeds the limit of 400 (sec)."
+            self.send_response(500)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Estimate)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        store = EndpointStore(_config(server.server_address[1], retries=0))
+        with pytest.raises(QueryError, match="MaxQueryCostEstimationTime"):
+            store.query("SELECT * WHERE { ?s ?p ?o }")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_credentials_never_appear_in_errors():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
