@@ -1,0 +1,212 @@
+"""Text vectors for vector search (Microsoft GraphRAG's basic search over text units): the
+embedders and the vectors of an index's text units, kept where retrieval reads them.
+
+Two embedders, one interface (:class:`Embedder`: ``ref``, ``embed(texts)`` → L2-normalised
+float32 rows):
+
+- :class:`HashedEmbedder`, the offline one: a *hashed term-frequency vector* — each text's
+  content words (:func:`~.lexical.content_tokens`: folded, light-stemmed, stopwords out) and the
+  character trigrams of those words, each feature hashed (BLAKE2b) to one of ``dim`` buckets with a
+  sign bit (the "hashing trick", so collisions cancel out on average instead of piling up), weighted
+  ``1 + log(tf)`` (trigrams at :attr:`HashedEmbedder.TRIGRAM_WEIGHT`), then L2-normalised.
+  Deterministic: the same text gives the same vector on every machine. The trace names it
+  ``hashed-tf-embedding@1`` (``ragprov explain`` shows it as the grounding's prompt).
+- :class:`APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` through the LLM client (and so
+  through ragprov's one HTTP client), batched as Microsoft GraphRAG batches its ``embed_text``
+  (:data:`BATCH_SIZE` texts and at most :data:`BATCH_MAX_TOKENS` tokens per request). The trace
+  names it ``embeddings:{model}@api``.
+
+Where the vectors live (:func:`text_unit_vectors`): in the persistent text index
+(:mod:`.textindex`, table ``vector``: one float32 blob per text unit and embedder, with the hash
+of the text it was computed from, so a changed text is embedded again); the offline embedder's are
+computed when the index is synchronised at load time, an API embedder's the first time a search
+needs them (and kept). Stores without a persistent index keep them in the reader, once per process.
+
+>>> e = HashedEmbedder(dim=64)
+>>> v = e.embed(["Marley was dead: to begin with.", "Marley was dead, to begin with!"])
+>>> v.shape, round(float(v[0] @ v[1]), 6), round(float(np.linalg.norm(v[0])), 6)
+((2, 64), 1.0, 1.0)
+>>> bool(e.embed(["Scrooge's nephew Fred"])[0] @ e.embed(["the nephew of Scrooge"])[0] > 0.5)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from .lexical import content_tokens
+
+if TYPE_CHECKING:
+    from ..llm.client import LLMClient
+
+__all__ = [
+    "BATCH_MAX_TOKENS",
+    "BATCH_SIZE",
+    "APIEmbedder",
+    "Embedder",
+    "HashedEmbedder",
+    "VectorIndex",
+    "embedder_for",
+    "text_digest",
+]
+
+#: texts per ``/embeddings`` request (Microsoft GraphRAG's ``embed_text.batch_size``)
+BATCH_SIZE = 16
+#: tokens per ``/embeddings`` request (Microsoft GraphRAG's ``embed_text.batch_max_tokens``)
+BATCH_MAX_TOKENS = 8191
+
+
+class Embedder(Protocol):
+    """Turns texts into unit vectors; ``ref`` names it in traces and in the stored vectors."""
+
+    ref: str
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (rows / norms).astype(np.float32)
+
+
+class HashedEmbedder:
+    """The offline text vector (see the module docstring)."""
+
+    TRIGRAM_WEIGHT = 0.25
+
+    def __init__(self, dim: int = 1024):
+        if dim < 8:
+            raise ValueError("a hashed vector needs at least 8 dimensions")
+        self.dim = dim
+        self.ref = "hashed-tf-embedding@1" if dim == 1024 else f"hashed-tf-embedding-{dim}@1"
+        self._buckets: dict[str, tuple[int, float]] = {}
+
+    def _bucket(self, feature: str) -> tuple[int, float]:
+        found = self._buckets.get(feature)
+        if found is None:
+            h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+            found = self._buckets[feature] = (h % self.dim, 1.0 if (h >> 63) & 1 else -1.0)
+        return found
+
+    def features(self, text: str) -> Counter[str]:
+        """The weighted features of ``text``: ``w:`` words, ``c:`` character trigrams of each word.
+
+        >>> sorted(HashedEmbedder().features("Ghosts").items())
+        [('c:<gh', 1), ('c:gho', 1), ('c:hos', 1), ('c:ost', 1), ('c:st>', 1), ('w:ghost', 1)]
+        """
+        words = content_tokens(text)
+        out: Counter[str] = Counter("w:" + w for w in words)
+        for w in words:
+            padded = f"<{w}>"
+            out.update("c:" + padded[i : i + 3] for i in range(len(padded) - 2))
+        return out
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        rows = np.zeros((len(texts), self.dim), dtype=np.float64)
+        for n, text in enumerate(texts):
+            row = rows[n]
+            for feature, tf in self.features(text).items():
+                bucket, sign = self._bucket(feature)
+                weight = 1.0 + math.log(tf)
+                row[bucket] += sign * (weight if feature.startswith("w:") else self.TRIGRAM_WEIGHT * weight)
+        return _normalise(rows)
+
+
+class APIEmbedder:
+    """Vectors from an OpenAI-compatible ``/embeddings`` API, :data:`BATCH_SIZE` texts (and at
+    most :data:`BATCH_MAX_TOKENS` tokens) per request; ``requests`` counts the requests sent."""
+
+    def __init__(self, client: LLMClient, *, model: str | None = None, batch_size: int = BATCH_SIZE,
+                 batch_max_tokens: int = BATCH_MAX_TOKENS, count: Callable[[str], int] | None = None):
+        from ..llm.tokens import tokenizer_for
+
+        self.client = client
+        self.model = model or client.config.embedding_model or client.config.model
+        self.batch_size = batch_size
+        self.batch_max_tokens = batch_max_tokens
+        self.count = count or tokenizer_for(self.model).count
+        self.ref = "embeddings:" + "".join("_" if c.isspace() or c == "@" else c for c in self.model) + "@api"
+        self.requests = 0
+
+    def batches(self, texts: Sequence[str]) -> list[list[int]]:
+        """The positions of ``texts`` sent together: in order, a new batch when the count or the
+        token budget would be exceeded (a text longer than the budget goes alone)."""
+        out: list[list[int]] = []
+        used = 0
+        for n, text in enumerate(texts):
+            tokens = self.count(text)
+            if not out or len(out[-1]) >= self.batch_size or used + tokens > self.batch_max_tokens:
+                out.append([])
+                used = 0
+            out[-1].append(n)
+            used += tokens
+        return out
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        vectors: list[list[float]] = [[] for _ in texts]
+        for batch in self.batches(texts):
+            self.requests += 1
+            for n, vector in zip(batch, self.client.embed([texts[i] for i in batch], model=self.model), strict=True):
+                vectors[n] = vector
+        dims = {len(v) for v in vectors}
+        if len(dims) != 1:
+            from ..errors import LLMError
+
+            raise LLMError(f"the embeddings API returned vectors of different lengths ({sorted(dims)})")
+        return _normalise(np.asarray(vectors, dtype=np.float64))
+
+
+def embedder_for(engine: Any) -> Embedder:
+    """The embedder a mode uses with ``engine``: the embeddings API of an LLM engine's server,
+    else the offline :class:`HashedEmbedder`."""
+    from ..llm.engine import LLMEngine
+
+    if isinstance(engine, LLMEngine):
+        return APIEmbedder(engine.client)
+    return HashedEmbedder()
+
+
+def text_digest(text: str) -> str:
+    """What a stored vector remembers of the text it was computed from."""
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+class VectorIndex:
+    """Unit vectors of items (rows of ``matrix``, in the order of ``iris``), searched by cosine
+    similarity (a dot product: every row is normalised).
+
+    >>> e = HashedEmbedder(dim=64)
+    >>> index = VectorIndex(["urn:a", "urn:b"], e.embed(["Tiny Tim is ill", "Fezziwig's ball"]), e.ref)
+    >>> [iri for iri, _ in index.search(e.embed(["Is Tim ill?"])[0], k=1)]
+    ['urn:a']
+    """
+
+    def __init__(self, iris: Sequence[str], matrix: np.ndarray, ref: str):
+        self.iris = list(iris)
+        self.matrix = matrix
+        self.ref = ref
+
+    def __len__(self) -> int:
+        return len(self.iris)
+
+    def search(self, query: np.ndarray, *, k: int) -> list[tuple[str, float]]:
+        """The ``k`` most similar items, best first (ties by IRI): ``(iri, cosine similarity)``."""
+        if not self.iris or k < 1:
+            return []
+        if query.shape[-1] != self.matrix.shape[1]:
+            from ..errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"the query vector has {query.shape[-1]} dimensions, the text units' vectors ({self.ref}) {self.matrix.shape[1]}")
+        scores = self.matrix @ query.astype(np.float32)
+        order = sorted(range(len(self.iris)), key=lambda i: (-float(scores[i]), self.iris[i]))[:k]
+        return [(self.iris[i], round(float(scores[i]), 6)) for i in order]
