@@ -102,7 +102,7 @@ class BasicSearch(_Mode):
         similarity = dict(zip(found, (score for _, score in hits), strict=True))
         with timings.measure("record"):
             event = session.exploration([], found)
-        exploration = session.last
+        exploration = event.explain_id
         yield event
 
         with timings.measure("context"):
@@ -116,17 +116,18 @@ class BasicSearch(_Mode):
                           selection=f"{session.question.value}/item/{n}")
             count = token_counter(self.engine)
             kept = fit_rows(table, count, p.max_tokens)
+        units = [NamedNode(row.item) for row in kept.rows if row.item is not None]
+        picks = [NamedNode(row.selection) for row in kept.rows if row.selection is not None]
         selections = [
-            {"iri": NamedNode(row.selection or ""), "item": NamedNode(row.item or ""), "kind": "text_unit", "rank": n,
-             "score": similarity[NamedNode(row.item or "")], "tokens": count(row.line() + "\n"), "edge": None}
-            for n, row in enumerate(kept.rows, start=1)
+            {"iri": pick, "item": unit, "kind": "text_unit", "rank": n, "score": similarity[unit], "tokens": count(row.line() + "\n"),
+             "edge": None}
+            for n, (pick, unit, row) in enumerate(zip(picks, units, kept.rows, strict=True), start=1)
         ]
         with timings.measure("record"):
             event = session.focus(selections, derived_from=[exploration], prompt="graphrag-basic-context@1")
         yield event
         result.selected = len(selections)
 
-        units = [s["item"] for s in selections]
         with timings.measure("lineage"):
             places = self.reader.chunk_sources(units)
         sources: list[Source] = []
@@ -139,8 +140,8 @@ class BasicSearch(_Mode):
         named = self._named_in(texts)
         passages = [
             Passage(text, self.reader.citation(places[u]) if u in places else records[u].citation(), kind="text_unit",
-                    item=s["iri"].value, mentions=named[n])
-            for n, (u, text, s) in enumerate(zip(units, texts, selections, strict=True))
+                    item=pick.value, mentions=named[n])
+            for n, (u, text, pick) in enumerate(zip(units, texts, picks, strict=True))
         ]
         llm = llm_of(self.engine)
         if llm is not None:
