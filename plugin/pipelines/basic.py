@@ -144,7 +144,9 @@ class BasicSearch(_Mode):
             for n, (u, text, pick) in enumerate(zip(units, texts, picks, strict=True))
         ]
         llm = llm_of(self.engine)
-        if llm is not None:
+        if llm is None:  # the offline answer reads the kept text units nearest first
+            passages = [p for _, p in sorted(zip(units, passages, strict=True), key=lambda up: (-similarity[up[0]], up[0].value))]
+        else:
             stream = basic_answer(llm, question, ContextTables([kept]), response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
             yield from self._synthesize(session, question, passages, kind="passages", stream=stream)
             return
