@@ -15,7 +15,10 @@ Recorded (``urn:ragprov:basic:{id}`` and ``…/{stage}``, a ``tg:BasicSearchQues
   similarities are;
 - **Exploration**: the ``k`` nearest text units, nearest first;
 - **Focus**: the text units kept in the context, each a ``tg:ItemSelection`` with its cosine
-  similarity as ``tg:score``, its place in the context as ``tg:rank`` and its tokens;
+  similarity as ``tg:score``, its place in the context as ``tg:rank`` and its tokens; the stage's
+  ``tg:prompt`` names the text units' vectors the similarities were computed against (the
+  embedder's own, or ``graphrag-output:text_unit_text@{dim}d``: the vectors the GraphRAG output
+  shipped, :mod:`ragprov.loaders.graphrag_embeddings`);
 - **Synthesis**: the answer, the kept text units it rests on, and its sources (document, chunk).
 
 >>> from ragprov.store import open_store
@@ -47,7 +50,7 @@ from ..llm.tables import ContextTables, Table, fit_rows
 from ..namespaces import TG
 from ..record.events import Event, Source
 from ..retrieve.table_fields import table_fields
-from ..retrieve.vectors import APIEmbedder, embedder_for
+from ..retrieve.vectors import INDEX_VECTORS, APIEmbedder, embedder_for
 from .base import RunResult
 from .microsoft import llm_of, token_counter
 from .msgraphrag import _Mode
@@ -85,10 +88,17 @@ class BasicSearch(_Mode):
         yield session.started_event
 
         embedder = embedder_for(self.engine)
-        with timings.measure("vectors"):
-            vectors = self.reader.text_unit_vectors(embedder)
-        with timings.measure("embed"):
-            query = embedder.embed([question])[0]
+        if isinstance(embedder, APIEmbedder):
+            # the question first: the index output's own vectors serve when they have its dimension
+            with timings.measure("embed"):
+                query = embedder.embed([question])[0]
+            with timings.measure("vectors"):
+                vectors = self.reader.imported_vectors(INDEX_VECTORS, len(query)) or self.reader.text_unit_vectors(embedder)
+        else:
+            with timings.measure("vectors"):
+                vectors = self.reader.text_unit_vectors(embedder)
+            with timings.measure("embed"):
+                query = embedder.embed([question])[0]
         spent = embedder.count(question) if isinstance(embedder, APIEmbedder) else None
         tokens.add(spent, None)
         with timings.measure("record"):
@@ -124,7 +134,7 @@ class BasicSearch(_Mode):
             for n, (pick, unit, row) in enumerate(zip(picks, units, kept.rows, strict=True), start=1)
         ]
         with timings.measure("record"):
-            event = session.focus(selections, derived_from=[exploration], prompt="graphrag-basic-context@1")
+            event = session.focus(selections, derived_from=[exploration], prompt=vectors.ref)
         yield event
         result.selected = len(selections)
 

@@ -329,6 +329,13 @@ class FactsReader:
                 self._memo[key] = VectorIndex([r.chunk.value for r in records], matrix, embedder.ref)
         return self._memo[key]
 
+    def imported_vectors(self, prefix: str, dim: int) -> VectorIndex | None:
+        """The text units' vectors an index output shipped (a set named ``prefix…``, kept in the
+        persistent index at load: :mod:`ragprov.loaders.graphrag_embeddings`) of ``dim``
+        dimensions, or ``None`` (none shipped, another dimension, or no persistent index)."""
+        stored = self.text_index()
+        return stored.imported(prefix, dim) if stored is not None else None
+
     def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met
         (in a chunk search or look-up, or an edge-source look-up; no query)."""

@@ -41,7 +41,7 @@ import math
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -528,6 +528,51 @@ class TextIndex:
         matrix = np.vstack(vectors).astype(np.float32) if vectors and len(dims) == 1 else np.zeros((0, 1), dtype=np.float32)
         found = self._vectors[key] = VectorIndex(iris if len(matrix) else [], matrix, embedder.ref)
         return found
+
+    def import_vectors(self, ref: str, vectors: Mapping[str, Sequence[float]], kind: str = "chunk") -> int:
+        """Keep vectors computed elsewhere (a GraphRAG output's own text-unit embeddings) as the
+        set ``ref``, for the documents of ``kind`` the index holds (each with the document's
+        current hash: a text changed later leaves its vector out of :meth:`imported`); replaces
+        the set; returns how many were kept."""
+        import numpy as np
+
+        known = dict(self.db.execute("SELECT iri, hash FROM doc WHERE kind = ?", (kind,)).fetchall())
+        rows = [(ref, kind, iri, known[iri], len(v), np.asarray(v, dtype=np.float32).tobytes())
+                for iri, v in vectors.items() if iri in known]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM vector WHERE embedder = ? AND kind = ?", (ref, kind))
+            self.db.executemany("INSERT INTO vector VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self._vectors.clear()
+        return len(rows)
+
+    def imported(self, prefix: str, dim: int, kind: str = "chunk"):
+        """The :class:`~.vectors.VectorIndex` of an imported set (its ref starting with ``prefix``)
+        of ``dim``-dimensional vectors, those whose document is unchanged since; ``None`` when
+        there is none (the newest-named set when several)."""
+        import numpy as np
+
+        from .vectors import VectorIndex
+
+        refs = [r for r, in self.db.execute(
+            "SELECT DISTINCT embedder FROM vector WHERE kind = ? AND dim = ? AND substr(embedder, 1, ?) = ? ORDER BY embedder DESC",
+            (kind, dim, len(prefix), prefix))]
+        if not refs:
+            return None
+        key = (refs[0], kind)
+        if key not in self._vectors:
+            rows = self.db.execute(
+                "SELECT v.iri, v.vec FROM vector v JOIN doc d ON d.kind = v.kind AND d.iri = v.iri AND d.hash = v.hash "
+                "WHERE v.embedder = ? AND v.kind = ? ORDER BY v.iri", (refs[0], kind)).fetchall()
+            matrix = np.vstack([np.frombuffer(vec, dtype=np.float32, count=dim) for _, vec in rows]) if rows else np.zeros((0, dim))
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            self._vectors[key] = VectorIndex([iri for iri, _ in rows], (matrix / norms).astype(np.float32), refs[0])
+        return self._vectors[key]
 
     def _doc_data(self, kind: str, iris: Sequence[str]) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BATCH_MAX_TOKENS",
     "BATCH_SIZE",
+    "INDEX_VECTORS",
     "APIEmbedder",
     "Embedder",
     "HashedEmbedder",
@@ -60,6 +61,8 @@ __all__ = [
 BATCH_SIZE = 16
 #: tokens per ``/embeddings`` request (Microsoft GraphRAG's ``embed_text.batch_max_tokens``)
 BATCH_MAX_TOKENS = 8191
+#: the name of the text-unit vectors a GraphRAG output ships (:mod:`ragprov.loaders.graphrag_embeddings`)
+INDEX_VECTORS = "graphrag-output:text_unit_text"
 
 
 class Embedder(Protocol):

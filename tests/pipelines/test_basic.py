@@ -134,9 +134,9 @@ def test_with_an_llm_embeddings_are_batched_and_the_sources_table_is_cited(index
         events = list(pipe.run(QUESTION))
     embeddings = [r["json"] for r in stub.requests if r["path"].endswith("/embeddings")]
     units = pipe.reader.read_chunks()
-    # the text units in batches (at most 16 texts and 8191 tokens each), then the question alone
+    # the question alone, then the text units in batches (at most 16 texts and 8191 tokens each)
     o200k = encoding("o200k_base")
-    *batches, query = embeddings
+    query, *batches = embeddings
     assert query["input"] == [QUESTION] and query["model"] == "gpt-4o"
     assert len(batches) > 1 and all(1 <= len(b["input"]) <= BATCH_SIZE for b in batches)
     assert all(len(b["input"]) == 1 or sum(len(o200k.encode(t)) for t in b["input"]) <= BATCH_MAX_TOKENS for b in batches)
@@ -153,6 +153,7 @@ def test_with_an_llm_embeddings_are_batched_and_the_sources_table_is_cited(index
     hrids = {one(index, unit, TG.humanReadableId).value for unit in kept}
     assert {r[0] for r in rows} == hrids
     assert one(index, ids["grounding"], TG.prompt).value == "embeddings:gpt-4o@api"
+    assert one(index, ids["focus"], TG.prompt).value == "embeddings:gpt-4o@api"  # the text units' vectors too
     # the cited row is recorded as the synthesis's source, the unknown id as a note
     cited = set(values(index, ids["synthesis"], TG.cites))
     assert len(cited) == 1 and one(index, next(iter(cited)), TG.humanReadableId).value == rows[0][0]
@@ -178,3 +179,48 @@ def test_api_vectors_are_kept_for_the_next_question(tmp_path):
         list(BasicSearch(store, engine=llm, reader=reader).run("Who is Tiny Tim?"))
         second = sum(r["path"].endswith("/embeddings") for r in stub.requests) - first
     assert first > 1 and second == 1  # the text units' vectors were kept; only the new question is embedded
+
+
+def test_the_embeddings_a_graphrag_output_ships_are_read_and_used(tmp_path, capsys):
+    """An output with ``embeddings.text_unit_text.parquet``: ``ragprov load graphrag`` keeps its
+    vectors, and basic search with an embeddings API of the same dimension searches them (only
+    the question is sent to ``/embeddings``); the trace names them."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ragprov.cli import cli, run
+    from ragprov.resources import data_dir
+
+    output = tmp_path / "output"
+    shutil.copytree(data_dir() / "graphrag" / "christmas-carol-v3", output)
+    units = pq.read_table(output / "text_units.parquet", columns=["id", "human_readable_id"]).to_pylist()
+    # the stub embeds a text as [len(text), sum of its code points % 97]: one text unit gets the
+    # question's direction exactly, every other one a direction far from it
+    query = [float(len(QUESTION)), float(sum(map(ord, QUESTION)) % 97)]
+    chosen = units[7]["id"]
+    vectors = [query if u["id"] == chosen else [-query[1] + n, query[0]] for n, u in enumerate(units)]
+    pq.write_table(pa.table({"id": [u["id"] for u in units], "embedding": vectors}), output / "embeddings.text_unit_text.parquet")
+    store_path = tmp_path / "store"
+    assert run(cli, ["load", "graphrag", str(output), "--store", str(store_path)]) == 0
+    assert f"{len(units)} text-unit vector(s) from embeddings.text_unit_text.parquet kept" in capsys.readouterr().err
+
+    store = EmbeddedStore(store_path)
+    with OpenAIStub(basic_reply) as stub:
+        llm = LLMEngine(LLMClient(LLMConfig(url=stub.url, model="text-embedding-3-small", max_retries=0)))
+        pipe = pipeline("basic", store, engine=llm)
+        events = list(pipe.run(QUESTION))
+    embedded = [r["json"]["input"] for r in stub.requests if r["path"].endswith("/embeddings")]
+    assert embedded == [[QUESTION]]
+    ids = stages(events)
+    assert one(store, ids["focus"], TG.prompt).value == "graphrag-output:text_unit_text@2d"
+    nearest = values(store, ids["exploration"], TG.candidate)
+    best = max(values(store, ids["focus"], TG.selectedItem), key=lambda sel: float(one(store, sel, TG.score).value))
+    assert float(one(store, best, TG.score).value) == pytest.approx(1.0)
+    assert one(store, best, TG.item).value == f"urn:graphrag:text_unit:{chosen}" and one(store, best, TG.item) in nearest
+
+    # offline, the output's vectors cannot serve (a query needs the same embedder): the hashed ones do
+    offline = BasicSearch(store)
+    list(offline.run(QUESTION))
+    assert offline.result.selected >= 1
