@@ -224,3 +224,24 @@ def test_the_embeddings_a_graphrag_output_ships_are_read_and_used(tmp_path, caps
     offline = BasicSearch(store)
     list(offline.run(QUESTION))
     assert offline.result.selected >= 1
+
+
+def test_chat_basic_links_each_turn_to_the_previous_answer(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from ragprov.cli import cli
+    from ragprov.resources import data_dir
+
+    store_dir = tmp_path / "store"
+    loaded = CliRunner().invoke(cli, ["load", "graphrag", str(data_dir() / "graphrag" / "christmas-carol-v3"), "--store", str(store_dir)])
+    assert loaded.exit_code == 0, loaded.output
+    result = CliRunner().invoke(cli, ["chat", "basic", "--store", str(store_dir), "--format", "json"],
+                                input="Who was Scrooge's business partner?\nWho is his clerk?\n")
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(part) for part in re.split(r"(?m)^(?=\{)", result.stdout) if part.strip()]
+    assert [a["trace"].split(":")[2] for a in answers] == ["basic", "basic"]
+    store = EmbeddedStore(store_dir)
+    links = [(q.subject, q.object) for q in store.raw.quads_for_pattern(None, TG.previousTurn, None, None)]
+    assert links == [(NamedNode(answers[1]["trace"]), NamedNode(answers[0]["trace"] + "/synthesis"))]
