@@ -6,9 +6,10 @@ float32 rows):
 
 - :class:`HashedEmbedder`, the offline one: a *hashed term-frequency vector* — each text's
   content words (:func:`~.lexical.content_tokens`: folded, light-stemmed, stopwords out) and the
-  character trigrams of those words, each feature hashed (BLAKE2b) to one of ``dim`` buckets with a
-  sign bit (the "hashing trick", so collisions cancel out on average instead of piling up), weighted
-  ``1 + log(tf)`` (trigrams at :attr:`HashedEmbedder.TRIGRAM_WEIGHT`), then L2-normalised.
+  character trigrams of those words (so ``nephew`` still meets ``nephews'``), each feature hashed
+  (BLAKE2b) to one of ``dim`` buckets with a sign bit (the "hashing trick": collisions cancel out on
+  average instead of piling up), each word weighted ``1 + log(tf)`` (its trigrams at
+  :attr:`HashedEmbedder.TRIGRAM_WEIGHT` of that), then L2-normalised.
   Deterministic: the same text gives the same vector on every machine. The trace names it
   ``hashed-tf-embedding@1`` (``ragprov explain`` shows it as the grounding's prompt).
 - :class:`APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` through the LLM client (and so
@@ -80,7 +81,10 @@ def _normalise(rows: np.ndarray) -> np.ndarray:
 
 
 class HashedEmbedder:
-    """The offline text vector (see the module docstring)."""
+    """The offline text vector (see the module docstring): each distinct content word of a text
+    adds ``1 + log(tf)`` times its own vector — its hashed, signed unigram feature plus its
+    character trigrams at :attr:`TRIGRAM_WEIGHT` — and the sum is L2-normalised. A word's vector
+    is worked out once per embedder (a corpus repeats its few thousand words)."""
 
     TRIGRAM_WEIGHT = 0.25
 
@@ -89,36 +93,45 @@ class HashedEmbedder:
             raise ValueError("a hashed vector needs at least 8 dimensions")
         self.dim = dim
         self.ref = "hashed-tf-embedding@1" if dim == 1024 else f"hashed-tf-embedding-{dim}@1"
-        self._buckets: dict[str, tuple[int, float]] = {}
+        self._words: dict[str, tuple[list[int], list[float]]] = {}
 
     def _bucket(self, feature: str) -> tuple[int, float]:
-        found = self._buckets.get(feature)
-        if found is None:
-            h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
-            found = self._buckets[feature] = (h % self.dim, 1.0 if (h >> 63) & 1 else -1.0)
-        return found
+        h = int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "little")
+        return h % self.dim, (1.0 if (h >> 63) & 1 else -1.0)
 
-    def features(self, text: str) -> Counter[str]:
-        """The weighted features of ``text``: ``w:`` words, ``c:`` character trigrams of each word.
+    @staticmethod
+    def features(word: str) -> list[tuple[str, float]]:
+        """A word's weighted features: ``w:`` the word, ``c:`` its character trigrams.
 
-        >>> sorted(HashedEmbedder().features("Ghosts").items())
-        [('c:<gh', 1), ('c:gho', 1), ('c:hos', 1), ('c:ost', 1), ('c:st>', 1), ('w:ghost', 1)]
+        >>> HashedEmbedder.features("ghost")
+        [('w:ghost', 1.0), ('c:<gh', 0.25), ('c:gho', 0.25), ('c:hos', 0.25), ('c:ost', 0.25), ('c:st>', 0.25)]
         """
-        words = content_tokens(text)
-        out: Counter[str] = Counter("w:" + w for w in words)
-        for w in words:
-            padded = f"<{w}>"
-            out.update("c:" + padded[i : i + 3] for i in range(len(padded) - 2))
-        return out
+        padded = f"<{word}>"
+        return [("w:" + word, 1.0)] + [("c:" + padded[i : i + 3], HashedEmbedder.TRIGRAM_WEIGHT) for i in range(len(padded) - 2)]
+
+    def _word(self, word: str) -> tuple[list[int], list[float]]:
+        found = self._words.get(word)
+        if found is None:
+            buckets, values = [], []
+            for feature, weight in self.features(word):
+                bucket, sign = self._bucket(feature)
+                buckets.append(bucket)
+                values.append(sign * weight)
+            found = self._words[word] = (buckets, values)
+        return found
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         rows = np.zeros((len(texts), self.dim), dtype=np.float64)
         for n, text in enumerate(texts):
-            row = rows[n]
-            for feature, tf in self.features(text).items():
-                bucket, sign = self._bucket(feature)
+            buckets: list[int] = []
+            values: list[float] = []
+            for word, tf in Counter(content_tokens(text)).items():
+                b, v = self._word(word)
                 weight = 1.0 + math.log(tf)
-                row[bucket] += sign * (weight if feature.startswith("w:") else self.TRIGRAM_WEIGHT * weight)
+                buckets += b
+                values += [x * weight for x in v] if tf > 1 else v
+            if buckets:
+                rows[n] = np.bincount(buckets, weights=values, minlength=self.dim)
         return _normalise(rows)
 
 
