@@ -22,10 +22,12 @@ Where the vectors live (:func:`text_unit_vectors`): in the persistent text index
 of the text it was computed from, so a changed text is embedded again); the offline embedder's are
 computed when the index is synchronised at load time, an API embedder's the first time a search
 needs them (and kept). Stores without a persistent index keep them in the reader, once per process.
+numpy is imported when vectors are first made or searched, not when the module is: every
+``ragprov ask`` imports the pipelines, and only basic search needs it.
 
 >>> e = HashedEmbedder(dim=64)
 >>> v = e.embed(["Marley was dead: to begin with.", "Marley was dead, to begin with!"])
->>> v.shape, round(float(v[0] @ v[1]), 6), round(float(np.linalg.norm(v[0])), 6)
+>>> v.shape, round(float(v[0] @ v[1]), 6), round(float((v[0] ** 2).sum()), 6)
 ((2, 64), 1.0, 1.0)
 >>> bool(e.embed(["Scrooge's nephew Fred"])[0] @ e.embed(["the nephew of Scrooge"])[0] > 0.5)
 True
@@ -39,11 +41,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
 from .lexical import content_tokens
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..llm.client import LLMClient
 
 __all__ = [
@@ -75,6 +77,8 @@ class Embedder(Protocol):
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (rows / norms).astype(np.float32)
@@ -121,6 +125,8 @@ class HashedEmbedder:
         return found
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         rows = np.zeros((len(texts), self.dim), dtype=np.float64)
         for n, text in enumerate(texts):
             buckets: list[int] = []
@@ -166,6 +172,8 @@ class APIEmbedder:
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         vectors: list[list[float]] = [[] for _ in texts]
@@ -216,6 +224,8 @@ class VectorIndex:
 
     def search(self, query: np.ndarray, *, k: int) -> list[tuple[str, float]]:
         """The ``k`` most similar items, best first (ties by IRI): ``(iri, cosine similarity)``."""
+        import numpy as np
+
         if not self.iris or k < 1:
             return []
         if query.shape[-1] != self.matrix.shape[1]:
