@@ -245,3 +245,20 @@ def test_chat_basic_links_each_turn_to_the_previous_answer(tmp_path):
     store = EmbeddedStore(store_dir)
     links = [(q.subject, q.object) for q in store.raw.quads_for_pattern(None, TG.previousTurn, None, None)]
     assert links == [(NamedNode(answers[1]["trace"]), NamedNode(answers[0]["trace"] + "/synthesis"))]
+
+
+def test_ask_basic_explains_the_embedder_and_each_similarity(tmp_path, capsys, monkeypatch):
+    from ragprov.cli import cli, run
+    from ragprov.resources import data_dir
+
+    monkeypatch.delenv("RAGPROV_LLM_URL", raising=False)
+    path = tmp_path / "store"
+    store = EmbeddedStore(path)
+    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", show_progress=False)
+    store.close()
+    assert run(cli, ["ask", "basic", QUESTION, "-x", "--store", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("The answer is Jacob Marley")
+    assert "[grounding]" in err and "prompt: hashed-tf-embedding@1" in err
+    kept = re.findall(r"^\s+\d+\. text_unit: .*, \d+ tokens, similarity (0\.\d{3})$", err, re.M)
+    assert 1 <= len(kept) <= 10 and all(0 < float(s) < 1 for s in kept)
