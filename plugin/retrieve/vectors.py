@@ -212,6 +212,8 @@ class VectorIndex:
     >>> index = VectorIndex(["urn:a", "urn:b"], e.embed(["Tiny Tim is ill", "Fezziwig's ball"]), e.ref)
     >>> [iri for iri, _ in index.search(e.embed(["Is Tim ill?"])[0], k=1)]
     ['urn:a']
+    >>> index.search(e.embed(["Who is it?"])[0], k=1)
+    []
     """
 
     def __init__(self, iris: Sequence[str], matrix: np.ndarray, ref: str):
@@ -223,16 +225,15 @@ class VectorIndex:
         return len(self.iris)
 
     def search(self, query: np.ndarray, *, k: int) -> list[tuple[str, float]]:
-        """The ``k`` most similar items, best first (ties by IRI): ``(iri, cosine similarity)``."""
-        import numpy as np
-
-        if not self.iris or k < 1:
+        """The ``k`` most similar items, best first (ties by IRI): ``(iri, cosine similarity)``;
+        none for a zero query vector (a question of stopwords only: nothing is similar to it)."""
+        if not self.iris or k < 1 or not query.any():
             return []
         if query.shape[-1] != self.matrix.shape[1]:
             from ..errors import ConfigurationError
 
             raise ConfigurationError(
                 f"the query vector has {query.shape[-1]} dimensions, the text units' vectors ({self.ref}) {self.matrix.shape[1]}")
-        scores = self.matrix @ query.astype(np.float32)
+        scores = self.matrix @ query.astype(self.matrix.dtype)
         order = sorted(range(len(self.iris)), key=lambda i: (-float(scores[i]), self.iris[i]))[:k]
         return [(self.iris[i], round(float(scores[i]), 6)) for i in order]
