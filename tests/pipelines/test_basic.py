@@ -262,3 +262,15 @@ def test_ask_basic_explains_the_embedder_and_each_similarity(tmp_path, capsys, m
     assert "[grounding]" in err and "prompt: hashed-tf-embedding@1" in err
     kept = re.findall(r"^\s+\d+\. text_unit: .*, \d+ tokens, similarity (0\.\d{3})$", err, re.M)
     assert 1 <= len(kept) <= 10 and all(0 < float(s) < 1 for s in kept)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Who is Scrooge's clerk?", "Cratchit"),
+    ("Who is the crippled youngest son of Bob Cratchit?", "Tiny Tim"),
+    ("Who was Scrooge's employer when he was an apprentice?", "Fezziwig"),
+])
+def test_the_first_line_names_the_answer(index, question, expected):
+    pipe = BasicSearch(index, facts_graph=FACTS)
+    list(pipe.run(question))
+    first = pipe.result.answer.splitlines()[0]
+    assert first.startswith("The answer is") and expected in first
