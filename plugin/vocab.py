@@ -112,6 +112,10 @@ class TG(metaclass=_ClosedNamespace):
     #: (tg:chosenCandidate), the evidence items that support it (tg:supportedBy) and why it
     #: scored so (tg:reasoning). The rejected candidates say why this answer and not another.
     AnswerCandidate = NamedNode("https://trustgraph.ai/ns/AnswerCandidate")
+    #: basic search question (class). A question answered by Microsoft GraphRAG's basic
+    #: search: the query is embedded, the text units most similar to it by vector (cosine)
+    #: similarity are kept within a token budget, and the answer is written from them.
+    BasicSearchQuestion = NamedNode("https://trustgraph.ai/ns/BasicSearchQuestion")
     #: Chunk (class). A span of text cut from a page or a document by a chunking activity,
     #: located by its index, character offset and character length.
     Chunk = NamedNode("https://trustgraph.ai/ns/Chunk")
@@ -610,6 +614,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.Analysis,
         TG.Answer,
         TG.AnswerCandidate,
+        TG.BasicSearchQuestion,
         TG.Chunk,
         TG.ChunkSelection,
         TG.Claim,
@@ -850,6 +855,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.Analysis: 'Analysis',
         TG.Answer: 'Answer',
         TG.AnswerCandidate: 'Answer candidate',
+        TG.BasicSearchQuestion: 'basic search question',
         TG.Chunk: 'Chunk',
         TG.ChunkSelection: 'Chunk selection',
         TG.Claim: 'Claim',

@@ -17,7 +17,7 @@ from .. import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "ask": (
         "ask",
-        "Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace.",
+        "Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT/basic search) and record its trace.",
     ),
     "chat": ("chat", "Chat with a Microsoft GraphRAG mode: one question per line of stdin, earlier turns as history."),
     "demo": (

@@ -1,4 +1,4 @@
-"""``ragprov ask graph-rag|doc-rag|agent "QUESTION"``: answer a question, recording its trace.
+"""``ragprov ask graph-rag|doc-rag|agent|local|global|drift|basic "QUESTION"``: answer a question, recording its trace.
 
 The answer goes to stdout as it is written; with ``-x/--explain`` each stage is printed on stderr
 the moment it is recorded (question, concepts, explored entities and edge count, each selected
@@ -234,7 +234,7 @@ def _citer(pipe):
 @llm_options
 @with_store(one_update=True)
 def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):
-    """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT search) and record its trace."""
+    """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT/basic search) and record its trace."""
     engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)
     graph = to_named_node(facts_graph) if facts_graph else None
     pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph)

@@ -1,4 +1,4 @@
-"""``ragprov chat [local|global|drift]``: a conversation, one question per line of standard input.
+"""``ragprov chat [local|global|drift|basic]``: a conversation, one question per line of standard input.
 
 Each question is answered as ``ragprov ask`` answers it, with the earlier questions of the session
 as Microsoft GraphRAG's conversation history: they join the entity search, an LLM sees them in the
@@ -24,7 +24,7 @@ from .common import with_store
 
 __all__ = ["chat_command"]
 
-CHAT_MODES = ("local", "global", "drift")
+CHAT_MODES = ("local", "global", "drift", "basic")
 
 
 class _Turns:

@@ -237,14 +237,17 @@ def _focus_items(stage: _Stage, items: list) -> list[str]:
     rows = []
     for sel in items:
         sp = stage.node(sel)
-        rows.append((_rank(sp), _val(_one(sp, TG.itemKind) or Literal("?")), _one(sp, TG.item), _one(sp, TG.tokenCount)))
+        rows.append((_rank(sp), _val(_one(sp, TG.itemKind) or Literal("?")), _one(sp, TG.item), _one(sp, TG.tokenCount),
+                     _one(sp, TG.score)))
     rows.sort(key=lambda r: r[0])
     labels = stage.labeler([r[2] for r in rows if isinstance(r[2], NamedNode)])
     lines = [f"  context items kept ({len(rows)}):"]
     max_edges = stage.max_edges
-    for rank, kind, item, tokens in rows[: max_edges or len(rows)]:
+    for rank, kind, item, tokens, score in rows[: max_edges or len(rows)]:
         t = f", {_val(tokens)} tokens" if tokens is not None else ""
-        lines.append(f"  {rank:>3}. {kind}: {_label(item, labels)}{t}")
+        # a text unit's score is its similarity to the question (basic search); other kinds' are ranking keys
+        s = f", similarity {float(_val(score)):.3f}" if score is not None and kind == "text_unit" else ""
+        lines.append(f"  {rank:>3}. {kind}: {_label(item, labels)}{t}{s}")
     if max_edges is not None and len(rows) > max_edges:
         lines.append(f"  … and {len(rows) - max_edges} more (see the trace)")
     return lines

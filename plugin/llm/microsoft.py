@@ -10,7 +10,9 @@ message with the ``response_type`` and sends the user's question as the user mes
 - :func:`reduce_points`: global search's reduce step: the points as ``----Analyst n----`` /
   ``Importance Score: s`` blocks, best first while they fit the budget, then the answer, streamed;
 - :func:`drift_primer`, :func:`hyde` and :func:`drift_reduce`: DRIFT's primer (intermediate
-  answer, score, follow-up queries as JSON), its HyDE query expansion and its final answer.
+  answer, score, follow-up queries as JSON), its HyDE query expansion and its final answer;
+- :func:`basic_answer`: basic search's answer from its ``Sources`` table (the text units nearest
+  the question by vector similarity), streamed, citing ``[Data: Sources (…)]``.
 
 Tokens are what the server reports; when it reports none, they are counted with tiktoken for the
 configured model (:mod:`.tokens`), as Microsoft counts them.
@@ -38,6 +40,7 @@ __all__ = [
     "CitedAnswer",
     "DriftPrimer",
     "analyst_points",
+    "basic_answer",
     "drift_primer",
     "drift_reduce",
     "hyde",
@@ -220,3 +223,8 @@ def drift_reduce(
     data = "\n\n".join(f"----Answer {n}----\n{a}" for n, a in enumerate(answers, start=1))
     return _stream(engine, "ms-drift-reduce", tables, context_data=data, response_type=response_type, question=question)
 
+
+
+def basic_answer(engine: LLMEngine, question: str, sources: ContextTables, *, response_type: str = DEFAULT_RESPONSE_TYPE) -> CitedAnswer:
+    """Basic search's answer from its ``Sources`` table (streamed; citations resolved against it)."""
+    return _stream(engine, "ms-basic-search", [sources], response_type=response_type, context_data=sources.text(), question=question)

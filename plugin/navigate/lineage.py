@@ -203,6 +203,7 @@ QUESTION_KINDS = {
     _TG + "LocalSearchQuestion": "local",
     _TG + "GlobalSearchQuestion": "global",
     _TG + "DriftSearchQuestion": "drift",
+    _TG + "BasicSearchQuestion": "basic",
 }
 
 

@@ -30,6 +30,7 @@ _QUESTION_TYPES = (
     "LocalSearchQuestion",
     "GlobalSearchQuestion",
     "DriftSearchQuestion",
+    "BasicSearchQuestion",
 )
 
 

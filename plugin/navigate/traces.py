@@ -39,6 +39,7 @@ QUESTION_PATTERNS = (
     "urn:ragprov:local:{id}",
     "urn:ragprov:global:{id}",
     "urn:ragprov:drift:{id}",
+    "urn:ragprov:basic:{id}",
 )
 """The question IRIs of §4 (and of the Microsoft GraphRAG modes), by session id."""
 
@@ -49,6 +50,7 @@ TRACE_KINDS = {
     "local": TG.LocalSearchQuestion,
     "global": TG.GlobalSearchQuestion,
     "drift": TG.DriftSearchQuestion,
+    "basic": TG.BasicSearchQuestion,
 }
 
 

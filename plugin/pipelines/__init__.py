@@ -4,7 +4,8 @@
   synthesis (TrustGraph style).
 - :class:`DocRag`: concepts → chunk retrieval → optional reranking → synthesis.
 - :class:`Agent`: ReAct over ``knowledge-query`` (GraphRAG) and ``document-query`` (DocRAG).
-- :class:`LocalSearch`, :class:`GlobalSearch`, :class:`DriftSearch`: Microsoft GraphRAG's query modes over a loaded index.
+- :class:`LocalSearch`, :class:`GlobalSearch`, :class:`DriftSearch`, :class:`BasicSearch`: Microsoft
+  GraphRAG's query modes over a loaded index (basic search: vector search over the text units).
 
 Each ``run(question)`` is a generator of :mod:`ragprov.record.events` events; afterwards the
 pipeline's ``result`` (:class:`RunResult`) holds the answer, sources, tokens and stage timings.
@@ -20,6 +21,7 @@ from ..errors import ConfigurationError
 from ..retrieve import ChunkIndex, EntityIndex, FactsReader, FactsSchema
 from .agent import Agent, AgentParams
 from .base import Pipeline, RunResult, Timings, Tokens
+from .basic import BasicSearch, BasicSearchParams
 from .docrag import DocRag, DocRagParams
 from .graphrag import GraphRag, GraphRagParams
 from .microsoft import llm_of
@@ -30,6 +32,8 @@ __all__ = [
     "PIPELINES",
     "Agent",
     "AgentParams",
+    "BasicSearch",
+    "BasicSearchParams",
     "ChunkIndex",
     "DocRag",
     "DocRagParams",
@@ -51,7 +55,7 @@ __all__ = [
     "pipeline",
 ]
 
-PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
+PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic")
 
 
 def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None):
@@ -62,9 +66,9 @@ def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: Named
     >>> type(pipeline("drift", open_store("memory:"))).__name__
     'DriftSearch'
     """
-    classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch)}
+    classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch, BasicSearch)}
     if kind not in classes:
         raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
     # with an LLM, the Microsoft GraphRAG modes take Microsoft's defaults (docs/microsoft-parameters.md)
-    params = microsoft_params(kind) if kind in ("local", "global", "drift") and llm_of(engine) is not None else None
+    params = microsoft_params(kind) if kind in ("local", "global", "drift", "basic") and llm_of(engine) is not None else None
     return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)

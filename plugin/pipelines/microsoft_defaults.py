@@ -20,6 +20,8 @@ from typing import Any
 
 from ..llm.history import MAX_TURNS
 from ..llm.microsoft import DEFAULT_RESPONSE_TYPE
+from ..retrieve.vectors import BATCH_MAX_TOKENS, BATCH_SIZE
+from .basic import BasicSearchParams
 from .microsoft import MAP_MAX_LENGTH, REDUCE_MAX_LENGTH
 from .msgraphrag import DriftSearchParams, GlobalSearchParams, LocalSearchParams
 
@@ -76,11 +78,19 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("drift", "drift_search.local_search_top_k_relationships", 10, "DriftSearchParams.local.top_k_relationships", 10),
     Parameter("drift", "drift_search.local_search_max_data_tokens", 12_000, "DriftSearchParams.local.max_tokens", 12_000),
     Parameter("drift", "drift_search.concurrency", 32, "(none)", 1, "follow-ups run one after another, each a recorded sub-trace"),
+    # basic search
+    Parameter("basic", "basic_search.k", 10, "BasicSearchParams.k", 10, "the text units nearest the question by cosine similarity"),
+    Parameter("basic", "basic_search.max_context_tokens", 12_000, "BasicSearchParams.max_tokens", 12_000,
+              "the Sources table, counted with tiktoken for the configured model"),
+    Parameter("basic", "embed_text.batch_size", 16, "ragprov.retrieve.vectors.BATCH_SIZE", BATCH_SIZE,
+              "texts per /embeddings request (offline: the hashed term-frequency vector, no requests)"),
+    Parameter("basic", "embed_text.batch_max_tokens", 8191, "ragprov.retrieve.vectors.BATCH_MAX_TOKENS", BATCH_MAX_TOKENS,
+              "tokens per /embeddings request"),
 )
 
 
 def microsoft_params(kind: str) -> Any:
-    """The settings of mode ``kind`` (``local``, ``global``, ``drift``) with an LLM configured."""
+    """The settings of mode ``kind`` (``local``, ``global``, ``drift``, ``basic``) with an LLM configured."""
     values = {(p.mode, p.ragprov.rsplit(".", 1)[-1]): p.value for p in PARAMETERS}
 
     def local(mode: str) -> LocalSearchParams:
@@ -95,6 +105,8 @@ def microsoft_params(kind: str) -> Any:
     if kind == "drift":
         return DriftSearchParams(primer_reports=values["drift", "primer_reports"], k_followups=values["drift", "k_followups"],
                                  depth=values["drift", "depth"], local=local("drift"))
+    if kind == "basic":
+        return BasicSearchParams(k=values["basic", "k"], max_tokens=values["basic", "max_tokens"])
     raise ValueError(f"no Microsoft GraphRAG mode {kind!r}")
 
 

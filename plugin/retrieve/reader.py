@@ -41,6 +41,7 @@ from .terms import EdgeOrigin, source_citation
 
 if TYPE_CHECKING:
     from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
+    from .vectors import Embedder, VectorIndex
 
 __all__ = ["FactsReader", "update_text_index"]
 
@@ -165,7 +166,11 @@ class FactsReader:
              for e, kind, item, rank, weight, s, t in rows],
             {item.value: texts.get(item, (None, None)) for item in dict.fromkeys(items)},
         )
-        return index.apply(documents, stamp=stamp, context=local)
+        report = index.apply(documents, stamp=stamp, context=local)
+        from .vectors import HashedEmbedder
+
+        index.vectors(HashedEmbedder())  # the offline text vectors of the text units, computed at load time
+        return report
 
     def neighbourhood(self, entities: Sequence[NamedNode], *, limit: int) -> list[tuple[NamedNode, Triple]]:
         """``(frontier entity, fact)`` pairs, entity order kept, at most ``limit`` facts per entity."""
@@ -303,6 +308,33 @@ class FactsReader:
             if index is not None:
                 self._chunk_positions.setdefault(chunk, index)
         return out
+
+    def text_unit_vectors(self, embedder: Embedder) -> VectorIndex:
+        """The vectors of every chunk (text unit) by ``embedder``, for vector search: kept in the
+        persistent index where the store has one (:meth:`.textindex.TextIndex.vectors`: computed
+        at load time for the offline embedder, on first use for an API's, then kept), else
+        computed here once per reader."""
+        key = ("vectors", embedder.ref)
+        if key not in self._memo:
+            stored = self.text_index()
+            if stored is not None:
+                self._memo[key] = stored.vectors(embedder)
+            else:
+                from .vectors import VectorIndex
+
+                records = self._chunk_index.records if self._chunk_index is not None else self.read_chunks()
+                for rec in records:
+                    self._chunk_records.setdefault(rec.chunk, rec)
+                matrix = embedder.embed([r.text for r in records])
+                self._memo[key] = VectorIndex([r.chunk.value for r in records], matrix, embedder.ref)
+        return self._memo[key]
+
+    def imported_vectors(self, prefix: str, dim: int) -> VectorIndex | None:
+        """The text units' vectors an index output shipped (a set named ``prefix…``, kept in the
+        persistent index at load: :mod:`ragprov.loaders.graphrag_embeddings`) of ``dim``
+        dimensions, or ``None`` (none shipped, another dimension, or no persistent index)."""
+        stored = self.text_index()
+        return stored.imported(prefix, dim) if stored is not None else None
 
     def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met

@@ -41,7 +41,7 @@ import math
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +73,11 @@ CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
 CREATE TABLE IF NOT EXISTS context (entity TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL, rank REAL, weight REAL,
   source TEXT, target TEXT, PRIMARY KEY (entity, kind, item)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vector (embedder TEXT NOT NULL, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL,
+  dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (embedder, kind, iri)) WITHOUT ROWID;
 """
 #: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
-_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item")
+_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item", "vector")
 
 #: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
 #: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
@@ -150,6 +152,8 @@ class TextIndex:
         self._frequencies: dict[tuple[int, str], int] = {}
         self._ceilings: dict[tuple[int, str], float] = {}
         self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
+        #: the vectors read so far, by (embedder, kind)
+        self._vectors: dict[tuple[str, str], Any] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -274,6 +278,7 @@ class TextIndex:
         self._frequencies.clear()
         self._ceilings.clear()
         self._among_read.clear()
+        self._vectors.clear()
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -483,6 +488,97 @@ class TextIndex:
             part = list(iris[start : start + 500])
             for iri, label, text in self.db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({','.join('?' * len(part))})", part):
                 out[iri] = (label, text)
+        return out
+
+    def vectors(self, embedder, kind: str = "chunk"):
+        """The :class:`~.vectors.VectorIndex` of every document of ``kind`` (text units: ``chunk``)
+        by ``embedder``: the stored vectors of documents whose text is unchanged since (the
+        document's hash is kept beside each vector), the others embedded now, in batches, and
+        stored, and the vectors of vanished documents dropped; read once per index object."""
+        import numpy as np
+
+        from .vectors import VectorIndex
+
+        key = (embedder.ref, kind)
+        if key in self._vectors:
+            return self._vectors[key]
+        rows = self.db.execute(
+            "SELECT d.iri, d.hash, v.hash, v.dim, v.vec FROM doc d LEFT JOIN vector v "
+            "ON v.embedder = ? AND v.kind = d.kind AND v.iri = d.iri WHERE d.kind = ? ORDER BY d.iri", (embedder.ref, kind)).fetchall()
+        stale = [(iri, digest) for iri, digest, stored, _, _ in rows if stored != digest]
+        fresh: dict[str, Any] = {}
+        if stale:
+            texts = {iri: json.loads(data).get("text") or "" for iri, data in self._doc_data(kind, [iri for iri, _ in stale])}
+            matrix = embedder.embed([texts.get(iri, "") for iri, _ in stale])
+            fresh = {iri: matrix[n] for n, (iri, _) in enumerate(stale)}
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.executemany("INSERT OR REPLACE INTO vector VALUES (?, ?, ?, ?, ?, ?)", [
+                    (embedder.ref, kind, iri, digest, int(fresh[iri].shape[0]), fresh[iri].astype(np.float32).tobytes())
+                    for iri, digest in stale])
+                self.db.execute("DELETE FROM vector WHERE embedder = ? AND kind = ? AND iri NOT IN (SELECT iri FROM doc WHERE kind = ?)",
+                                (embedder.ref, kind, kind))
+                self.db.execute("COMMIT")
+            except sqlite3.Error:  # a read-only index: the vectors serve this process only
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+        iris = [iri for iri, *_ in rows]
+        vectors = [fresh[iri] if iri in fresh else np.frombuffer(vec, dtype=np.float32, count=dim) for iri, _, _, dim, vec in rows]
+        dims = {len(v) for v in vectors}
+        matrix = np.vstack(vectors).astype(np.float32) if vectors and len(dims) == 1 else np.zeros((0, 1), dtype=np.float32)
+        found = self._vectors[key] = VectorIndex(iris if len(matrix) else [], matrix, embedder.ref)
+        return found
+
+    def import_vectors(self, ref: str, vectors: Mapping[str, Sequence[float]], kind: str = "chunk") -> int:
+        """Keep vectors computed elsewhere (a GraphRAG output's own text-unit embeddings) as the
+        set ``ref``, for the documents of ``kind`` the index holds (each with the document's
+        current hash: a text changed later leaves its vector out of :meth:`imported`); replaces
+        the set; returns how many were kept."""
+        import numpy as np
+
+        known = dict(self.db.execute("SELECT iri, hash FROM doc WHERE kind = ?", (kind,)).fetchall())
+        rows = [(ref, kind, iri, known[iri], len(v), np.asarray(v, dtype=np.float32).tobytes())
+                for iri, v in vectors.items() if iri in known]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("DELETE FROM vector WHERE embedder = ? AND kind = ?", (ref, kind))
+            self.db.executemany("INSERT INTO vector VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self._vectors.clear()
+        return len(rows)
+
+    def imported(self, prefix: str, dim: int, kind: str = "chunk"):
+        """The :class:`~.vectors.VectorIndex` of an imported set (its ref starting with ``prefix``)
+        of ``dim``-dimensional vectors, those whose document is unchanged since; ``None`` when
+        there is none (the newest-named set when several)."""
+        import numpy as np
+
+        from .vectors import VectorIndex
+
+        refs = [r for r, in self.db.execute(
+            "SELECT DISTINCT embedder FROM vector WHERE kind = ? AND dim = ? AND substr(embedder, 1, ?) = ? ORDER BY embedder DESC",
+            (kind, dim, len(prefix), prefix))]
+        if not refs:
+            return None
+        key = (refs[0], kind)
+        if key not in self._vectors:
+            rows = self.db.execute(
+                "SELECT v.iri, v.vec FROM vector v JOIN doc d ON d.kind = v.kind AND d.iri = v.iri AND d.hash = v.hash "
+                "WHERE v.embedder = ? AND v.kind = ? ORDER BY v.iri", (refs[0], kind)).fetchall()
+            matrix = np.vstack([np.frombuffer(vec, dtype=np.float32, count=dim) for _, vec in rows]) if rows else np.zeros((0, dim))
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            self._vectors[key] = VectorIndex([iri for iri, _ in rows], (matrix / norms).astype(np.float32), refs[0])
+        return self._vectors[key]
+
+    def _doc_data(self, kind: str, iris: Sequence[str]) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for start in range(0, len(iris), 500):
+            part = list(iris[start : start + 500])
+            out.extend(self.db.execute(f"SELECT iri, data FROM doc WHERE kind = ? AND iri IN ({','.join('?' * len(part))})", (kind, *part)))
         return out
 
     def reports(self, query: Sequence[str], limit: int) -> list[tuple[str, float]]:

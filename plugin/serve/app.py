@@ -129,7 +129,7 @@ class Api:
         ---
         summary: List traces
         parameters:
-          - {name: kind, in: query, schema: {type: string, enum: [graph-rag, doc-rag, agent, local, global, drift]}}
+          - {name: kind, in: query, schema: {type: string, enum: [graph-rag, doc-rag, agent, local, global, drift, basic]}}
           - {name: since, in: query, description: ISO 8601 date or date-time, schema: {type: string}}
           - {name: q, in: query, description: only traces whose question contains this text (any case), schema: {type: string}}
           - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
@@ -257,7 +257,7 @@ class Api:
                 type: object
                 required: [mode, question]
                 properties:
-                  mode: {type: string, enum: [graph-rag, doc-rag, agent, local, global, drift]}
+                  mode: {type: string, enum: [graph-rag, doc-rag, agent, local, global, drift, basic]}
                   question: {type: string, minLength: 1, maxLength: 2000}
                   options: {type: object, description: "the mode's parameters (e.g. triple_limit for graph-rag)"}
         responses:

@@ -76,3 +76,16 @@ def test_an_offline_ask_loads_no_http_client():
     env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("RAGPROV_LLM")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert "HEAVY []" in out
+
+
+def test_asking_imports_numpy_only_for_vectors():
+    """Every ``ragprov ask`` imports the pipelines; numpy loads only when basic search makes or searches vectors."""
+    code = (
+        "import sys; import ragprov.cli.ask; from ragprov.pipelines import pipeline, BasicSearch\n"
+        "from ragprov.pipelines.microsoft_defaults import PARAMETERS\n"
+        "print('NUMPY', 'numpy' in sys.modules)\n"
+        "from ragprov.retrieve.vectors import HashedEmbedder; HashedEmbedder().embed(['Marley'])\n"
+        "print('NUMPY', 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["NUMPY", "False", "NUMPY", "True"]

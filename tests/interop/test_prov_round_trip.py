@@ -28,7 +28,7 @@ from ragprov.pipelines import pipeline
 from ragprov.resources import data_dir
 from ragprov.store import EmbeddedStore
 
-KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
+KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic")
 FACTS = NamedNode("urn:graph:facts")
 PROV = "http://www.w3.org/ns/prov#"
 RELATIONS = {  # PROV-O property -> PROV-JSON relation key
@@ -67,7 +67,7 @@ def recorded(tmp_path_factory) -> tuple[str, dict[str, str]]:
         load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
         for kind, question in (("graph-rag", "Who is Scrooge?"), ("doc-rag", "Who is Bob Cratchit?"), ("agent", "Who was Marley?"),
                                ("local", "Who is Tiny Tim?"), ("global", "What are the main themes?"),
-                               ("drift", "How does Scrooge change?")):
+                               ("drift", "How does Scrooge change?"), ("basic", "Who was Scrooge's business partner?")):
             list(pipeline(kind, store, facts_graph=FACTS).run(question))
         nav = Navigator(store)
         questions = {kind: nav.list_traces(kind=kind, limit=1)[0].question.value for kind in KINDS}

@@ -14,6 +14,8 @@ from ragprov.loaders.graphrag import load_graphrag
 from ragprov.navigate.lineage import Lineage
 from ragprov.pipelines import (
     Agent,
+    BasicSearch,
+    BasicSearchParams,
     DocRag,
     DriftSearch,
     DriftSearchParams,
@@ -63,10 +65,12 @@ def _pipelines(store):
         "local": LocalSearch(store, params=LocalSearchParams(max_tokens=4000), **options),
         "global": GlobalSearch(store, params=GlobalSearchParams(max_level=0), **options),
         "drift": DriftSearch(store, params=DriftSearchParams(k_followups=1, depth=1, reduce_answers=2), **options),
+        # the 3 nearest text units (the Dulce index has 5: with Microsoft's k=10 the rest come from the Carol)
+        "basic": BasicSearch(store, params=BasicSearchParams(k=3), **options),
     }
 
 
-@pytest.mark.parametrize("kind", ["graph-rag", "doc-rag", "agent", "local", "global", "drift"])
+@pytest.mark.parametrize("kind", ["graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic"])
 def test_document_lists_the_answers_that_used_it_and_no_other(index, kind):
     pipe = _pipelines(index)[kind]
     questions = {}

@@ -89,14 +89,15 @@ def searched() -> list:
     load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=facts, show_progress=False)
     for kind, question in (("local", "Who is Tiny Tim?"), ("global", "What are the main themes?"),
                            ("drift", "How does Scrooge change?"), ("graph-rag", "Who is Scrooge?"),
-                           ("agent", "Who was Marley?")):
+                           ("agent", "Who was Marley?"), ("basic", "Who was Scrooge's business partner?")):
         list(pipeline(kind, store, facts_graph=facts).run(question))
     keep = {"urn:graph:retrieval", "urn:graph:library"}
     quads = [q for q in parse(store.dump(format="nquads"), format=RdfFormat.N_QUADS)
              if getattr(q.graph_name, "value", None) in keep]
     kinds = {q.object.value.rsplit("/", 1)[-1] for q in quads
              if q.predicate.value.endswith("#type") and q.object.value.endswith("Question")}
-    assert {"LocalSearchQuestion", "GlobalSearchQuestion", "DriftSearchQuestion", "GraphRagQuestion", "AgentQuestion"} <= kinds
+    assert {"LocalSearchQuestion", "GlobalSearchQuestion", "DriftSearchQuestion", "GraphRagQuestion", "AgentQuestion",
+            "BasicSearchQuestion"} <= kinds
     return quads
 
 

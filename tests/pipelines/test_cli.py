@@ -147,7 +147,7 @@ def test_demo_runs_offline_and_keeps_its_store(tmp_path, capsys, monkeypatch):
     assert len(listed) >= 4
 
 
-@pytest.mark.parametrize("mode", ["local", "global", "drift"])
+@pytest.mark.parametrize("mode", ["local", "global", "drift", "basic"])
 def test_ask_microsoft_graphrag_modes(tmp_path_factory, capsys, monkeypatch, mode):
     import ragprov.loaders.graphrag as loader
     from ragprov.resources import data_dir
@@ -179,7 +179,7 @@ def test_ask_with_a_streaming_llm_prints_the_answer_and_records_the_model(store_
     assert "sk-cli-secret" not in out + err
 
 
-@pytest.mark.parametrize("kind", ["graph-rag", "doc-rag", "agent", "local", "global", "drift"])
+@pytest.mark.parametrize("kind", ["graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic"])
 def test_ask_buffered_sends_each_trace_as_one_update(store_dir, capsys, monkeypatch, kind):
     from ragprov.store import EmbeddedStore
 

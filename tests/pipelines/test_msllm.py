@@ -289,14 +289,15 @@ def test_parameters_table_is_the_docs_and_microsofts_own_defaults():
     assert parameters_table() in docs
     defaults = pytest.importorskip("graphrag.config.defaults")
     sections = {"local_search": defaults.LocalSearchDefaults(), "global_search": defaults.GlobalSearchDefaults(),
-                "drift_search": defaults.DriftSearchDefaults()}
+                "drift_search": defaults.DriftSearchDefaults(), "basic_search": defaults.BasicSearchDefaults(),
+                "embed_text": defaults.EmbedTextDefaults()}
     checked = 0
     for p in PARAMETERS:
         section, _, field = p.microsoft.partition(".")
         if section in sections:
             assert getattr(sections[section], field) == p.default, p
             checked += 1
-    assert checked >= 15
+    assert checked >= 19
 
 
 def test_an_llm_pipeline_takes_microsofts_defaults(index):

@@ -120,7 +120,7 @@ function setView(node, tab) {
 }
 
 function askView() {
-  const modes = (state.health && state.health.modes.length) ? state.health.modes : ["graph-rag", "doc-rag", "agent", "local", "global", "drift"];
+  const modes = (state.health && state.health.modes.length) ? state.health.modes : ["graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic"];
   const status = h("p", { id: "ask-status", class: "muted small" });
   const stages = h("ol", { id: "live-stages", class: "live" });
   const answer = h("div", { id: "live-answer", class: "answer", hidden: true });
@@ -200,7 +200,7 @@ function answerWithCitations(trace) {
 
 async function tracesView() {
   const search = h("input", { id: "trace-search", type: "search", placeholder: "search questions…" });
-  const kind = h("select", { id: "trace-kind" }, h("option", { value: "" }, "every kind"), ["graph-rag", "doc-rag", "agent", "local", "global", "drift"].map((k) => h("option", { value: k }, k)));
+  const kind = h("select", { id: "trace-kind" }, h("option", { value: "" }, "every kind"), ["graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic"].map((k) => h("option", { value: k }, k)));
   const body = h("tbody", { id: "trace-rows" });
   const section = h("section", {}, h("h2", {}, "Traces"), h("div", { class: "toolbar" }, search, kind),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "kind"), h("th", {}, "started"), h("th", {}, "question"), h("th", {}, "status"))), body));
