@@ -74,7 +74,7 @@ class BasicSearchParams:
 class BasicSearch(_Mode):
     """Microsoft GraphRAG basic search (see the module docstring)."""
 
-    kind, params_type, question_type = "basic", BasicSearchParams, (TG.BasicSearchQuestion, "Basic search question")
+    kind, params_type = "basic", BasicSearchParams
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (linked in the trace; Microsoft's basic

@@ -42,6 +42,7 @@ MODES: dict[str, tuple[NamedNode, str]] = {
     "local": (TG.LocalSearchQuestion, "Local search question"),
     "global": (TG.GlobalSearchQuestion, "Global search question"),
     "drift": (TG.DriftSearchQuestion, "DRIFT search question"),
+    "basic": (TG.BasicSearchQuestion, "Basic search question"),
 }
 """Each Microsoft GraphRAG mode's question type and label."""
 
@@ -57,7 +58,7 @@ _AFTER: dict[str, tuple[str | None, ...]] = {
 
 
 class MicrosoftTrace(TraceRecording):
-    """One local, global or DRIFT search session (see :meth:`Recorder.microsoft`)."""
+    """One local, global, DRIFT or basic search session (see :meth:`Recorder.microsoft`)."""
 
     def __init__(self, recorder: Recorder, mode: str, query: str, *, model: str | None, used: NamedNode | None, session_id: str,
                  previous_turn: NamedNode | None = None):

@@ -212,7 +212,7 @@ class Recorder:
 
     def microsoft(self, mode: str, query: str, *, model: str | None = None, used: NamedNode | None = None,
                   session_id: str | None = None, previous_turn: NamedNode | None = None) -> MicrosoftTrace:
-        """Start a Microsoft GraphRAG trace (``mode``: local, global or drift): records the Question
+        """Start a Microsoft GraphRAG trace (``mode``: local, global, drift or basic): records the Question
         now; ``previous_turn``: the Synthesis of the conversation turn this question continues."""
         from .microsoft import MicrosoftTrace
 
