@@ -54,6 +54,10 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         lines.append(f"  explored {stage.value(TG.edgeCount)} edges from {len(entities)} entities: {shown}")
     if stage.value(TG.chunkCount) is not None:
         lines.append(f"  retrieved {stage.value(TG.chunkCount)} chunks")
+    if stage.node.first(TG.threshold) is not None:
+        rated = [sel for sel in stage.selections if sel.kept is not None]
+        lines.append(f"  rated {len(rated)} community reports, kept {sum(1 for sel in rated if sel.kept)} "
+                     f"(relevant: rating at least {stage.value(TG.threshold):g})")
     for n, sel in enumerate(stage.selections, start=1):
         rank = sel.rank if sel.rank is not None else n  # TrustGraph records no rank: the order kept
         if sel.edge is not None:
@@ -68,6 +72,12 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         elif sel.chunk is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             lines.append(f"  #{rank} chunk <{sel.chunk.value}>{score}")
+        elif sel.item is not None and sel.kept is not None:  # a report a dynamic community selection rated
+            level = f"  level {sel.level}" if sel.level is not None else ""
+            rating = f"  rating {sel.score:g}" if sel.score is not None else ""
+            lines.append(f"  #{rank} report {term_text(sel.item, labels)}{level}{rating}  {'kept' if sel.kept else 'dropped'}")
+            if sel.reasoning:
+                lines.append(f"      why: {shorten(sel.reasoning)}")
         elif sel.item is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             tokens = f"  {sel.tokens} tokens" if sel.tokens is not None else ""

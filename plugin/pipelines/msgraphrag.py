@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
@@ -53,6 +53,7 @@ from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from .base import Pipeline
+from .community_selection import RatedReport, select_communities
 from .microsoft import (
     drift_answer,
     drift_hyde,
@@ -62,6 +63,7 @@ from .microsoft import (
     history_concepts,
     llm_of,
     local_answer,
+    report_rater,
     token_counter,
 )
 
@@ -135,6 +137,32 @@ class _Session:
             entities=list(entities),
             candidates=list(candidates),
             batches=list(batches),
+        )
+        self.last = iri
+        return event
+
+    def community_selection(self, ratings: Sequence[RatedReport], *, threshold: float, prompt: str | None,
+                            in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:
+        """Global search's dynamic community selection: every report rated, kept or not."""
+        iri = self.iri("community-selection")
+        event = self._write(
+            "record/community-selection",
+            "community-selection",
+            iri,
+            selection=iri,
+            question=self.question,
+            derived_from=self.last,
+            session=self.session,
+            generated=self.recorder.clock(),
+            threshold=threshold,
+            ratings=[
+                {"iri": NamedNode(f"{iri.value}/rating/{r.rank}"), "report": r.report, "level": r.level, "rating": r.rating,
+                 "rank": r.rank, "kept": r.kept, "reason": r.reason}
+                for r in ratings
+            ],
+            in_token=in_token,
+            out_token=out_token,
+            prompt=prompt,
         )
         self.last = iri
         return event
@@ -345,17 +373,33 @@ def _item_citation(item: dict, label: str | None) -> str:
 # -- global search -----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class GlobalSearchParams:
-    """Global-search settings: community level, batch and reduce budgets, points per batch, shuffle seed."""
+    """Global-search settings: community level (``max_level``: the reports of communities at that
+    level or coarser, as Microsoft's ``--community-level``; ``None``: every level), batch and reduce
+    budgets, points per batch, shuffle seed; dynamic community selection (``dynamic_selection``,
+    with Microsoft's ``threshold``, ``keep_parent``, ``max_level`` — here ``dynamic_max_level`` —,
+    ``num_repeats`` — ``rating_repeats`` — and ``use_summary``); and how many text units the
+    answer's sources name at most (``source_units``: those the kept points' reports rest on)."""
 
     max_level: int | None = 2
     batch_tokens: int = 8_000
     reduce_tokens: int = 2_000
     points_per_batch: int = 5
     seed: int = 86
+    dynamic_selection: bool = False
+    rating_threshold: float = 1
+    keep_parent: bool = False
+    dynamic_max_level: int = 2
+    rating_repeats: int = 1
+    use_summary: bool = False
+    source_units: int = 10
 
     def __post_init__(self) -> None:
         if self.batch_tokens < 1 or self.reduce_tokens < 1 or self.points_per_batch < 1:
             raise ConfigurationError("global search budgets and points per batch must be at least 1")
+        if self.max_level is not None and self.max_level < 0:
+            raise ConfigurationError("the community level must be 0 or more")
+        if self.rating_repeats < 1 or self.source_units < 0:
+            raise ConfigurationError("rating_repeats must be at least 1 and source_units at least 0")
 
 
 class GlobalSearch(_Mode):
@@ -373,6 +417,9 @@ class GlobalSearch(_Mode):
 
         with timings.measure("context"):
             reports = self.reader.community_reports(p.max_level)
+        if p.dynamic_selection:
+            reports = yield from self._select(session, question, concepts, reports)
+        with timings.measure("context"):
             shuffled = list(reports)
             random.Random(p.seed).shuffle(shuffled)
             batches: list[list[dict]] = []
@@ -432,15 +479,18 @@ class GlobalSearch(_Mode):
                 break
             budget += t
             kept.append(point)
+        with timings.measure("lineage"):
+            selections, sources = self._sources(session, kept)
         with timings.measure("record"):
             event = session.focus(
-                [],
+                selections,
                 derived_from=map_iris or [exploration],
                 points=[point["iri"] for point in kept],
                 prompt="graphrag-global-reduce@1",
             )
         yield event
         result.selected = len(kept)
+        result.sources = tuple(sources)
         titles = {r["report"]: r["title"] for r in reports}
         named = self._named_in([point["content"] for point in kept])
         passages = [
@@ -458,6 +508,54 @@ class GlobalSearch(_Mode):
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
         yield from self._synthesize(session, question, passages, kind="facts")
+
+
+    def _select(self, session: _Session, question: str, concepts: Sequence[str], reports: list[dict]) -> Generator[Event, None, list[dict]]:
+        """Dynamic community selection over ``reports`` (recorded with every rating); returns the
+        reports kept (:mod:`.community_selection`)."""
+        p, result = self.params, self.result
+        with result.timings.measure("context"):
+            tree = self.reader.report_tree()
+        rater = report_rater(self, question, concepts, repeats=p.rating_repeats, use_summary=p.use_summary)
+        with result.timings.measure("rating"):
+            kept, ratings = select_communities(reports, tree, rater.rate, threshold=p.rating_threshold, keep_parent=p.keep_parent,
+                                               max_level=p.dynamic_max_level)
+        result.tokens.add(rater.in_token, rater.out_token)
+        with result.timings.measure("record"):
+            event = session.community_selection(ratings, threshold=p.rating_threshold, prompt=rater.prompt,
+                                                in_token=rater.in_token, out_token=rater.out_token)
+        yield event
+        return kept
+
+    def _sources(self, session: _Session, kept: Sequence[dict]) -> tuple[list[dict], list[Source]]:
+        """What the answer rests on, as the Focus's kept items and the run's sources: the reports
+        the kept points rest on (best point first), then the text units those reports' member
+        entities were extracted from — at most ``source_units``, those holding the most kept
+        reports, then the most members — which are the sources (document, chunk)."""
+        best: dict[NamedNode, float] = {}
+        for point in kept:  # best first already
+            for rep in point["reports"]:
+                best.setdefault(rep, point["score"])
+        units: dict[NamedNode, list[int]] = {}  # unit -> [reports holding it, members]
+        if best and self.params.source_units:
+            for members in self.reader.report_units(list(best)).values():
+                for unit, n in members:
+                    tally = units.setdefault(unit, [0, 0])
+                    tally[0] += 1
+                    tally[1] += n
+        ranked = sorted(units, key=lambda u: (-units[u][0], -units[u][1], u.value))[: self.params.source_units]
+        where = unit_sources(self.reader, ranked)
+        rows = [(rep, "report", score) for rep, score in best.items()] + [(u, "text_unit", float(units[u][1])) for u in ranked]
+        selections = [
+            {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": item, "kind": kind, "rank": n, "score": score,
+             "tokens": None, "edge": None}
+            for n, (item, kind, score) in enumerate(rows, start=1)
+        ]
+        sources: list[Source] = []
+        for u in ranked:
+            if u in where and where[u] not in sources:
+                sources.append(where[u])
+        return selections, sources
 
 
 # -- DRIFT search ------------------------------------------------------------------------------
