@@ -75,7 +75,10 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         elif sel.item is not None and sel.kept is not None:  # a report a dynamic community selection rated
             level = f"  level {sel.level}" if sel.level is not None else ""
             rating = f"  rating {sel.score:g}" if sel.score is not None else ""
-            lines.append(f"  #{rank} report {term_text(sel.item, labels)}{level}{rating}  {'kept' if sel.kept else 'dropped'}")
+            threshold = stage.value(TG.threshold)
+            relevant = sel.score is not None and threshold is not None and sel.score >= threshold
+            verdict = "kept" if sel.kept else "relevant, its children kept instead" if relevant else "dropped"
+            lines.append(f"  #{rank} report {term_text(sel.item, labels)}{level}{rating}  {verdict}")
             if sel.reasoning:
                 lines.append(f"      why: {shorten(sel.reasoning)}")
         elif sel.item is not None:

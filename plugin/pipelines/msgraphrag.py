@@ -251,13 +251,16 @@ class _Mode(Pipeline):
 # -- local search ------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class LocalSearchParams:
-    """GraphRAG's local-search defaults (top-k entities, relationships per entity, budgets)."""
+    """GraphRAG's local-search defaults (top-k entities, relationships per entity, budgets, and the
+    community level: only reports of communities at ``max_level`` or coarser are candidates, as
+    Microsoft's ``--community-level``; ``None``: every level)."""
 
     top_k_entities: int = 10
     top_k_relationships: int = 10
     max_tokens: int = 12_000
     community_prop: float = 0.25
     text_unit_prop: float = 0.5
+    max_level: int | None = 2
 
     def __post_init__(self) -> None:
         if self.top_k_entities < 1 or self.max_tokens < 1:
@@ -285,6 +288,9 @@ class LocalSearch(_Mode):
         entities = [m.iri for m in matches]
         with timings.measure("context"):
             rows = self.reader.entity_context(entities)
+            if p.max_level is not None and any(row[1] == "report" for row in rows):
+                levels = self.reader.report_levels()
+                rows = [row for row in rows if row[1] != "report" or levels.get(row[2], 0) <= p.max_level]
             candidates = local_candidates(entities, rows)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
@@ -561,13 +567,15 @@ class GlobalSearch(_Mode):
 # -- DRIFT search ------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class DriftSearchParams:
-    """DRIFT settings: reports read by the primer, follow-ups per action, depth, answers reduced."""
+    """DRIFT settings: reports read by the primer, follow-ups per action, depth, answers reduced, and
+    the community level of the primer's reports (``max_level``, Microsoft's ``--community-level``;
+    the follow-up local searches take ``local.max_level``)."""
 
     primer_reports: int = 5
     k_followups: int = 3
     depth: int = 2
     reduce_answers: int = 6
-    max_level: int | None = None
+    max_level: int | None = 2
     local: LocalSearchParams = dataclasses.field(default_factory=lambda: LocalSearchParams(max_tokens=4_000))
 
     def __post_init__(self) -> None:
