@@ -64,7 +64,7 @@ UNSET = Unset()
 
 
 def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None,
-             community_level: int | None | Unset = UNSET, dynamic_selection: bool | None = None):
+             community_level: int | Unset | None = UNSET, dynamic_selection: bool | None = None):
     """A pipeline by name, one of :data:`PIPELINES` (its default parameters; with an LLM, the
     Microsoft GraphRAG modes take Microsoft's, :mod:`.microsoft_defaults`).
 
@@ -88,7 +88,7 @@ def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: Named
     return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)
 
 
-def _ms_options(kind: str, params, community_level: int | None | Unset, dynamic_selection: bool | None):
+def _ms_options(kind: str, params, community_level: int | Unset | None, dynamic_selection: bool | None):
     if kind not in ("local", "global", "drift"):
         raise ConfigurationError(f"--community-level and --dynamic-community-selection apply to local, global and drift search, not {kind}")
     if dynamic_selection is not None and kind != "global":
