@@ -37,6 +37,8 @@ PARAMS = {
     "retrieve/chunks": dict(limit=None, chunks=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
+    "retrieve/graphrag-report-children": dict(facts_graph=FACTS),
+    "retrieve/graphrag-report-units": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-context-rows": dict(facts_graph=FACTS),
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
@@ -120,6 +122,18 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     assert rows and all(int(r["level"].value) == 0 for r in rows)
     parts = render("retrieve/graphrag-report-texts", facts_graph=FACTS, reports=[r["report"] for r in rows])
     assert {r["report"] for r in parts} == {r["report"] for r in rows} and any("finding" in r for r in parts)
+    # the hierarchy dynamic community selection walks: a root report's children are reports one level down
+    tree = render("retrieve/graphrag-report-children", facts_graph=FACTS)
+    level = {r["report"]: int(r["level"].value) for r in tree}
+    assert len(level) == len(render("retrieve/graphrag-reports", facts_graph=FACTS, max_level=None))
+    edges = [(r["report"], r["child"]) for r in tree if "child" in r]
+    assert edges and all(level[child] == level[parent] + 1 for parent, child in edges)
+    assert len({child for _, child in edges}) == len(edges) == sum(1 for n in level.values() if n > 0)  # every deeper report has one parent
+    # the text units a report rests on: those its members were extracted from
+    root = next(parent for parent, _ in edges)
+    units = render("retrieve/graphrag-report-units", facts_graph=FACTS, reports=[root])
+    assert units and all(r["report"] == root and r["unit"].value.startswith("urn:graphrag:text_unit:") for r in units)
+    assert sum(int(r["members"].value) for r in units) >= len(units)
     tim = next(
         r["entity"]
         for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]})
