@@ -197,6 +197,23 @@ RECORD = {
         out_token=None,
         prompt="global-map@1",
     ),
+    "record/community-selection": dict(
+        selection=NamedNode("urn:x:cs"),
+        question=NamedNode("urn:x:q"),
+        derived_from=NamedNode("urn:x:g"),
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        threshold=1,
+        ratings=[
+            {"iri": NamedNode("urn:x:cs/rating/1"), "report": NamedNode("urn:x:r1"), "level": 0, "rating": 3.0, "rank": 1,
+             "kept": True, "reason": 'says "partner" }'},
+            {"iri": NamedNode("urn:x:cs/rating/2"), "report": NamedNode("urn:x:r2"), "level": None, "rating": 0.0, "rank": 2,
+             "kept": False, "reason": None},
+        ],
+        in_token=None,
+        out_token=None,
+        prompt="report-rating-bm25@1",
+    ),
     "record/drift-action": dict(
         action=NamedNode("urn:x:a"),
         question=NamedNode("urn:x:q"),
