@@ -307,15 +307,17 @@ def _report_text(title: str | None, summary: str, findings: Sequence[tuple[int, 
 
 def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | None) -> list[dict[str, Any]]:
     """The ``limit`` community reports (up to ``max_level``) whose text matches the query tokens
-    best by BM25 (DRIFT's primer): from the persistent text index when the store has one (all
-    levels), else from a BM25 over :func:`report_text` built once per reader."""
+    best by BM25 (DRIFT's primer): from the persistent text index when the store has one (scored
+    over every level, those above ``max_level`` passed over), else from a BM25 over
+    :func:`report_text` built once per reader."""
     from .lexical import BM25, content_tokens
 
     reports = reader.community_reports(max_level)
-    stored = reader.text_index() if max_level is None else None
+    stored = reader.text_index()
     if stored is not None:
         by_iri = {r["report"].value: r for r in reports}
-        return [by_iri[iri] for iri, _ in stored.reports(query, limit) if iri in by_iri]
+        deeper = 0 if max_level is None else len(reader.community_reports(None)) - len(reports)
+        return [by_iri[iri] for iri, _ in stored.reports(query, limit + deeper) if iri in by_iri][:limit]
     bm = reader._memo.get(("report-bm25", max_level))
     if bm is None:
         bm = reader._memo[("report-bm25", max_level)] = BM25([content_tokens(report_text(r)) for r in reports])
