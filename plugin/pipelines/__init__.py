@@ -91,11 +91,11 @@ def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: Named
 def _ms_options(kind: str, params, community_level: int | Unset | None, dynamic_selection: bool | None):
     if kind not in ("local", "global", "drift"):
         raise ConfigurationError(f"--community-level and --dynamic-community-selection apply to local, global and drift search, not {kind}")
-    if dynamic_selection is not None and kind != "global":
+    if dynamic_selection and kind != "global":
         raise ConfigurationError(f"--dynamic-community-selection applies to global search, not {kind}")
     if isinstance(community_level, int) and community_level < 0:
         raise ConfigurationError("--community-level must be 0 or more")
-    changes: dict = {} if dynamic_selection is None else {"dynamic_selection": dynamic_selection}
+    changes: dict = {} if dynamic_selection is None or kind != "global" else {"dynamic_selection": dynamic_selection}
     if not isinstance(community_level, Unset):
         changes["max_level"] = community_level
         if kind == "drift":

@@ -79,6 +79,10 @@ def test_the_default_community_level_is_microsofts(index):
     assert (p.max_level, p.local.max_level) == (1, 1)
     with pytest.raises(Exception, match="global search"):
         pipeline("local", index, dynamic_selection=True)
+    assert pipeline("local", index, dynamic_selection=False).params == pipeline("local", index).params  # off: nothing to turn off
+    assert pipeline("global", index, dynamic_selection=True).params.dynamic_selection
+    with pytest.raises(Exception, match="local, global and drift"):
+        pipeline("doc-rag", index, community_level=1)
 
 
 def test_local_search_candidate_reports_respect_the_community_level(index):
