@@ -148,6 +148,9 @@ def _selection_lines(sel, labels: Labels | None) -> list[str]:
             shorten(term_text(sel.edge.predicate, labels, width=w), w),
             shorten(f"→ {term_text(sel.edge.object, labels, width=w)}", w),
         ]
+    if sel.item is not None and sel.kept is not None:
+        return [shorten(f"#{sel.rank} report, rating {sel.score:g}" if sel.score is not None else f"#{sel.rank} report", w),
+                shorten(term_text(sel.item, labels, width=w), w)]
     if sel.item is not None:
         return [shorten(f"#{sel.rank} {sel.item_kind or 'item'}", w), shorten(term_text(sel.item, labels, width=w), w)]
     return [shorten(f"#{sel.rank} {local_name(sel.chunk or sel.iri)}", w)]
@@ -175,7 +178,10 @@ def _graph_parts(trace: Trace, labels: Labels | None):
         else:
             edges.append((ids[trace.question.value], sid, "generated", True))
         members: list[str] = []
-        for i, sel in enumerate(stage.selections):
+        # a dynamic community selection draws the reports it kept (every rating is in `trace show`)
+        rated = [sel for sel in stage.selections if sel.kept is not None]
+        shown = [sel for sel in stage.selections if sel.kept is None or sel.kept]
+        for i, sel in enumerate(shown):
             nid = _node_id(len(ids))
             ids[sel.iri.value] = nid
             nodes.append((nid, _selection_lines(sel, labels)))
@@ -185,7 +191,8 @@ def _graph_parts(trace: Trace, labels: Labels | None):
                 edges.append((members[i - COLUMNS], nid, "", False))
             members.append(nid)
         if members:
-            groups.append((f"g{sid}", f"kept by {stage.kind} ({len(members)})", members))
+            of = f" of {len(rated)} rated" if rated else ""
+            groups.append((f"g{sid}", f"kept by {stage.kind} ({len(members)}{of})", members))
     return nodes, edges, groups
 
 

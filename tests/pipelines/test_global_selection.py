@@ -180,6 +180,15 @@ def test_trace_show_text_lists_the_ratings(index):
     assert re.search(r"rated \d+ community reports, kept \d+ \(relevant: rating at least 1\)", block)
     assert re.search(r"#1 report \S.* level 0 +rating \d", block)
     assert " kept" in block and "dropped" in block
+    # the diagram draws the kept reports only, saying how many were rated
+    from ragprov.navigate.render import trace_mermaid
+
+    trace = Navigator(index).trace(pipe.result.question)
+    ratings = next(st for st in trace.stages if st.kind == "CommunitySelection").selections
+    kept = sum(1 for r in ratings if r.kept)
+    diagram = trace_mermaid(trace)
+    assert f"kept by CommunitySelection ({kept} of {len(ratings)} rated)" in diagram and kept < len(ratings)
+    assert diagram.count("report, rating ") == kept
 
 
 # -- sources ---------------------------------------------------------------------------------------
