@@ -16,7 +16,11 @@ relationships, communities, community reports with findings, claims, text units)
   gives the same batches), cut into batches by token budget, and each batch is *mapped* to scored
   answer points; the *reduce* step keeps the best points within budget and the answer is written
   from them. Recorded: the batches, one MapResult per batch with its points, scores and reports,
-  the points kept by the reduce step (a Focus), and the Synthesis.
+  the points kept by the reduce step (a Focus, which also keeps the reports those points rest on
+  and the text units of those reports' members: the run's sources), and the Synthesis. With
+  ``dynamic_selection`` the reports are first rated from the root level down
+  (:mod:`.community_selection`) and only the relevant ones are batched; the CommunitySelection
+  stage records every rating.
 
 - **DRIFT search**: a *primer* reads the community reports that best match the question (a
   lexical stand-in for HyDE's embedding match) and writes an intermediate answer and follow-up
