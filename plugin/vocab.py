@@ -134,6 +134,13 @@ class TG(metaclass=_ClosedNamespace):
     #: summary, full text (tg:content), an importance rating with its explanation, and
     #: findings.
     CommunityReport = NamedNode("https://trustgraph.ai/ns/CommunityReport")
+    #: Community selection (class). The dynamic community selection of a Microsoft GraphRAG
+    #: global search: community reports rated for relevance to the question from the root
+    #: level down, the children of a relevant report's community rated next; the reports kept
+    #: are the relevant ones (without the parents of relevant children, unless asked to keep
+    #: them). Every rating is a tg:ReportRating. Derived from the Grounding; the Exploration
+    #: that batches the kept reports derives from it.
+    CommunitySelection = NamedNode("https://trustgraph.ai/ns/CommunitySelection")
     #: Conclusion (class). The last stage of an agent trace: the final answer and why the loop
     #: stopped. Also typed tg:Answer.
     Conclusion = NamedNode("https://trustgraph.ai/ns/Conclusion")
@@ -236,6 +243,11 @@ class TG(metaclass=_ClosedNamespace):
     #: summary and its explanation. Named apart from TrustGraph's tg:Finding, which is the
     #: result of a sub-agent.
     ReportFinding = NamedNode("https://trustgraph.ai/ns/ReportFinding")
+    #: Report rating (class). One community report rated by a dynamic community selection: the
+    #: report, its community level, the relevance rating (0 to 5, tg:score), the LLM's reason
+    #: where one was given, the order it was rated in (tg:rank) and whether the selection kept
+    #: it (tg:kept).
+    ReportRating = NamedNode("https://trustgraph.ai/ns/ReportRating")
     #: retrieval session (class). The activity of answering one Question (prov:used): it
     #: carries the start and end times, the model and the software agent that ran it, and
     #: generates every stage entity of the trace. A sub-trace's session prov:wasInformedBy the
@@ -355,6 +367,9 @@ class TG(metaclass=_ClosedNamespace):
     #: Synthesis (answer) of the turn before it: the earlier turns fed this question (its
     #: entity search and the prompt's conversation history).
     previousTurn = NamedNode("https://trustgraph.ai/ns/previousTurn")
+    #: rated report (object property). Links a community selection to one of the report
+    #: ratings it made (kept or not).
+    rated = NamedNode("https://trustgraph.ai/ns/rated")
     #: reifies (object property). The fact a Statement stands for, as a quoted triple. The
     #: object is a triple term (RDF 1.2, RDF-star) or, in the reification dialect, an
     #: rdf:Statement node, so the OWL range is left open.
@@ -363,8 +378,8 @@ class TG(metaclass=_ClosedNamespace):
     #: relationship IRI is the predicate of a fact between two entities and a sub-property of
     #: this one, so that ?p rdfs:subPropertyOf tg:relatedTo finds them all.
     relatedTo = NamedNode("https://trustgraph.ai/ns/relatedTo")
-    #: community report of (object property). A community report that a report batch holds, or
-    #: that a map point rests on.
+    #: community report of (object property). A community report that a report batch holds,
+    #: that a map point rests on, or that a report rating rated.
     report = NamedNode("https://trustgraph.ai/ns/report")
     #: rests on document (object property). Links a stage that keeps items (a Focus, or a
     #: DocRAG Exploration) to each document those items were extracted from: the root of each
@@ -506,11 +521,15 @@ class TG(metaclass=_ClosedNamespace):
     #: item kind (datatype property). Which table of the index a selected item comes from:
     #: report, entity, relationship, claim or text unit.
     itemKind = NamedNode("https://trustgraph.ai/ns/itemKind")
+    #: kept (datatype property). Whether a dynamic community selection kept the rated report
+    #: for the map steps (true) or dropped it (false).
+    kept = NamedNode("https://trustgraph.ai/ns/kept")
     #: kept edge count (datatype property). How many of the edges found at this hop the
     #: expansion kept in the subgraph.
     keptCount = NamedNode("https://trustgraph.ai/ns/keptCount")
     #: community level (datatype property). The level in the community hierarchy of a
-    #: community or of its report, 0 being the coarsest.
+    #: community or of its report (or of the report a report rating rated), 0 being the
+    #: coarsest.
     level = NamedNode("https://trustgraph.ai/ns/level")
     #: LLM duration in milliseconds (datatype property). TrustGraph's duration of the LLM call
     #: behind this stage, in milliseconds. Read for interoperability; ragprov writes
@@ -547,8 +566,8 @@ class TG(metaclass=_ClosedNamespace):
     #: question kind (datatype property). How the synthesis typed the question: who, where,
     #: when, how-many, which, what, why, how or yes-no.
     questionKind = NamedNode("https://trustgraph.ai/ns/questionKind")
-    #: rank (datatype property). The position of a selected item in the order of selection; a
-    #: smaller rank was preferred.
+    #: rank (datatype property). The position of a selected item in the order of selection (a
+    #: smaller rank was preferred), or of a report rating in the order the reports were rated.
     rank = NamedNode("https://trustgraph.ai/ns/rank")
     #: importance rating (datatype property). How important the indexer's LLM rated a
     #: community (the rank column of a community report, usually 0 to 10; higher is more
@@ -558,12 +577,12 @@ class TG(metaclass=_ClosedNamespace):
     #: its importance rating (the rank_explanation column).
     ratingExplanation = NamedNode("https://trustgraph.ai/ns/ratingExplanation")
     #: reasoning (datatype property). The LLM's explanation of why a selected item is relevant
-    #: to the query.
+    #: to the query (or of the rating it gave a community report).
     reasoning = NamedNode("https://trustgraph.ai/ns/reasoning")
     #: score (datatype property). How relevant a node of a trace was judged, by an LLM, a
     #: cross-encoder or lexical scoring: the score of a selected item, the importance of a
-    #: global search map point, the rating of a DRIFT action's answer. Higher is more
-    #: relevant.
+    #: global search map point, the rating of a DRIFT action's answer, the relevance rating of
+    #: a community report in a dynamic community selection. Higher is more relevant.
     score = NamedNode("https://trustgraph.ai/ns/score")
     #: community size (datatype property). How many entities a community has (the size column
     #: of the index).
@@ -593,6 +612,9 @@ class TG(metaclass=_ClosedNamespace):
     #: termination reason (datatype property). Why the agent loop stopped (for example: final
     #: answer, iteration limit, error).
     terminationReason = NamedNode("https://trustgraph.ai/ns/terminationReason")
+    #: rating threshold (datatype property). The rating a community report needs (at least)
+    #: for a dynamic community selection to find it relevant.
+    threshold = NamedNode("https://trustgraph.ai/ns/threshold")
     #: context tokens (datatype property). How many tokens a selected item takes in the
     #: context window it was kept in.
     tokenCount = NamedNode("https://trustgraph.ai/ns/tokenCount")
@@ -620,6 +642,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.Claim,
         TG.Community,
         TG.CommunityReport,
+        TG.CommunitySelection,
         TG.Conclusion,
         TG.DocRagQuestion,
         TG.Document,
@@ -645,6 +668,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.Relationship,
         TG.ReportBatch,
         TG.ReportFinding,
+        TG.ReportRating,
         TG.RetrievalSession,
         TG.Selection,
         TG.Statement,
@@ -683,6 +707,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.parent,
         TG.point,
         TG.previousTurn,
+        TG.rated,
         TG.reifies,
         TG.relatedTo,
         TG.report,
@@ -735,6 +760,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.humanReadableId,
         TG.inToken,
         TG.itemKind,
+        TG.kept,
         TG.keptCount,
         TG.level,
         TG.llmDurationMs,
@@ -763,6 +789,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.subject,
         TG.summary,
         TG.terminationReason,
+        TG.threshold,
         TG.tokenCount,
         TG.toolDurationMs,
         TG.toolError,
@@ -814,6 +841,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.humanReadableId: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.inToken: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.itemKind: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.kept: NamedNode("http://www.w3.org/2001/XMLSchema#boolean"),
         TG.keptCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.level: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.llmDurationMs: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
@@ -842,6 +870,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.subject: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.summary: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.terminationReason: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
+        TG.threshold: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
         TG.tokenCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.toolDurationMs: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.toolError: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -861,6 +890,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.Claim: 'Claim',
         TG.Community: 'Community',
         TG.CommunityReport: 'Community report',
+        TG.CommunitySelection: 'Community selection',
         TG.Conclusion: 'Conclusion',
         TG.DocRagQuestion: 'DocRAG question',
         TG.Document: 'Document',
@@ -886,6 +916,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.Relationship: 'Relationship',
         TG.ReportBatch: 'Report batch',
         TG.ReportFinding: 'Report finding',
+        TG.ReportRating: 'Report rating',
         TG.RetrievalSession: 'retrieval session',
         TG.Selection: 'Selection',
         TG.Statement: 'Statement',
@@ -945,6 +976,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.inToken: 'input tokens',
         TG.item: 'index item',
         TG.itemKind: 'item kind',
+        TG.kept: 'kept',
         TG.keptCount: 'kept edge count',
         TG.level: 'community level',
         TG.llmDurationMs: 'LLM duration in milliseconds',
@@ -966,6 +998,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.query: 'query text',
         TG.questionKind: 'question kind',
         TG.rank: 'rank',
+        TG.rated: 'rated report',
         TG.rating: 'importance rating',
         TG.ratingExplanation: 'rating explanation',
         TG.reasoning: 'reasoning',
@@ -993,6 +1026,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.target: 'relationship target',
         TG.terminationReason: 'termination reason',
         TG.thought: 'has thought',
+        TG.threshold: 'rating threshold',
         TG.tokenCount: 'context tokens',
         TG.toolDurationMs: 'tool duration in milliseconds',
         TG.toolError: 'tool error',

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 import click
 from pyoxigraph import NamedNode
 
+from ..errors import ConfigurationError
 from ..llm import KEY_ENV, MODEL_ENV, URL_ENV, engine_from_config
 from ..pipelines import PIPELINES, pipeline
 from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder, event_to_json
@@ -27,7 +28,7 @@ from . import cli
 from .common import with_store
 from .explain import describe
 
-__all__ = ["ask_command", "run_question"]
+__all__ = ["ask_command", "community_options", "mode_options", "run_question"]
 
 
 def llm_options(fn):
@@ -55,6 +56,36 @@ def llm_options(fn):
         help="OpenAI-compatible API base URL, e.g. http://localhost:11434/v1 (default: the offline engine).",
     )(fn)
     return fn
+
+
+def community_options(fn):
+    """``--community-level`` and ``--dynamic-community-selection/--no-dynamic-selection`` (Microsoft
+    GraphRAG's query options: local, global and DRIFT search; dynamic selection for global)."""
+    fn = click.option(
+        "--dynamic-community-selection/--no-dynamic-selection",
+        "dynamic_selection",
+        default=None,
+        help="Global search: rate community reports from the root level down and map only the relevant ones "
+        "(recorded as a CommunitySelection stage with every rating); default: off, as in Microsoft GraphRAG.",
+    )(fn)
+    fn = click.option(
+        "--community-level",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Local, global and DRIFT search: use the community reports of this level or coarser (0 is the coarsest; default 2, "
+        "as in Microsoft GraphRAG).",
+    )(fn)
+    return fn
+
+
+def mode_options(kind: str, community_level: int | None, dynamic_selection: bool | None) -> dict:
+    """The :func:`~ragprov.pipelines.pipeline` keywords of the options given (none for options left out)."""
+    out: dict = {}
+    if community_level is not None:
+        out["community_level"] = community_level
+    if dynamic_selection is not None:
+        out["dynamic_selection"] = dynamic_selection
+    return out
 
 
 class _Output:
@@ -231,11 +262,17 @@ def _citer(pipe):
     is_flag=True,
     help="Send the whole trace as one update when it ends (one round trip, all or nothing) instead of one per stage.",
 )
+@community_options
 @llm_options
 @with_store(one_update=True)
-def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):
+def ask_command(store, kind, question, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type,
+                community_level, dynamic_selection):
     """Answer QUESTION (GraphRAG, DocRAG, ReAct agent, or Microsoft GraphRAG local/global/DRIFT/basic search) and record its trace."""
     engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)
     graph = to_named_node(facts_graph) if facts_graph else None
-    pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph)
+    try:
+        pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph,
+                        **mode_options(kind, community_level, dynamic_selection))
+    except ConfigurationError as e:
+        raise click.UsageError(str(e)) from None
     run_question(pipe, question, explain=explain, fmt=fmt)

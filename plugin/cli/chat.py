@@ -13,13 +13,14 @@ import sys
 
 import click
 
+from ..errors import ConfigurationError
 from ..llm import engine_from_config
 from ..pipelines import pipeline
 from ..pipelines.conversation import Conversation
 from ..record import Recorder
 from ..sparql.escape import to_named_node
 from . import cli
-from .ask import llm_options, run_question
+from .ask import community_options, llm_options, mode_options, run_question
 from .common import with_store
 
 __all__ = ["chat_command"]
@@ -46,13 +47,19 @@ class _Turns:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl"]), default="text", show_default=True)
 @click.option("--facts-graph", default=None, help="Named graph holding the facts (default: the default graph).")
 @click.option("--buffered", is_flag=True, help="Send each trace as one update when it ends.")
+@community_options
 @llm_options
 @with_store
-def chat_command(store, kind, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type):
+def chat_command(store, kind, explain, fmt, facts_graph, buffered, llm_url, llm_model, llm_key, response_type,
+                 community_level, dynamic_selection):
     """Chat with a Microsoft GraphRAG mode: one question per line of stdin, earlier turns as history."""
     engine = engine_from_config(url=llm_url, model=llm_model, api_key=llm_key, response_type=response_type)
     graph = to_named_node(facts_graph) if facts_graph else None
-    pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph)
+    try:
+        pipe = pipeline(kind, store, engine=engine, recorder=Recorder(store, buffered=buffered), facts_graph=graph,
+                        **mode_options(kind, community_level, dynamic_selection))
+    except ConfigurationError as e:
+        raise click.UsageError(str(e)) from None
     turns = _Turns(Conversation(pipe))
     interactive = sys.stdin.isatty()
     while True:

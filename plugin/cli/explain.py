@@ -287,6 +287,30 @@ def _map(stage: _Stage) -> list[str]:
     return lines + _tokens(stage.props)
 
 
+def _community_selection(stage: _Stage) -> list[str]:
+    """Dynamic community selection: how many reports were rated and kept, per level, and the kept ones."""
+    rows = []
+    for r in stage.props.get(TG.rated, []):
+        rp = stage.node(r)
+        level = _one(rp, TG.level)
+        rows.append((_rank(rp), _one(rp, TG.report), int(_val(level)) if level is not None else None,
+                     float(_val(_one(rp, TG.score) or Literal("0"))), _val(_one(rp, TG.kept) or Literal("false")) in ("true", "1")))
+    rows.sort(key=lambda r: r[0])
+    kept = [r for r in rows if r[4]]
+    lines = [stage.head, f"  rated {len(rows)} reports, kept {len(kept)} (threshold {_val(_one(stage.props, TG.threshold))})"]
+    levels = sorted({r[2] for r in rows if r[2] is not None})
+    for level in levels:
+        at = [r for r in rows if r[2] == level]
+        lines.append(f"  level {level}: {len(at)} rated, {sum(1 for r in at if r[4])} kept")
+    labels = stage.labeler([r[1] for r in kept if isinstance(r[1], NamedNode)])
+    shown = kept[: stage.max_edges or len(kept)]
+    for rank, report, _, rating, _ in shown:
+        lines.append(f"  {rank:>3}. rating {rating:g}: {_label(report, labels)}")
+    if len(shown) < len(kept):
+        lines.append(f"  … and {len(kept) - len(shown)} more (see the trace)")
+    return lines + _tokens(stage.props)
+
+
 def _drift_action(stage: _Stage) -> list[str]:
     props = stage.props
     lines = [stage.head, f"  query: {_val(_one(props, TG.query))} (depth {_val(_one(props, TG.depth))})"]
@@ -336,6 +360,7 @@ _STAGES: dict[str, Callable[[_Stage], list[str]]] = {
     "synthesis": _answer,
     "conclusion": _answer,
     "map": _map,
+    "community-selection": _community_selection,
     "drift-action": _drift_action,
     "analysis": _analysis,
     "observation": _observation,

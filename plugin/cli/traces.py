@@ -88,7 +88,8 @@ def trace_show(store, question, fmt, show_provenance, facts_graph):
     facts = NamedNode(facts_graph) if facts_graph else None
     edges = [sel.edge for st in trace.stages for sel in st.selections if sel.edge is not None]
     entities = [e for st in trace.stages for e in st.node.values(TG.entity)]
-    labels = nav.labels(edges + entities, facts_graph=facts)
+    items = list(dict.fromkeys(sel.item for st in trace.stages for sel in st.selections if sel.item is not None))
+    labels = nav.labels(edges + entities + items, facts_graph=facts)
     if fmt == "mermaid":
         click.echo(trace_mermaid(trace, labels))
     elif fmt == "dot":
@@ -130,7 +131,8 @@ def trace_stage(store, stage, fmt, facts_graph):
         echo_json(shown.to_dict())
         return
     edges = [sel.edge for sel in shown.selections if sel.edge is not None]
-    labels = nav.labels(edges + shown.node.values(TG.entity), facts_graph=NamedNode(facts_graph) if facts_graph else None)
+    items = list(dict.fromkeys(sel.item for sel in shown.selections if sel.item is not None))
+    labels = nav.labels(edges + shown.node.values(TG.entity) + items, facts_graph=NamedNode(facts_graph) if facts_graph else None)
     click.echo("\n".join(stage_lines(shown, labels)))
 
 

@@ -13,6 +13,8 @@ message with the ``response_type`` and sends the user's question as the user mes
   answer, score, follow-up queries as JSON), its HyDE query expansion and its final answer;
 - :func:`basic_answer`: basic search's answer from its ``Sources`` table (the text units nearest
   the question by vector similarity), streamed, citing ``[Data: Sources (…)]``.
+- :func:`rate_relevancy`: global search's dynamic community selection, one community report
+  rated 0–5 for relevance to the question (JSON with a reason).
 
 Tokens are what the server reports; when it reports none, they are counted with tiktoken for the
 configured model (:mod:`.tokens`), as Microsoft counts them.
@@ -37,14 +39,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_RESPONSE_TYPE",
+    "UNREADABLE_RATING",
     "CitedAnswer",
     "DriftPrimer",
+    "Rating",
     "analyst_points",
     "basic_answer",
     "drift_primer",
     "drift_reduce",
     "hyde",
     "map_batch",
+    "rate_relevancy",
     "reduce_points",
     "table_answer",
 ]
@@ -108,11 +113,12 @@ def _stream(engine: LLMEngine, prompt_id: str, tables: Sequence[ContextTables], 
     return CitedAnswer(completion, prompt=prompt.ref, engine=engine, messages=messages, tables=tables, supported_by=supported_by)
 
 
-def _chat(engine: LLMEngine, prompt_id: str, **values: Any) -> tuple[str, int, int, str]:
-    """One whole reply: ``(text, in_token, out_token, prompt ref)``, tokens counted when unreported."""
+def _chat(engine: LLMEngine, prompt_id: str, *, extra: Mapping[str, Any] | None = None, **values: Any) -> tuple[str, int, int, str]:
+    """One whole reply: ``(text, in_token, out_token, prompt ref)``, tokens counted when unreported;
+    ``extra``: more request fields (e.g. ``response_format``)."""
     prompt = load_prompt(prompt_id)
     messages = prompt.messages(**values)
-    reply = engine.client.chat(messages, temperature=engine.temperature)
+    reply = engine.client.chat(messages, temperature=engine.temperature, extra=extra)
     in_token = reply.in_token if reply.in_token is not None else _prompt_tokens(engine, messages)
     out_token = reply.out_token if reply.out_token is not None else _count(engine, reply.text)
     return reply.text, in_token, out_token, prompt.ref
@@ -224,7 +230,46 @@ def drift_reduce(
     return _stream(engine, "ms-drift-reduce", tables, context_data=data, response_type=response_type, question=question)
 
 
-
 def basic_answer(engine: LLMEngine, question: str, sources: ContextTables, *, response_type: str = DEFAULT_RESPONSE_TYPE) -> CitedAnswer:
     """Basic search's answer from its ``Sources`` table (streamed; citations resolved against it)."""
     return _stream(engine, "ms-basic-search", [sources], response_type=response_type, context_data=sources.text(), question=question)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rating:
+    """One relevance rating of dynamic community selection: the rating (0–5; the most frequent of
+    ``votes``, the lowest on a tie) and the reason the model gave for it."""
+
+    rating: int
+    reason: str | None
+    votes: tuple[int, ...] = ()
+
+
+#: the rating a reply that cannot be read counts as (Microsoft keeps such a report: rating 1)
+UNREADABLE_RATING = 1
+
+
+def rate_relevancy(engine: LLMEngine, question: str, description: str, *, repeats: int = 1) -> Step[Rating]:
+    """Dynamic community selection's rating of one community report (``description``: its full
+    content) for ``question``, asked ``repeats`` times (a JSON object reply, ``response_format``
+    ``json_object`` as Microsoft asks); a reply without a readable ``rating`` counts as
+    :data:`UNREADABLE_RATING`, as in Microsoft's implementation."""
+    votes: list[int] = []
+    reasons: list[str | None] = []
+    in_total = out_total = 0
+    ref = ""
+    for _ in range(max(1, repeats)):
+        text, in_token, out_token, ref = _chat(engine, "ms-rate-relevancy", extra={"response_format": {"type": "json_object"}},
+                                               description=description, question=question)
+        in_total += in_token
+        out_total += out_token
+        try:
+            data = parse_json_object(text, what="relevance rating")
+            votes.append(int(float(data["rating"])))
+            reasons.append(str(data["reason"]).strip() if data.get("reason") is not None else None)
+        except (LLMError, KeyError, TypeError, ValueError):
+            votes.append(UNREADABLE_RATING)
+            reasons.append(None)
+    best = max(sorted(set(votes)), key=votes.count)  # the most votes; ties: the lowest rating
+    reason = next((r for v, r in zip(votes, reasons, strict=True) if v == best and r), None)
+    return Step(Rating(best, reason, tuple(votes)), in_total, out_total, ref)

@@ -22,7 +22,7 @@ from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_P
 __all__ = ["Node", "Selection", "Stage", "Trace", "TraceSummary", "describe", "local_name"]
 
 _TG = str(TG)
-_STAGE_TYPES = ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
+_STAGE_TYPES = ("Grounding", "CommunitySelection", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
 _QUESTION_TYPES = (
     "GraphRagQuestion",
     "DocRagQuestion",
@@ -111,6 +111,13 @@ def _as_time(text: str) -> _dt.datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=_dt.timezone.utc)
 
 
+def _as_bool(text: str) -> bool:
+    value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
+    if value is None:
+        raise ValueError(f"not a boolean: {text!r}")
+    return value
+
+
 def _as_int(text: str) -> int:
     number = float(text)
     return int(number) if number.is_integer() else round(number)
@@ -121,9 +128,10 @@ _PARSERS: dict[str, Callable[[str], object]] = {
     **dict.fromkeys((TG.score.value,), float),
     **dict.fromkeys(
         (TG.rank.value, TG.edgeCount.value, TG.chunkCount.value, TG.tokenCount.value, TG.inToken.value, TG.outToken.value,
-         TG.stepNumber.value, TG.llmDurationMs.value, TG.toolDurationMs.value),
+         TG.stepNumber.value, TG.llmDurationMs.value, TG.toolDurationMs.value, TG.level.value),
         _as_int,
     ),
+    TG.kept.value: lambda text: _as_bool(text),
 }
 
 
@@ -152,7 +160,10 @@ def property_value(prop: NamedNode, term):
 @dataclasses.dataclass
 class Selection:
     """One kept thing of a stage: an edge (EdgeSelection), a chunk (ChunkSelection), a Microsoft
-    GraphRAG index item (ItemSelection: entity, relationship, report, text unit, claim) or a map point."""
+    GraphRAG index item (ItemSelection: entity, relationship, report, text unit, claim), a map
+    point, or a community report a dynamic community selection rated (ReportRating: ``item`` is
+    the report, ``score`` its rating, ``kept`` whether it was kept, ``level`` its community level,
+    ``reasoning`` the LLM's reason)."""
 
     iri: NamedNode
     rank: int | None
@@ -165,9 +176,12 @@ class Selection:
     item_kind: str | None = None
     tokens: int | None = None
     content: str | None = None
+    kept: bool | None = None
+    level: int | None = None
 
     @classmethod
     def from_node(cls, node: Node) -> Selection:
+        rating = _TG + "ReportRating" in node.types()
         return cls(
             iri=node.iri,
             rank=property_value(TG.rank, node.first(TG.rank)),
@@ -176,10 +190,12 @@ class Selection:
             reasoning=_literal_value(node.first(TG.reasoning)),
             score=property_value(TG.score, node.first(TG.score)),
             concept=_literal_value(node.first(TG.concept)),
-            item=node.first(TG.item),
-            item_kind=_literal_value(node.first(TG.itemKind)),
+            item=node.first(TG.item) or (node.first(TG.report) if rating else None),
+            item_kind=_literal_value(node.first(TG.itemKind)) or ("report" if rating else None),
             tokens=property_value(TG.tokenCount, node.first(TG.tokenCount)),
             content=_literal_value(node.first(TG.content)),
+            kept=property_value(TG.kept, node.first(TG.kept)) if rating else None,
+            level=property_value(TG.level, node.first(TG.level)) if rating else None,
         )
 
     def to_dict(self) -> dict:
@@ -197,6 +213,8 @@ class Selection:
             "item_kind": self.item_kind,
             "tokens": self.tokens,
             "content": self.content,
+            "kept": self.kept,
+            "level": self.level,
         }
 
 
@@ -205,7 +223,7 @@ class Stage:
     """One stage entity of a trace, with its selections and its library content."""
 
     iri: NamedNode
-    kind: str  # Grounding, Exploration, Focus, Synthesis, Analysis, Observation, Conclusion
+    kind: str  # Grounding, CommunitySelection, Exploration, Focus, Synthesis, Analysis, Observation, Conclusion
     types: list[str]
     generated: _dt.datetime | None
     derived_from: list[NamedNode]
@@ -226,7 +244,7 @@ class Stage:
         props = {
             local_name(p): [term_to_wire(v) for v in vs]
             for p, vs in self.node.props.items()
-            if p not in (RDF.type.value, TG.selectedEdge.value, TG.selectedItem.value, TG.hop.value)
+            if p not in (RDF.type.value, TG.selectedEdge.value, TG.selectedItem.value, TG.hop.value, TG.rated.value)
         }
         return {
             "iri": self.iri.value,
@@ -386,7 +404,7 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
     kind = next((t for t in _STAGE_TYPES if _TG + t in types), "Entity")
     links = [
         v
-        for prop in (TG.selectedEdge, TG.selectedItem, TG.selectedChunk, TG.point)
+        for prop in (TG.selectedEdge, TG.selectedItem, TG.selectedChunk, TG.point, TG.rated)
         for v in node.values(prop)
         if v.value in nodes  # an Exploration's selectedChunk names extraction chunks, not selections
     ]

@@ -54,6 +54,10 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         lines.append(f"  explored {stage.value(TG.edgeCount)} edges from {len(entities)} entities: {shown}")
     if stage.value(TG.chunkCount) is not None:
         lines.append(f"  retrieved {stage.value(TG.chunkCount)} chunks")
+    if stage.node.first(TG.threshold) is not None:
+        rated = [sel for sel in stage.selections if sel.kept is not None]
+        lines.append(f"  rated {len(rated)} community reports, kept {sum(1 for sel in rated if sel.kept)} "
+                     f"(relevant: rating at least {stage.value(TG.threshold):g})")
     for n, sel in enumerate(stage.selections, start=1):
         rank = sel.rank if sel.rank is not None else n  # TrustGraph records no rank: the order kept
         if sel.edge is not None:
@@ -68,6 +72,15 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         elif sel.chunk is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             lines.append(f"  #{rank} chunk <{sel.chunk.value}>{score}")
+        elif sel.item is not None and sel.kept is not None:  # a report a dynamic community selection rated
+            level = f"  level {sel.level}" if sel.level is not None else ""
+            rating = f"  rating {sel.score:g}" if sel.score is not None else ""
+            threshold = stage.value(TG.threshold)
+            relevant = sel.score is not None and threshold is not None and sel.score >= threshold
+            verdict = "kept" if sel.kept else "relevant, its children kept instead" if relevant else "dropped"
+            lines.append(f"  #{rank} report {term_text(sel.item, labels)}{level}{rating}  {verdict}")
+            if sel.reasoning:
+                lines.append(f"      why: {shorten(sel.reasoning)}")
         elif sel.item is not None:
             score = f"  score {sel.score:.3f}" if sel.score is not None else ""
             tokens = f"  {sel.tokens} tokens" if sel.tokens is not None else ""
@@ -135,6 +148,9 @@ def _selection_lines(sel, labels: Labels | None) -> list[str]:
             shorten(term_text(sel.edge.predicate, labels, width=w), w),
             shorten(f"→ {term_text(sel.edge.object, labels, width=w)}", w),
         ]
+    if sel.item is not None and sel.kept is not None:
+        return [shorten(f"#{sel.rank} report, rating {sel.score:g}" if sel.score is not None else f"#{sel.rank} report", w),
+                shorten(term_text(sel.item, labels, width=w), w)]
     if sel.item is not None:
         return [shorten(f"#{sel.rank} {sel.item_kind or 'item'}", w), shorten(term_text(sel.item, labels, width=w), w)]
     return [shorten(f"#{sel.rank} {local_name(sel.chunk or sel.iri)}", w)]
@@ -162,7 +178,10 @@ def _graph_parts(trace: Trace, labels: Labels | None):
         else:
             edges.append((ids[trace.question.value], sid, "generated", True))
         members: list[str] = []
-        for i, sel in enumerate(stage.selections):
+        # a dynamic community selection draws the reports it kept (every rating is in `trace show`)
+        rated = [sel for sel in stage.selections if sel.kept is not None]
+        shown = [sel for sel in stage.selections if sel.kept is None or sel.kept]
+        for i, sel in enumerate(shown):
             nid = _node_id(len(ids))
             ids[sel.iri.value] = nid
             nodes.append((nid, _selection_lines(sel, labels)))
@@ -172,7 +191,8 @@ def _graph_parts(trace: Trace, labels: Labels | None):
                 edges.append((members[i - COLUMNS], nid, "", False))
             members.append(nid)
         if members:
-            groups.append((f"g{sid}", f"kept by {stage.kind} ({len(members)})", members))
+            of = f" of {len(rated)} rated" if rated else ""
+            groups.append((f"g{sid}", f"kept by {stage.kind} ({len(members)}{of})", members))
     return nodes, edges, groups
 
 

@@ -15,6 +15,8 @@ default).
 
 from __future__ import annotations
 
+import dataclasses
+
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
@@ -58,17 +60,48 @@ __all__ = [
 PIPELINES = ("graph-rag", "doc-rag", "agent", "local", "global", "drift", "basic")
 
 
-def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None):
+class Unset:
+    """The type of :data:`UNSET`: an option left out (``None`` means something for some options)."""
+
+
+UNSET = Unset()
+
+
+def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: NamedNode | None = None,
+             community_level: int | Unset | None = UNSET, dynamic_selection: bool | None = None):
     """A pipeline by name, one of :data:`PIPELINES` (its default parameters; with an LLM, the
     Microsoft GraphRAG modes take Microsoft's, :mod:`.microsoft_defaults`).
+
+    ``community_level`` (``local``, ``global``, ``drift``; ``None``: every level) and
+    ``dynamic_selection`` (``global``) are Microsoft's ``--community-level`` and
+    ``--dynamic-community-selection``; left out, the mode's default applies.
 
     >>> from ragprov.store import open_store
     >>> type(pipeline("drift", open_store("memory:"))).__name__
     'DriftSearch'
+    >>> pipeline("global", open_store("memory:"), community_level=1, dynamic_selection=True).params.max_level
+    1
     """
     classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch, BasicSearch)}
     if kind not in classes:
         raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
     # with an LLM, the Microsoft GraphRAG modes take Microsoft's defaults (docs/microsoft-parameters.md)
     params = microsoft_params(kind) if kind in ("local", "global", "drift", "basic") and llm_of(engine) is not None else None
+    if not isinstance(community_level, Unset) or dynamic_selection is not None:
+        params = _ms_options(kind, params or classes[kind].params_type(), community_level, dynamic_selection)
     return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)
+
+
+def _ms_options(kind: str, params, community_level: int | Unset | None, dynamic_selection: bool | None):
+    if kind not in ("local", "global", "drift"):
+        raise ConfigurationError(f"--community-level and --dynamic-community-selection apply to local, global and drift search, not {kind}")
+    if dynamic_selection and kind != "global":
+        raise ConfigurationError(f"--dynamic-community-selection applies to global search, not {kind}")
+    if isinstance(community_level, int) and community_level < 0:
+        raise ConfigurationError("--community-level must be 0 or more")
+    changes: dict = {} if dynamic_selection is None or kind != "global" else {"dynamic_selection": dynamic_selection}
+    if not isinstance(community_level, Unset):
+        changes["max_level"] = community_level
+        if kind == "drift":
+            changes["local"] = dataclasses.replace(params.local, max_level=community_level)
+    return dataclasses.replace(params, **changes)

@@ -43,14 +43,14 @@ from collections.abc import Iterator, Sequence
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
+from ..llm.embeddings import APIEmbedder, embedder_for
 from ..llm.engine import Passage
 from ..llm.history import ConversationTurn
 from ..llm.microsoft import DEFAULT_RESPONSE_TYPE, basic_answer
 from ..llm.tables import ContextTables, Table, fit_rows
-from ..namespaces import TG
 from ..record.events import Event, Source
 from ..retrieve.table_fields import table_fields
-from ..retrieve.vectors import INDEX_VECTORS, APIEmbedder, embedder_for
+from ..retrieve.vectors import INDEX_VECTORS
 from .base import RunResult
 from .microsoft import llm_of, token_counter
 from .msgraphrag import _Mode

@@ -24,13 +24,24 @@ from typing import Any
 
 from ..llm.engine import LLMEngine, MapPoint, Passage, Step
 from ..llm.history import ConversationTurn, history_table, previous_questions
-from ..llm.microsoft import DEFAULT_RESPONSE_TYPE, analyst_points, drift_primer, drift_reduce, hyde, map_batch, reduce_points, table_answer
+from ..llm.microsoft import (
+    DEFAULT_RESPONSE_TYPE,
+    analyst_points,
+    drift_primer,
+    drift_reduce,
+    hyde,
+    map_batch,
+    rate_relevancy,
+    reduce_points,
+    table_answer,
+)
+from ..llm.prompt import load_prompt
 from ..llm.tables import ContextTables, Table, fit_rows
 from ..llm.tokens import tokenizer_for
 from ..record.events import Event
-from ..retrieve.context import approx_tokens
+from ..retrieve.context import approx_tokens, report_ratings
 from ..retrieve.context import report_text as _report_text
-from ..retrieve.lexical import extract_concepts
+from ..retrieve.lexical import content_tokens, extract_concepts
 from ..retrieve.table_fields import table_fields
 from ..retrieve.terms import local_name
 
@@ -38,6 +49,7 @@ __all__ = [
     "MAP_MAX_LENGTH",
     "REDUCE_MAX_LENGTH",
     "Primer",
+    "ReportRater",
     "drift_answer",
     "drift_hyde",
     "drift_primer_step",
@@ -47,6 +59,7 @@ __all__ = [
     "llm_of",
     "local_answer",
     "local_tables",
+    "report_rater",
     "report_table",
     "token_counter",
 ]
@@ -272,3 +285,52 @@ def drift_answer(
     assert llm is not None
     stream = drift_reduce(llm, question, answers, tables, response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
     yield from pipe._synthesize(session, question, passages, kind="passages", stream=stream)
+
+
+#: the offline rating of dynamic community selection, as the trace names it
+OFFLINE_RATING = "report-rating-bm25@1"
+
+
+@dataclasses.dataclass
+class ReportRater:
+    """Dynamic community selection's rater (:data:`~.community_selection.Rater`) for one question,
+    with the prompt (or algorithm) it used and the tokens it spent."""
+
+    rate: Callable[[Sequence[dict]], list[tuple[float, str | None]]]
+    prompt: str
+    in_token: int | None = None
+    out_token: int | None = None
+
+
+def report_rater(pipe, question: str, concepts: Sequence[str], *, repeats: int = 1, use_summary: bool = False) -> ReportRater:
+    """How global search rates community reports for dynamic community selection: with an LLM,
+    Microsoft's rating prompt once per report (its full content, or its summary with
+    ``use_summary``; ``repeats`` votes each); offline, each report's BM25 coverage of the
+    question's concept tokens on the same 0–5 scale (:func:`ragprov.retrieve.context.report_ratings`)."""
+    llm = llm_of(pipe.engine)
+    if llm is None:
+        query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
+
+        def offline(batch: Sequence[dict]) -> list[tuple[float, str | None]]:
+            found = report_ratings(pipe.reader, query, batch)
+            return [(float(found[r["report"]][0]), None) for r in batch]
+
+        return ReportRater(offline, OFFLINE_RATING)
+
+    rater = ReportRater(lambda batch: [], load_prompt("ms-rate-relevancy").ref, 0, 0)
+
+    def online(batch: Sequence[dict]) -> list[tuple[float, str | None]]:
+        fields = table_fields(pipe.reader, [r["report"] for r in batch])
+        out: list[tuple[float, str | None]] = []
+        for r in batch:
+            f = fields.get(r["report"], {})
+            description = (r.get("summary") if use_summary else f.get("content")) or _report_text(r)
+            step = rate_relevancy(llm, question, description, repeats=repeats)
+            rater.prompt = step.prompt or rater.prompt
+            rater.in_token = (rater.in_token or 0) + (step.in_token or 0)
+            rater.out_token = (rater.out_token or 0) + (step.out_token or 0)
+            out.append((float(step.value.rating), step.value.reason))
+        return out
+
+    rater.rate = online
+    return rater

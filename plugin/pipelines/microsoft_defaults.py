@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..llm.embeddings import BATCH_MAX_TOKENS, BATCH_SIZE
 from ..llm.history import MAX_TURNS
 from ..llm.microsoft import DEFAULT_RESPONSE_TYPE
-from ..retrieve.vectors import BATCH_MAX_TOKENS, BATCH_SIZE
 from .basic import BasicSearchParams
 from .microsoft import MAP_MAX_LENGTH, REDUCE_MAX_LENGTH
 from .msgraphrag import DriftSearchParams, GlobalSearchParams, LocalSearchParams
@@ -53,8 +53,26 @@ PARAMETERS: tuple[Parameter, ...] = (
               "user turns only, latest first, as Microsoft's factory sets it"),
     Parameter("local", "query CLI --response-type / search response_type", DEFAULT_RESPONSE_TYPE, "--response-type", DEFAULT_RESPONSE_TYPE,
               "the API default; Microsoft's CLI writes it \"Multiple Paragraphs\""),
+    Parameter("local", "query CLI --community-level", 2, "LocalSearchParams.max_level", 2,
+              "`--community-level`: only reports of communities at that level or coarser are candidates"),
     # global search
-    Parameter("global", "query CLI --community-level", 2, "GlobalSearchParams.max_level", 2),
+    Parameter("global", "query CLI --community-level", 2, "GlobalSearchParams.max_level", 2,
+              "`--community-level`: every report at that level or coarser (Microsoft's level roll-up groups its "
+              "communities table by the community's own title, so it keeps them all too)"),
+    Parameter("global", "query CLI --dynamic-community-selection", False, "GlobalSearchParams.dynamic_selection", False,
+              "`--dynamic-community-selection`: rated from the root level down, recorded as a tg:CommunitySelection stage; "
+              "offline the rating is each report's BM25 coverage of the question on the same 0-5 scale"),
+    Parameter("global", "global_search.dynamic_search_threshold", 1, "GlobalSearchParams.rating_threshold", 1,
+              "a report rated at least this is relevant"),
+    Parameter("global", "global_search.dynamic_search_keep_parent", False, "GlobalSearchParams.keep_parent", False),
+    Parameter("global", "global_search.dynamic_search_num_repeats", 1, "GlobalSearchParams.rating_repeats", 1,
+              "the most frequent rating wins (the lowest on a tie)"),
+    Parameter("global", "global_search.dynamic_search_use_summary", False, "GlobalSearchParams.use_summary", False,
+              "the LLM rates the report's full content (its summary with True)"),
+    Parameter("global", "global_search.dynamic_search_max_level", 2, "GlobalSearchParams.dynamic_max_level", 2,
+              "the deepest level rated whole when nothing above it was relevant"),
+    Parameter("global", "DynamicCommunitySelection concurrent_coroutines", 8, "(none)", 1,
+              "ragprov rates the reports one after another; every rating is recorded"),
     Parameter("global", "global_search.max_context_tokens", 12_000, "GlobalSearchParams.batch_tokens", 12_000,
               "one map batch of reports"),
     Parameter("global", "global_search.data_max_tokens", 12_000, "GlobalSearchParams.reduce_tokens", 12_000,
@@ -72,6 +90,8 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("drift", "drift_search.n_depth", 3, "DriftSearchParams.depth", 2, "see k_followups"),
     Parameter("drift", "drift_search.primer_folds", 5, "DriftSearchParams.primer_reports", 5,
               "ragprov's primer reads the best 5 reports in one prompt"),
+    Parameter("drift", "query CLI --community-level", 2, "DriftSearchParams.max_level", 2,
+              "`--community-level`: the primer's reports, and the follow-up local searches' (`DriftSearchParams.local.max_level`)"),
     Parameter("drift", "drift_search.local_search_text_unit_prop", 0.9, "DriftSearchParams.local.text_unit_prop", 0.9),
     Parameter("drift", "drift_search.local_search_community_prop", 0.1, "DriftSearchParams.local.community_prop", 0.1),
     Parameter("drift", "drift_search.local_search_top_k_mapped_entities", 10, "DriftSearchParams.local.top_k_entities", 10),
@@ -82,9 +102,9 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("basic", "basic_search.k", 10, "BasicSearchParams.k", 10, "the text units nearest the question by cosine similarity"),
     Parameter("basic", "basic_search.max_context_tokens", 12_000, "BasicSearchParams.max_tokens", 12_000,
               "the Sources table, counted with tiktoken for the configured model"),
-    Parameter("basic", "embed_text.batch_size", 16, "ragprov.retrieve.vectors.BATCH_SIZE", BATCH_SIZE,
+    Parameter("basic", "embed_text.batch_size", 16, "ragprov.llm.embeddings.BATCH_SIZE", BATCH_SIZE,
               "texts per /embeddings request (offline: the hashed term-frequency vector, no requests)"),
-    Parameter("basic", "embed_text.batch_max_tokens", 8191, "ragprov.retrieve.vectors.BATCH_MAX_TOKENS", BATCH_MAX_TOKENS,
+    Parameter("basic", "embed_text.batch_max_tokens", 8191, "ragprov.llm.embeddings.BATCH_MAX_TOKENS", BATCH_MAX_TOKENS,
               "tokens per /embeddings request"),
 )
 
@@ -94,17 +114,18 @@ def microsoft_params(kind: str) -> Any:
     values = {(p.mode, p.ragprov.rsplit(".", 1)[-1]): p.value for p in PARAMETERS}
 
     def local(mode: str) -> LocalSearchParams:
-        fields = ("top_k_entities", "top_k_relationships", "max_tokens", "community_prop", "text_unit_prop")
+        fields = ("top_k_entities", "top_k_relationships", "max_tokens", "community_prop", "text_unit_prop", "max_level")
         return LocalSearchParams(**{f: values[mode, f] for f in fields})
 
     if kind == "local":
         return local("local")
     if kind == "global":
-        return GlobalSearchParams(max_level=values["global", "max_level"], batch_tokens=values["global", "batch_tokens"],
-                                  reduce_tokens=values["global", "reduce_tokens"], seed=values["global", "seed"])
+        fields = ("max_level", "batch_tokens", "reduce_tokens", "seed", "dynamic_selection", "rating_threshold", "keep_parent",
+                  "rating_repeats", "use_summary", "dynamic_max_level")
+        return GlobalSearchParams(**{f: values["global", f] for f in fields})
     if kind == "drift":
         return DriftSearchParams(primer_reports=values["drift", "primer_reports"], k_followups=values["drift", "k_followups"],
-                                 depth=values["drift", "depth"], local=local("drift"))
+                                 depth=values["drift", "depth"], max_level=values["drift", "max_level"], local=local("drift"))
     if kind == "basic":
         return BasicSearchParams(k=values["basic", "k"], max_tokens=values["basic", "max_tokens"])
     raise ValueError(f"no Microsoft GraphRAG mode {kind!r}")

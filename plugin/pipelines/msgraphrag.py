@@ -16,7 +16,11 @@ relationships, communities, community reports with findings, claims, text units)
   gives the same batches), cut into batches by token budget, and each batch is *mapped* to scored
   answer points; the *reduce* step keeps the best points within budget and the answer is written
   from them. Recorded: the batches, one MapResult per batch with its points, scores and reports,
-  the points kept by the reduce step (a Focus), and the Synthesis.
+  the points kept by the reduce step (a Focus, which also keeps the reports those points rest on
+  and the text units of those reports' members: the run's sources), and the Synthesis. With
+  ``dynamic_selection`` the reports are first rated from the root level down
+  (:mod:`.community_selection`) and only the relevant ones are batched; the CommunitySelection
+  stage records every rating.
 
 - **DRIFT search**: a *primer* reads the community reports that best match the question (a
   lexical stand-in for HyDE's embedding match) and writes an intermediate answer and follow-up
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
@@ -51,6 +55,7 @@ from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from .base import Pipeline
+from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
     drift_hyde,
@@ -60,6 +65,7 @@ from .microsoft import (
     history_concepts,
     llm_of,
     local_answer,
+    report_rater,
     token_counter,
 )
 
@@ -90,13 +96,16 @@ class _Mode(Pipeline):
 # -- local search ------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class LocalSearchParams:
-    """GraphRAG's local-search defaults (top-k entities, relationships per entity, budgets)."""
+    """GraphRAG's local-search defaults (top-k entities, relationships per entity, budgets, and the
+    community level: only reports of communities at ``max_level`` or coarser are candidates, as
+    Microsoft's ``--community-level``; ``None``: every level)."""
 
     top_k_entities: int = 10
     top_k_relationships: int = 10
     max_tokens: int = 12_000
     community_prop: float = 0.25
     text_unit_prop: float = 0.5
+    max_level: int | None = 2
 
     def __post_init__(self) -> None:
         if self.top_k_entities < 1 or self.max_tokens < 1:
@@ -124,6 +133,9 @@ class LocalSearch(_Mode):
         entities = [m.iri for m in matches]
         with timings.measure("context"):
             rows = self.reader.entity_context(entities)
+            if p.max_level is not None and any(row[1] == "report" for row in rows):
+                levels = self.reader.report_levels()
+                rows = [row for row in rows if row[1] != "report" or levels.get(row[2], 0) <= p.max_level]
             candidates = local_candidates(entities, rows)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
@@ -212,17 +224,33 @@ def _item_citation(item: dict, label: str | None) -> str:
 # -- global search -----------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class GlobalSearchParams:
-    """Global-search settings: community level, batch and reduce budgets, points per batch, shuffle seed."""
+    """Global-search settings: community level (``max_level``: the reports of communities at that
+    level or coarser, as Microsoft's ``--community-level``; ``None``: every level), batch and reduce
+    budgets, points per batch, shuffle seed; dynamic community selection (``dynamic_selection``,
+    with Microsoft's ``threshold``, ``keep_parent``, ``max_level`` — here ``dynamic_max_level`` —,
+    ``num_repeats`` — ``rating_repeats`` — and ``use_summary``); and how many text units the
+    answer's sources name at most (``source_units``: those the kept points' reports rest on)."""
 
     max_level: int | None = 2
     batch_tokens: int = 8_000
     reduce_tokens: int = 2_000
     points_per_batch: int = 5
     seed: int = 86
+    dynamic_selection: bool = False
+    rating_threshold: float = 1
+    keep_parent: bool = False
+    dynamic_max_level: int = 2
+    rating_repeats: int = 1
+    use_summary: bool = False
+    source_units: int = 10
 
     def __post_init__(self) -> None:
         if self.batch_tokens < 1 or self.reduce_tokens < 1 or self.points_per_batch < 1:
             raise ConfigurationError("global search budgets and points per batch must be at least 1")
+        if self.max_level is not None and self.max_level < 0:
+            raise ConfigurationError("the community level must be 0 or more")
+        if self.rating_repeats < 1 or self.source_units < 0:
+            raise ConfigurationError("rating_repeats must be at least 1 and source_units at least 0")
 
 
 class GlobalSearch(_Mode):
@@ -240,6 +268,9 @@ class GlobalSearch(_Mode):
 
         with timings.measure("context"):
             reports = self.reader.community_reports(p.max_level)
+        if p.dynamic_selection:
+            reports = yield from self._select(session, question, concepts, reports)
+        with timings.measure("context"):
             shuffled = list(reports)
             random.Random(p.seed).shuffle(shuffled)
             batches: list[list[dict]] = []
@@ -299,15 +330,18 @@ class GlobalSearch(_Mode):
                 break
             budget += t
             kept.append(point)
+        with timings.measure("lineage"):
+            selections, sources = self._sources(session, kept)
         with timings.measure("record"):
             event = session.focus(
-                [],
+                selections,
                 derived_from=map_iris or [exploration],
                 points=[point["iri"] for point in kept],
                 prompt="graphrag-global-reduce@1",
             )
         yield event
         result.selected = len(kept)
+        result.sources = tuple(sources)
         titles = {r["report"]: r["title"] for r in reports}
         named = self._named_in([point["content"] for point in kept])
         passages = [
@@ -327,16 +361,67 @@ class GlobalSearch(_Mode):
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
+    def _select(self, session: MicrosoftTrace, question: str, concepts: Sequence[str],
+                reports: list[dict]) -> Generator[Event, None, list[dict]]:
+        """Dynamic community selection over ``reports`` (recorded with every rating); returns the
+        reports kept (:mod:`.community_selection`)."""
+        p, result = self.params, self.result
+        with result.timings.measure("context"):
+            tree = self.reader.report_tree()
+        rater = report_rater(self, question, concepts, repeats=p.rating_repeats, use_summary=p.use_summary)
+        with result.timings.measure("rating"):
+            kept, ratings = select_communities(reports, tree, rater.rate, threshold=p.rating_threshold, keep_parent=p.keep_parent,
+                                               max_level=p.dynamic_max_level)
+        result.tokens.add(rater.in_token, rater.out_token)
+        with result.timings.measure("record"):
+            event = session.community_selection(ratings, threshold=p.rating_threshold, prompt=rater.prompt,
+                                                in_token=rater.in_token, out_token=rater.out_token)
+        yield event
+        return kept
+
+    def _sources(self, session: MicrosoftTrace, kept: Sequence[dict]) -> tuple[list[dict], list[Source]]:
+        """What the answer rests on, as the Focus's kept items and the run's sources: the reports
+        the kept points rest on (best point first), then the text units those reports' member
+        entities were extracted from — at most ``source_units``, those holding the most kept
+        reports, then the most members — which are the sources (document, chunk)."""
+        best: dict[NamedNode, float] = {}
+        for point in kept:  # best first already
+            for rep in point["reports"]:
+                best.setdefault(rep, point["score"])
+        units: dict[NamedNode, list[int]] = {}  # unit -> [reports holding it, members]
+        if best and self.params.source_units:
+            for members in self.reader.report_units(list(best)).values():
+                for unit, n in members:
+                    tally = units.setdefault(unit, [0, 0])
+                    tally[0] += 1
+                    tally[1] += n
+        ranked = sorted(units, key=lambda u: (-units[u][0], -units[u][1], u.value))[: self.params.source_units]
+        where = unit_sources(self.reader, ranked)
+        rows = [(rep, "report", score) for rep, score in best.items()] + [(u, "text_unit", float(units[u][1])) for u in ranked]
+        selections = [
+            {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": item, "kind": kind, "rank": n, "score": score,
+             "tokens": None, "edge": None}
+            for n, (item, kind, score) in enumerate(rows, start=1)
+        ]
+        sources: list[Source] = []
+        for u in ranked:
+            if u in where and where[u] not in sources:
+                sources.append(where[u])
+        return selections, sources
+
+
 # -- DRIFT search ------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class DriftSearchParams:
-    """DRIFT settings: reports read by the primer, follow-ups per action, depth, answers reduced."""
+    """DRIFT settings: reports read by the primer, follow-ups per action, depth, answers reduced, and
+    the community level of the primer's reports (``max_level``, Microsoft's ``--community-level``;
+    the follow-up local searches take ``local.max_level``)."""
 
     primer_reports: int = 5
     k_followups: int = 3
     depth: int = 2
     reduce_answers: int = 6
-    max_level: int | None = None
+    max_level: int | None = 2
     local: LocalSearchParams = dataclasses.field(default_factory=lambda: LocalSearchParams(max_tokens=4_000))
 
     def __post_init__(self) -> None:

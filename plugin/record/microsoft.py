@@ -1,5 +1,5 @@
 """Traces of the Microsoft GraphRAG modes (local, global, DRIFT and basic search), recorded stage
-by stage like every other trace: Question → Grounding → Exploration → [MapResult… | DriftAction…]
+by stage like every other trace: Question → Grounding → [CommunitySelection] → Exploration → [MapResult… | DriftAction…]
 → Focus → Synthesis. The order is checked (a stage out of order raises
 :class:`~ragprov.errors.RecordingError`), and the whole trace is one update per stage, or one per
 trace when the recorder is ``buffered``.
@@ -49,7 +49,8 @@ MODES: dict[str, tuple[NamedNode, str]] = {
 # Which stage may follow which (None: the trace has only its Question so far).
 _AFTER: dict[str, tuple[str | None, ...]] = {
     "grounding": (None,),
-    "exploration": ("grounding",),
+    "community-selection": ("grounding",),
+    "exploration": ("grounding", "community-selection"),
     "map": ("exploration", "map"),
     "drift-action": ("exploration", "drift-action"),
     "focus": ("exploration", "map", "drift-action"),
@@ -94,6 +95,16 @@ class MicrosoftTrace(TraceRecording):
         iri = self.stage_iri("exploration")
         return self._stage("record/context-exploration", "exploration", iri, exploration=iri, derived_from=self.last,
                            entities=list(entities), candidates=list(candidates), batches=list(batches))
+
+    def community_selection(self, ratings: Sequence[Any], *, threshold: float, prompt: str | None,
+                            in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:
+        """Global search's dynamic community selection: every report rated (``ratings``: objects with
+        ``report``, ``level``, ``rating``, ``rank``, ``kept`` and ``reason``), kept or not."""
+        iri = self.stage_iri("community-selection")
+        rows = [{"iri": NamedNode(f"{iri.value}/rating/{r.rank}"), "report": r.report, "level": r.level, "rating": r.rating,
+                 "rank": r.rank, "kept": r.kept, "reason": r.reason} for r in ratings]
+        return self._stage("record/community-selection", "community-selection", iri, selection=iri, derived_from=self.last,
+                           threshold=threshold, ratings=rows, in_token=in_token, out_token=out_token, prompt=prompt)
 
     def map_result(self, n: int, batch: NamedNode, points: list[dict], *, exploration: NamedNode,
                    in_token: int | None = None, out_token: int | None = None, prompt: str | None = None) -> ExplainEvent:

@@ -29,7 +29,10 @@ __all__ = [
     "item_text",
     "item_texts",
     "local_candidates",
+    "report_ratings",
     "report_text",
+    "report_tree",
+    "report_units",
     "select_local",
     "unit_sources",
 ]
@@ -304,16 +307,81 @@ def _report_text(title: str | None, summary: str, findings: Sequence[tuple[int, 
 
 def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | None) -> list[dict[str, Any]]:
     """The ``limit`` community reports (up to ``max_level``) whose text matches the query tokens
-    best by BM25 (DRIFT's primer): from the persistent text index when the store has one (all
-    levels), else from a BM25 over :func:`report_text` built once per reader."""
+    best by BM25 (DRIFT's primer): from the persistent text index when the store has one (scored
+    over every level, those above ``max_level`` passed over), else from a BM25 over
+    :func:`report_text` built once per reader."""
     from .lexical import BM25, content_tokens
 
     reports = reader.community_reports(max_level)
-    stored = reader.text_index() if max_level is None else None
+    stored = reader.text_index()
     if stored is not None:
         by_iri = {r["report"].value: r for r in reports}
-        return [by_iri[iri] for iri, _ in stored.reports(query, limit) if iri in by_iri]
+        deeper = 0 if max_level is None else len(reader.community_reports(None)) - len(reports)
+        return [by_iri[iri] for iri, _ in stored.reports(query, limit + deeper) if iri in by_iri][:limit]
     bm = reader._memo.get(("report-bm25", max_level))
     if bm is None:
         bm = reader._memo[("report-bm25", max_level)] = BM25([content_tokens(report_text(r)) for r in reports])
     return [reports[i] for i, _ in bm.top(query, limit)]
+
+
+def report_tree(reader) -> dict[NamedNode, tuple[int, list[NamedNode]]]:
+    """``report → (level, child reports)``: every community report with the reports of its
+    community's child communities, ordered by IRI (``retrieve/graphrag-report-children``)."""
+    tree: dict[NamedNode, tuple[int, list[NamedNode]]] = {}
+    for row in reader._select("retrieve/graphrag-report-children", facts_graph=reader.facts_graph):
+        _, children = tree.setdefault(row["report"], (int(_num(row["level"])), []))
+        child = row.get("child")
+        if child is not None and child not in children:
+            children.append(child)
+    for _, children in tree.values():
+        children.sort(key=lambda c: c.value)
+    return tree
+
+
+def report_units(reader, reports: Sequence[NamedNode]) -> dict[NamedNode, list[tuple[NamedNode, int]]]:
+    """``report → [(text unit, members)]``: the text units each report's community members were
+    extracted from, with how many members each holds, most first (``retrieve/graphrag-report-units``,
+    per 200 reports)."""
+    out: dict[NamedNode, list[tuple[NamedNode, int]]] = {}
+    for batch in batches(list(dict.fromkeys(reports))):
+        for row in reader._select("retrieve/graphrag-report-units", facts_graph=reader.facts_graph, reports=list(batch)):
+            out.setdefault(row["report"], []).append((row["unit"], int(_num(row["members"]))))
+    for units in out.values():
+        units.sort(key=lambda u: (-u[1], u[0].value))
+    return out
+
+
+#: the top of Microsoft GraphRAG's relevance rating scale (its rating prompt asks for 0 to 5)
+RATING_SCALE = 5
+
+
+def report_ratings(reader, query: Sequence[str], reports: Sequence[dict[str, Any]]) -> dict[NamedNode, tuple[int, float]]:
+    """The offline relevance rating of each of ``reports`` to the query tokens, on Microsoft's
+    0–5 scale: ``report → (rating, coverage)``.
+
+    ``coverage`` is the report's BM25 score against the distinct query tokens with each token's
+    part capped at its IDF (a token the report holds about as often as an average report counts
+    fully, a rarer mention in a long report less), divided by the sum of the tokens' IDFs: the
+    IDF-weighted share of the question the report speaks to, in [0, 1]. The rating is
+    ``round(5 × coverage)``. The BM25 runs over every report's text (title, summary, findings),
+    so a report's rating does not depend on which other reports are rated with it."""
+    from .lexical import BM25, content_tokens
+
+    every = reader.community_reports(None)
+    bm = reader._memo.get(("report-bm25", None))
+    if bm is None:
+        bm = reader._memo[("report-bm25", None)] = BM25([content_tokens(report_text(r)) for r in every])
+    position = {r["report"]: i for i, r in enumerate(every)}
+    terms = list(dict.fromkeys(query))
+    idf = {t: bm.idf(t) for t in terms}
+    total = sum(idf.values())
+    parts: dict[int, float] = {}
+    for t in terms:
+        for i, tf in bm.postings.get(t, ()):
+            parts[i] = parts.get(i, 0.0) + min(idf[t], bm._part(tf, bm.lengths[i], idf[t]))
+    out: dict[NamedNode, tuple[int, float]] = {}
+    for rep in reports:
+        i = position.get(rep["report"])
+        coverage = (parts.get(i, 0.0) / total) if (i is not None and total > 0) else 0.0
+        out[rep["report"]] = (int(RATING_SCALE * coverage + 0.5), coverage)
+    return out

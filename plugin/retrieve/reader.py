@@ -373,6 +373,27 @@ class FactsReader:
             self._memo[key] = stored.community_reports(max_level) if stored is not None else context.community_reports(self, max_level)
         return self._memo[key]
 
+    def report_tree(self) -> dict[NamedNode, tuple[int, list[NamedNode]]]:
+        """``report → (level, child reports)`` for every community report (read once per reader; :func:`.context.report_tree`)."""
+        if "report-tree" not in self._memo:
+            self._memo["report-tree"] = context.report_tree(self)
+        return self._memo["report-tree"]
+
+    def report_levels(self) -> dict[NamedNode, int]:
+        """``report → community level`` for every community report (read once per reader): from the
+        persistent index where the store has one, else from :meth:`report_tree`."""
+        if "report-levels" not in self._memo:
+            stored = self.text_index()
+            self._memo["report-levels"] = (
+                {r["report"]: r["level"] for r in self.community_reports(None)} if stored is not None
+                else {report: level for report, (level, _) in self.report_tree().items()}
+            )
+        return self._memo["report-levels"]
+
+    def report_units(self, reports: Sequence[NamedNode]) -> dict[NamedNode, list[tuple[NamedNode, int]]]:
+        """The text units each of ``reports`` rests on, with their member counts (:func:`.context.report_units`)."""
+        return context.report_units(self, reports)
+
 
 def update_text_index(store, *, facts_graph: NamedNode | None = None, schema: FactsSchema | None = None):
     """Bring ``store``'s persistent text index up to date after a load (what ``ragprov load``

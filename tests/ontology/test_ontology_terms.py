@@ -193,7 +193,7 @@ def test_quoted_triple_properties_are_exactly_the_open_ranged_ones(onto):
 def test_literals_are_typed(onto):
     for prop in onto.terms(OWL + "DatatypeProperty"):
         (rng,) = onto.named(prop, RDFS + "range")
-        assert rng in {XSD + "string", XSD + "integer", XSD + "double", XSD + "dateTime"}, prop
+        assert rng in {XSD + "string", XSD + "integer", XSD + "double", XSD + "dateTime", XSD + "boolean"}, prop
     for prop in onto.terms(OWL + "ObjectProperty"):
         for rng in onto.values(prop, RDFS + "range"):
             assert not (isinstance(rng, NamedNode) and rng.value.startswith(XSD)), prop

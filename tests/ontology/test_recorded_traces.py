@@ -91,6 +91,8 @@ def searched() -> list:
                            ("drift", "How does Scrooge change?"), ("graph-rag", "Who is Scrooge?"),
                            ("agent", "Who was Marley?"), ("basic", "Who was Scrooge's business partner?")):
         list(pipeline(kind, store, facts_graph=facts).run(question))
+    # global search with dynamic community selection: a CommunitySelection stage of ReportRatings
+    list(pipeline("global", store, facts_graph=facts, dynamic_selection=True).run("Who was Scrooge's business partner?"))
     keep = {"urn:graph:retrieval", "urn:graph:library"}
     quads = [q for q in parse(store.dump(format="nquads"), format=RdfFormat.N_QUADS)
              if getattr(q.graph_name, "value", None) in keep]
@@ -98,6 +100,7 @@ def searched() -> list:
              if q.predicate.value.endswith("#type") and q.object.value.endswith("Question")}
     assert {"LocalSearchQuestion", "GlobalSearchQuestion", "DriftSearchQuestion", "GraphRagQuestion", "AgentQuestion",
             "BasicSearchQuestion"} <= kinds
+    assert any(q.predicate.value.endswith("#type") and q.object.value.endswith("/ReportRating") for q in quads)
     return quads
 
 

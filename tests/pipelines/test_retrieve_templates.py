@@ -37,6 +37,8 @@ PARAMS = {
     "retrieve/chunks": dict(limit=None, chunks=None),
     "retrieve/graphrag-reports": dict(facts_graph=FACTS, max_level=1),
     "retrieve/graphrag-report-texts": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
+    "retrieve/graphrag-report-children": dict(facts_graph=FACTS),
+    "retrieve/graphrag-report-units": dict(facts_graph=FACTS, reports=[graphs.n("report")]),
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-context-rows": dict(facts_graph=FACTS),
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
@@ -120,6 +122,18 @@ def test_graphrag_index_templates_answer_on_the_loaded_index():
     assert rows and all(int(r["level"].value) == 0 for r in rows)
     parts = render("retrieve/graphrag-report-texts", facts_graph=FACTS, reports=[r["report"] for r in rows])
     assert {r["report"] for r in parts} == {r["report"] for r in rows} and any("finding" in r for r in parts)
+    # the hierarchy dynamic community selection walks: a root report's children are reports one level down
+    tree = render("retrieve/graphrag-report-children", facts_graph=FACTS)
+    level = {r["report"]: int(r["level"].value) for r in tree}
+    assert len(level) == len(render("retrieve/graphrag-reports", facts_graph=FACTS, max_level=None))
+    edges = [(r["report"], r["child"]) for r in tree if "child" in r]
+    assert edges and all(level[child] == level[parent] + 1 for parent, child in edges)
+    assert len({child for _, child in edges}) == len(edges) == sum(1 for n in level.values() if n > 0)  # every deeper report has one parent
+    # the text units a report rests on: those its members were extracted from
+    root = next(parent for parent, _ in edges)
+    units = render("retrieve/graphrag-report-units", facts_graph=FACTS, reports=[root])
+    assert units and all(r["report"] == root and r["unit"].value.startswith("urn:graphrag:text_unit:") for r in units)
+    assert sum(int(r["members"].value) for r in units) >= len(units)
     tim = next(
         r["entity"]
         for r in render("retrieve/entity-index", **{**PARAMS["retrieve/entity-index"]})
@@ -182,6 +196,23 @@ RECORD = {
         in_token=None,
         out_token=None,
         prompt="global-map@1",
+    ),
+    "record/community-selection": dict(
+        selection=NamedNode("urn:x:cs"),
+        question=NamedNode("urn:x:q"),
+        derived_from=NamedNode("urn:x:g"),
+        session=NamedNode("urn:x:q/session"),
+        generated="2026-01-01T00:00:00Z",
+        threshold=1,
+        ratings=[
+            {"iri": NamedNode("urn:x:cs/rating/1"), "report": NamedNode("urn:x:r1"), "level": 0, "rating": 3.0, "rank": 1,
+             "kept": True, "reason": 'says "partner" }'},
+            {"iri": NamedNode("urn:x:cs/rating/2"), "report": NamedNode("urn:x:r2"), "level": None, "rating": 0.0, "rank": 2,
+             "kept": False, "reason": None},
+        ],
+        in_token=None,
+        out_token=None,
+        prompt="report-rating-bm25@1",
     ),
     "record/drift-action": dict(
         action=NamedNode("urn:x:a"),

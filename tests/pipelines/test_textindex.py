@@ -9,7 +9,7 @@ from pyoxigraph import NamedNode
 
 from ragprov.resources import data_dir
 from ragprov.retrieve import ChunkIndex, EntityIndex, FactsReader
-from ragprov.retrieve.lexical import extract_concepts
+from ragprov.retrieve.lexical import content_tokens, extract_concepts
 from ragprov.retrieve.reader import update_text_index
 from ragprov.retrieve.textindex import INDEX_ENV, TextIndex, index_location
 from ragprov.store import EmbeddedStore
@@ -203,3 +203,21 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
             pruned += True not in calls  # ranked without reading every posting
             index.close()
     assert pruned >= 3, pruned
+
+
+def test_primer_reports_and_report_levels_from_the_index_keep_to_the_community_level(carol_dir):
+    """DRIFT's primer reports (``best_reports``) and the levels local search filters by, read from
+    the index, stay within the community level and agree with the store's."""
+    from ragprov.retrieve import context
+
+    indexed = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    plain = _store_reader(carol_dir)
+    assert indexed.report_levels() == plain.report_levels() and set(indexed.report_levels().values()) == {0, 1, 2, 3}
+    levels = indexed.report_levels()
+    for question in QUESTIONS:
+        query = [t for c in extract_concepts(question) for t in content_tokens(c)]
+        everything = [r["report"] for r in context.best_reports(indexed, query, limit=200, max_level=None)]
+        for level in (0, 1, 2):
+            top = [r["report"] for r in context.best_reports(indexed, query, limit=5, max_level=level)]
+            # the best 5 of the reports at that level or coarser, in the index's order
+            assert top == [r for r in everything if levels[r] <= level][:5], (question, level)
