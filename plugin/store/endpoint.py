@@ -357,8 +357,9 @@ class EndpointStore(StoreMixin):
                 f"the store at {redact(url)} refused the update (Virtuoso SR186: no permission): run "
                 "GRANT SPARQL_UPDATE TO \"SPARQL\" as dba, or use /sparql-auth with a user (auth='digest')"
             )
-        if status == 413 or "SP031" in body:
-            # Virtuoso SP031: "the length of generated SQL text has exceeded 10000 lines of code"
+        if status == 413 or "SP031" in body or ("SP030" in body and "memory exhausted" in body):
+            # Virtuoso SP031: "the length of generated SQL text has exceeded 10000 lines of code";
+            # SP030 "memory exhausted": its SPARQL compiler ran out of parser stack on a long request
             raise RequestTooLargeError(f"the store at {redact(url)} refused the request for its size (HTTP {status}): {body}")
         if status >= 500:
             # Virtuoso answers 500 for SPARQL syntax and compile errors: those are the query's fault.

@@ -6,6 +6,7 @@ import http.server
 import json
 import socket
 import threading
+import urllib.parse
 from typing import ClassVar
 
 import pyoxigraph as ox
@@ -275,6 +276,36 @@ def test_a_refusal_on_the_cost_estimate_says_which_setting_to_change():
         store = EndpointStore(_config(server.server_address[1], retries=0))
         with pytest.raises(QueryError, match="MaxQueryCostEstimationTime"):
             store.query("SELECT * WHERE { ?s ?p ?o }")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("refusal", [
+    b"Virtuoso 37000 Error SP031: SPARQL: Internal error: The length of generated SQL text has exceeded 10000 lines",
+    b"Virtuoso 37000 Error SP030: SPARQL compiler, line 7595: memory exhausted at '.'",
+])
+def test_a_batch_refused_for_its_size_is_sent_again_in_halves(refusal):
+    """Virtuoso refuses a long INSERT DATA for its size alone (nothing applied): halves go through."""
+    sizes: list[int] = []
+
+    class Small(_Flaky):
+        def do_POST(self):
+            text = urllib.parse.unquote_plus(self.rfile.read(int(self.headers.get("Content-Length", 0))).decode())
+            sizes.append(text.count("<urn:p>"))
+            status, body = (400 if "37000" in refusal.decode() else 500, refusal) if sizes[-1] > 3 else (200, b"")
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Small)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        store = EndpointStore(_config(server.server_address[1], retries=0))
+        store.extend([Quad(NamedNode(f"urn:s{i}"), NamedNode("urn:p"), Literal(str(i)), G) for i in range(10)])
+        accepted = [n for n in sizes if n <= 3]
+        assert sum(accepted) == 10 and max(sizes) == 10 and store._batch <= 3
     finally:
         server.shutdown()
         server.server_close()
