@@ -1,6 +1,6 @@
 """Microsoft GraphRAG's basic search: vector search over the text units, with its provenance.
 
-The question is embedded (:mod:`ragprov.retrieve.vectors`: an OpenAI-compatible ``/embeddings``
+The question is embedded (:mod:`ragprov.llm.embeddings`: an OpenAI-compatible ``/embeddings``
 API with an LLM configured, else the offline hashed term-frequency vector), the ``k`` text units
 whose vectors are most similar to it (cosine) are found, and, as Microsoft GraphRAG does, they
 are put in a ``Sources`` table (``id|text``, the text unit's human-readable id) in the index's
@@ -43,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
+from ..llm.embeddings import APIEmbedder, embedder_for
 from ..llm.engine import Passage
 from ..llm.history import ConversationTurn
 from ..llm.microsoft import DEFAULT_RESPONSE_TYPE, basic_answer
@@ -50,7 +51,7 @@ from ..llm.tables import ContextTables, Table, fit_rows
 from ..namespaces import TG
 from ..record.events import Event, Source
 from ..retrieve.table_fields import table_fields
-from ..retrieve.vectors import INDEX_VECTORS, APIEmbedder, embedder_for
+from ..retrieve.vectors import INDEX_VECTORS
 from .base import RunResult
 from .microsoft import llm_of, token_counter
 from .msgraphrag import _Mode

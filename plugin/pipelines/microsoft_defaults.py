@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..llm.embeddings import BATCH_MAX_TOKENS, BATCH_SIZE
 from ..llm.history import MAX_TURNS
 from ..llm.microsoft import DEFAULT_RESPONSE_TYPE
-from ..retrieve.vectors import BATCH_MAX_TOKENS, BATCH_SIZE
 from .basic import BasicSearchParams
 from .microsoft import MAP_MAX_LENGTH, REDUCE_MAX_LENGTH
 from .msgraphrag import DriftSearchParams, GlobalSearchParams, LocalSearchParams
@@ -82,9 +82,9 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("basic", "basic_search.k", 10, "BasicSearchParams.k", 10, "the text units nearest the question by cosine similarity"),
     Parameter("basic", "basic_search.max_context_tokens", 12_000, "BasicSearchParams.max_tokens", 12_000,
               "the Sources table, counted with tiktoken for the configured model"),
-    Parameter("basic", "embed_text.batch_size", 16, "ragprov.retrieve.vectors.BATCH_SIZE", BATCH_SIZE,
+    Parameter("basic", "embed_text.batch_size", 16, "ragprov.llm.embeddings.BATCH_SIZE", BATCH_SIZE,
               "texts per /embeddings request (offline: the hashed term-frequency vector, no requests)"),
-    Parameter("basic", "embed_text.batch_max_tokens", 8191, "ragprov.retrieve.vectors.BATCH_MAX_TOKENS", BATCH_MAX_TOKENS,
+    Parameter("basic", "embed_text.batch_max_tokens", 8191, "ragprov.llm.embeddings.BATCH_MAX_TOKENS", BATCH_MAX_TOKENS,
               "tokens per /embeddings request"),
 )
 

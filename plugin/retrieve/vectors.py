@@ -12,10 +12,9 @@ float32 rows):
   :attr:`HashedEmbedder.TRIGRAM_WEIGHT` of that), then L2-normalised.
   Deterministic: the same text gives the same vector on every machine. The trace names it
   ``hashed-tf-embedding@1`` (``ragprov explain`` shows it as the grounding's prompt).
-- :class:`APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` through the LLM client (and so
-  through ragprov's one HTTP client), batched as Microsoft GraphRAG batches its ``embed_text``
-  (:data:`BATCH_SIZE` texts and at most :data:`BATCH_MAX_TOKENS` tokens per request). The trace
-  names it ``embeddings:{model}@api``.
+- :class:`ragprov.llm.embeddings.APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` through
+  the LLM client (and so through ragprov's one HTTP client), batched as Microsoft GraphRAG batches
+  its ``embed_text``. The trace names it ``embeddings:{model}@api``.
 
 Where the vectors live (:func:`text_unit_vectors`): in the persistent text index
 (:mod:`.textindex`, table ``vector``: one float32 blob per text unit and embedder, with the hash
@@ -38,32 +37,16 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from .lexical import content_tokens
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..llm.client import LLMClient
+__all__ = ["INDEX_VECTORS", "Embedder", "HashedEmbedder", "VectorIndex", "text_digest"]
 
-__all__ = [
-    "BATCH_MAX_TOKENS",
-    "BATCH_SIZE",
-    "INDEX_VECTORS",
-    "APIEmbedder",
-    "Embedder",
-    "HashedEmbedder",
-    "VectorIndex",
-    "embedder_for",
-    "text_digest",
-]
-
-#: texts per ``/embeddings`` request (Microsoft GraphRAG's ``embed_text.batch_size``)
-BATCH_SIZE = 16
-#: tokens per ``/embeddings`` request (Microsoft GraphRAG's ``embed_text.batch_max_tokens``)
-BATCH_MAX_TOKENS = 8191
 #: the name of the text-unit vectors a GraphRAG output ships (:mod:`ragprov.loaders.graphrag_embeddings`)
 INDEX_VECTORS = "graphrag-output:text_unit_text"
 
@@ -76,7 +59,8 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
-def _normalise(rows: np.ndarray) -> np.ndarray:
+def normalise(rows: np.ndarray) -> np.ndarray:
+    """``rows`` scaled to unit length (zero rows stay zero), as float32."""
     import numpy as np
 
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
@@ -138,65 +122,7 @@ class HashedEmbedder:
                 values += [x * weight for x in v] if tf > 1 else v
             if buckets:
                 rows[n] = np.bincount(buckets, weights=values, minlength=self.dim)
-        return _normalise(rows)
-
-
-class APIEmbedder:
-    """Vectors from an OpenAI-compatible ``/embeddings`` API, :data:`BATCH_SIZE` texts (and at
-    most :data:`BATCH_MAX_TOKENS` tokens) per request; ``requests`` counts the requests sent."""
-
-    def __init__(self, client: LLMClient, *, model: str | None = None, batch_size: int = BATCH_SIZE,
-                 batch_max_tokens: int = BATCH_MAX_TOKENS, count: Callable[[str], int] | None = None):
-        from ..llm.tokens import tokenizer_for
-
-        self.client = client
-        self.model = model or client.config.embedding_model or client.config.model
-        self.batch_size = batch_size
-        self.batch_max_tokens = batch_max_tokens
-        self.count = count or tokenizer_for(self.model).count
-        self.ref = "embeddings:" + "".join("_" if c.isspace() or c == "@" else c for c in self.model) + "@api"
-        self.requests = 0
-
-    def batches(self, texts: Sequence[str]) -> list[list[int]]:
-        """The positions of ``texts`` sent together: in order, a new batch when the count or the
-        token budget would be exceeded (a text longer than the budget goes alone)."""
-        out: list[list[int]] = []
-        used = 0
-        for n, text in enumerate(texts):
-            tokens = self.count(text)
-            if not out or len(out[-1]) >= self.batch_size or used + tokens > self.batch_max_tokens:
-                out.append([])
-                used = 0
-            out[-1].append(n)
-            used += tokens
-        return out
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
-
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        vectors: list[list[float]] = [[] for _ in texts]
-        for batch in self.batches(texts):
-            self.requests += 1
-            for n, vector in zip(batch, self.client.embed([texts[i] for i in batch], model=self.model), strict=True):
-                vectors[n] = vector
-        dims = {len(v) for v in vectors}
-        if len(dims) != 1:
-            from ..errors import LLMError
-
-            raise LLMError(f"the embeddings API returned vectors of different lengths ({sorted(dims)})")
-        return _normalise(np.asarray(vectors, dtype=np.float64))
-
-
-def embedder_for(engine: Any) -> Embedder:
-    """The embedder a mode uses with ``engine``: the embeddings API of an LLM engine's server,
-    else the offline :class:`HashedEmbedder`."""
-    from ..llm.engine import LLMEngine
-
-    if isinstance(engine, LLMEngine):
-        return APIEmbedder(engine.client)
-    return HashedEmbedder()
+        return normalise(rows)
 
 
 def text_digest(text: str) -> str:

@@ -13,12 +13,13 @@ from pyoxigraph import NamedNode
 
 import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.llm import LLMClient, LLMConfig, LLMEngine
+from ragprov.llm.embeddings import BATCH_MAX_TOKENS, BATCH_SIZE
 from ragprov.llm.tokens import encoding
 from ragprov.namespaces import PROV, RDF, TG
 from ragprov.pipelines import BasicSearch, BasicSearchParams, pipeline
 from ragprov.record import EndOfSession, ExplainEvent
 from ragprov.retrieve import FactsReader
-from ragprov.retrieve.vectors import BATCH_MAX_TOKENS, BATCH_SIZE, HashedEmbedder
+from ragprov.retrieve.vectors import HashedEmbedder
 from ragprov.store import EmbeddedStore
 
 from .conftest import FACTS, validate
