@@ -156,7 +156,8 @@ class BasicSearch(_Mode):
         ]
         llm = llm_of(self.engine)
         if llm is None:  # the offline answer reads the kept text units nearest first
-            passages = [p for _, p in sorted(zip(units, passages, strict=True), key=lambda up: (-similarity[up[0]], up[0].value))]
+            nearest = sorted(zip(units, passages, strict=True), key=lambda pair: (-similarity[pair[0]], pair[0].value))
+            passages = [passage for _, passage in nearest]
         else:
             stream = basic_answer(llm, question, ContextTables([kept]), response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
             yield from self._synthesize(session, question, passages, kind="passages", stream=stream)
