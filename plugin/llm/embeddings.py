@@ -1,17 +1,13 @@
-"""Text vectors from an OpenAI-compatible ``/embeddings`` API, for basic search
-(:mod:`ragprov.retrieve.vectors` holds the vectors and the offline embedder).
+"""Vectors from an OpenAI-compatible ``/embeddings`` API (Microsoft GraphRAG's ``embed_text``),
+through the LLM client and so through ragprov's one HTTP client, batched as Microsoft batches:
+:data:`BATCH_SIZE` texts and at most :data:`BATCH_MAX_TOKENS` tokens per request. It is an
+:class:`~ragprov.retrieve.vectors.Embedder` like the offline hashed vector, which retrieval owns.
 
-:class:`APIEmbedder` sends the texts through :class:`~.client.LLMClient` (ragprov's one HTTP
-client, its retries and secret scrubbing), batched as Microsoft GraphRAG batches its
-``embed_text``: at most :data:`BATCH_SIZE` texts and :data:`BATCH_MAX_TOKENS` tokens (tiktoken's
-count for the model) per request. :func:`embedder_for` picks the embedder of an engine.
-
->>> class Fake:  # what APIEmbedder needs of a client: its configuration and embed()
-...     class config: embedding_model, model = None, "text-embedding-3-small"
-...     def embed(self, texts, model=None): return [[float(len(t)), 1.0] for t in texts]
->>> e = APIEmbedder(Fake(), batch_size=2, count=len)
->>> e.ref, e.batches(["a", "bb", "ccc"]), e.embed(["a", "bb", "ccc"]).shape, e.requests
-('embeddings:text-embedding-3-small@api', [[0, 1], [2]], (3, 2), 2)
+>>> embedder_for(None).ref  # no LLM configured: the offline vector
+'hashed-tf-embedding@1'
+>>> api = APIEmbedder(None, model="text-embedding-3-small", batch_size=2, batch_max_tokens=5, count=len)
+>>> api.ref, api.batches(["ab", "cd", "ef", "toolong", "g"])
+('embeddings:text-embedding-3-small@api', [[0, 1], [2], [3], [4]])
 """
 
 from __future__ import annotations

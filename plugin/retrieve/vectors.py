@@ -12,9 +12,9 @@ float32 rows):
   :attr:`HashedEmbedder.TRIGRAM_WEIGHT` of that), then L2-normalised.
   Deterministic: the same text gives the same vector on every machine. The trace names it
   ``hashed-tf-embedding@1`` (``ragprov explain`` shows it as the grounding's prompt).
-- :class:`ragprov.llm.embeddings.APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` through
-  the LLM client (and so through ragprov's one HTTP client), batched as Microsoft GraphRAG batches
-  its ``embed_text``. The trace names it ``embeddings:{model}@api``.
+- :class:`ragprov.llm.embeddings.APIEmbedder`: an OpenAI-compatible ``POST /embeddings`` (the
+  LLM package owns it: retrieval never imports the LLM client). The trace names it
+  ``embeddings:{model}@api``.
 
 Where the vectors live (:func:`text_unit_vectors`): in the persistent text index
 (:mod:`.textindex`, table ``vector``: one float32 blob per text unit and embedder, with the hash
@@ -45,7 +45,15 @@ from .lexical import content_tokens
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["INDEX_VECTORS", "Embedder", "HashedEmbedder", "VectorIndex", "text_digest"]
+
+__all__ = [
+    "INDEX_VECTORS",
+    "Embedder",
+    "HashedEmbedder",
+    "VectorIndex",
+    "normalise",
+    "text_digest",
+]
 
 #: the name of the text-unit vectors a GraphRAG output ships (:mod:`ragprov.loaders.graphrag_embeddings`)
 INDEX_VECTORS = "graphrag-output:text_unit_text"
@@ -60,7 +68,6 @@ class Embedder(Protocol):
 
 
 def normalise(rows: np.ndarray) -> np.ndarray:
-    """``rows`` scaled to unit length (zero rows stay zero), as float32."""
     import numpy as np
 
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
