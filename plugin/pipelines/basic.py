@@ -1,6 +1,6 @@
 """Microsoft GraphRAG's basic search: vector search over the text units, with its provenance.
 
-The question is embedded (:mod:`ragprov.retrieve.vectors`: an OpenAI-compatible ``/embeddings``
+The question is embedded (:mod:`ragprov.llm.embeddings`: an OpenAI-compatible ``/embeddings``
 API with an LLM configured, else the offline hashed term-frequency vector), the ``k`` text units
 whose vectors are most similar to it (cosine) are found, and, as Microsoft GraphRAG does, they
 are put in a ``Sources`` table (``id|text``, the text unit's human-readable id) in the index's
@@ -155,7 +155,8 @@ class BasicSearch(_Mode):
         ]
         llm = llm_of(self.engine)
         if llm is None:  # the offline answer reads the kept text units nearest first
-            passages = [p for _, p in sorted(zip(units, passages, strict=True), key=lambda up: (-similarity[up[0]], up[0].value))]
+            nearest = sorted(zip(units, passages, strict=True), key=lambda pair: (-similarity[pair[0]], pair[0].value))
+            passages = [passage for _, passage in nearest]
         else:
             stream = basic_answer(llm, question, ContextTables([kept]), response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))
             yield from self._synthesize(session, question, passages, kind="passages", stream=stream)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragprov.namespaces import TG
-from ragprov.pipelines import DocRag, GraphRag
+from ragprov.pipelines import BasicSearch, DocRag, GraphRag
 from ragprov.record import ExplainEvent, Recorder
 
 from . import graphs
@@ -37,3 +37,16 @@ def test_docrag_on_every_engine(store):
     pipe = DocRag(store, recorder=Recorder(store))
     list(pipe.run("Who was ill, Tiny Tim?"))
     assert pipe.result.sources[0].chunk == graphs.chunk_iri("c2")
+
+
+def test_basic_search_on_every_engine(store):
+    """Vector search with no persistent index: the chunks are read through the templates and
+    embedded in the reader; the nearest one is the chunk about Tiny Tim's illness."""
+    graphs.build(store, FACTS)
+    pipe = BasicSearch(store, recorder=Recorder(store), facts_graph=FACTS)
+    events = list(pipe.run("Who was ill, Tiny Tim?"))
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    items = {t.subject: t.object for t in focus.explain_triples if t.predicate == TG.item}
+    scores = {t.subject: float(t.object.value) for t in focus.explain_triples if t.predicate == TG.score}
+    assert set(scores) == set(items)
+    assert items[max(scores, key=scores.__getitem__)] == graphs.chunk_iri("c2")
