@@ -77,7 +77,8 @@ class Navigator:
     def list_traces(
         self, *, kind: str | NamedNode | None = None, since: _dt.datetime | None = None, limit: int = 20
     ) -> list[TraceSummary]:
-        """Top-level traces, newest first (one query)."""
+        """Top-level traces, newest first (one query; a second when some listed trace has no end time:
+        a trace built by TrustGraph records none, and is complete when it reached its end stage)."""
         rows = self._select("trace/list", kind=_kind_iri(kind), since=since, limit=limit)
         out = []
         for row in rows:
@@ -90,6 +91,13 @@ class Navigator:
             summary.started = property_value(PROV.startedAtTime, row.get("started"))
             summary.ended = property_value(PROV.endedAtTime, row.get("ended"))
             out.append(summary)
+        # TrustGraph records no end time: a trace it built is complete when it reached its end stage
+        # (one more query, for the listed traces without an end time only)
+        open_ended = {s.question.value: s for s in out if s.ended is None}
+        if open_ended:
+            questions = [s.question for s in open_ended.values()]
+            for row in self._select("trace/answered", questions=questions):
+                open_ended[row["question"].value].answered = True
         return out
 
     def resolve(self, ref: NamedNode | str) -> NamedNode:
