@@ -55,6 +55,15 @@ TRACE_KINDS = {
 _USED = NamedNode("http://www.w3.org/ns/prov#used")
 
 
+def nearest_caller(rows) -> NamedNode | None:
+    """The caller among ``trace/caller``'s rows: the one no other candidate names as above it
+    (?outer; a trace built by TrustGraph may have agents within agents up its derivations)."""
+    candidates = {r["caller"].value: r["caller"] for r in rows if isinstance(r.get("caller"), NamedNode)}
+    above = {r["outer"].value for r in rows if isinstance(r.get("outer"), NamedNode)}
+    nearest = sorted(k for k in candidates if k not in above) or sorted(candidates)
+    return candidates[nearest[0]] if nearest else None
+
+
 def _kind_iri(kind: str | NamedNode | None) -> NamedNode | None:
     if kind is None or isinstance(kind, NamedNode):
         return kind
@@ -134,8 +143,7 @@ class Navigator:
 
     def caller(self, question: NamedNode | str) -> NamedNode | None:
         """The question of the trace that ran ``question`` as a sub-trace (None for a top-level one)."""
-        rows = self._select("trace/caller", question=to_named_node(question))
-        return rows[0]["caller"] if len(rows) else None
+        return nearest_caller(self._select("trace/caller", question=to_named_node(question)))
 
     def stage(self, stage: NamedNode | str) -> Stage:
         """One stage in detail, with its selected edges or chunks (one query)."""

@@ -238,3 +238,188 @@ def test_the_fixture_is_trustgraph_s_own_output():
     score = ox.NamedNode("https://trustgraph.ai/ns/score")
     assert {q.object.datatype.value for q in quads if q.predicate == score} == {"http://www.w3.org/2001/XMLSchema#string"}
     assert not [q for q in quads if q.predicate.value.endswith("#wasGeneratedBy") or q.predicate.value.endswith("/rank")]
+
+
+def _their_graph_rag_traces(store) -> dict[str, object]:
+    """Every GraphRAG trace TrustGraph's own reader finds in ``store``: its top-level sessions and
+    the sub-traces embedded in its agent traces, by question IRI."""
+    client = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1)
+    out: dict[str, object] = {}
+    for question in client.list_sessions():
+        if question.question_type == "graph-rag":
+            out[question.uri] = client.fetch_graphrag_trace(question.uri)
+        elif question.question_type == "agent":
+            for step in client.fetch_agent_trace(question.uri)["steps"]:
+                if isinstance(step, dict) and step["question"].question_type == "graph-rag":
+                    out[step["question"].uri] = step["trace"]
+    return out
+
+
+def _their_edge_roots(store, trace) -> set[str]:
+    """The roots TrustGraph's CLI walk (``show_explain_trace.trace_edge_provenance``) reaches from
+    each edge the trace's Focus kept."""
+    from trustgraph.cli.show_explain_trace import trace_edge_provenance
+
+    flow = StoreFlow(store)
+    client = ExplainabilityClient(flow, retry_delay=0, max_retries=1)
+    roots = set()
+    for selection in trace["focus"].edge_selections:
+        for chain in trace_edge_provenance(flow, None, selection.edge, {}, client):
+            roots.add(chain[-1]["uri"])
+    return roots
+
+
+def test_lineage_document_finds_every_trace_that_kept_what_was_extracted_from_it(store_dir, capsys):
+    """``lineage document`` over traces TrustGraph built: every GraphRAG trace whose kept edges
+    TrustGraph's own walk traces to the document (the agent's sub-trace with the agent that ran it),
+    and the DocRAG trace whose kept chunks derive from it."""
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        theirs = _their_graph_rag_traces(store)
+        expected_graph = {q: t["focus"].uri for q, t in theirs.items() if tb.DOCUMENT in _their_edge_roots(store, t)}
+    finally:
+        store.close()
+    assert set(expected_graph) == {BUILT.graph_rag, BUILT.sub_trace}  # the judge found both
+
+    found = _json(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir, "--format", "json")
+    by_question = {a["question"]: a for a in found}
+    assert set(by_question) == {*expected_graph, BUILT.doc_rag}
+    for question, focus in expected_graph.items():
+        assert by_question[question]["stages"] == [focus]
+        assert by_question[question]["answers"] == [f"urn:trustgraph:prov:synthesis:{question.rsplit(':', 1)[1]}"]
+    assert by_question[BUILT.sub_trace]["parent_question"] == BUILT.agent
+    assert by_question[BUILT.graph_rag]["parent_question"] is None
+    assert by_question[BUILT.graph_rag]["query"] == "Who was Scrooge's partner?" and by_question[BUILT.graph_rag]["kind"] == "graph-rag"
+    # DocRAG: its Exploration kept the chunks themselves, its Focus chunk selections (tg:document)
+    assert sorted(by_question[BUILT.doc_rag]["stages"]) == [f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"]
+    assert by_question[BUILT.doc_rag]["answers"] == [f"{BUILT.doc_rag}/synthesis"]
+    # newest first, with TrustGraph's plain-literal start times
+    assert [a["question"] for a in found] == [BUILT.sub_trace, BUILT.doc_rag, BUILT.graph_rag]
+
+    # --items: the kept edges (through TrustGraph's tg:contains subgraph) and chunks
+    items = {a["question"]: a for a in _json(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir,
+                                                "--format", "json", "--items")}
+    assert items[BUILT.graph_rag]["statements"] == [tb.SUBGRAPH]
+    assert len(items[BUILT.graph_rag]["edges"]) == len(tb.EDGES)
+    assert set(items[BUILT.doc_rag]["chunks"]) == set(tb.CHUNKS)  # the Exploration kept all four
+
+    code, text, err = _run(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir)
+    assert code == 0, err
+    assert "no recorded answer" not in err
+    assert f"{BUILT.sub_trace} (run by {BUILT.agent})" in text
+
+    # a page or a chunk given as the document: the traces that kept what derives from it
+    from_page = _json(capsys, "lineage", "document", tb.PAGE, "--store", store_dir, "--format", "json")
+    assert [a["question"] for a in from_page] == [a["question"] for a in found]
+    from_chunk = _json(capsys, "lineage", "document", tb.CHUNKS[2], "--store", store_dir, "--format", "json")
+    assert [a["question"] for a in from_chunk] == [BUILT.sub_trace, BUILT.graph_rag]  # its subgraph's edges
+
+
+def test_trustgraph_traces_that_reached_their_end_are_complete(tmp_path, capsys):
+    """TrustGraph records no end time: its trace is complete when it reached the stage its reader
+    stops at (a Synthesis, or an agent's Conclusion), and listed as incomplete when it did not."""
+    unfinished = tb.build_unfinished()
+    source = tmp_path / "tg.nq"
+    source.write_bytes(BUILT.nquads() + unfinished.nquads())
+    path = str(tmp_path / "store")
+    assert _run(capsys, "import", str(source), "--store", path)[0] == 0
+
+    listed = {t["question"]: t["status"] for t in _json(capsys, "traces", "--store", path, "--format", "json")}
+    for question in (BUILT.graph_rag, BUILT.doc_rag, BUILT.agent, *unfinished.complete):
+        if question in listed:  # (a sub-trace is not listed)
+            assert listed[question] == "complete", question
+    for question in unfinished.incomplete:
+        assert listed[question] == "incomplete", question
+    code, out, err = _run(capsys, "traces", "--store", path)
+    assert code == 0, err
+    assert {line.split("\t")[3]: line.split("\t")[2] for line in out.splitlines()[1:]} == listed
+
+    incomplete = [t["question"] for t in _json(capsys, "trace", "incomplete", "--store", path, "--format", "json")]
+    assert sorted(incomplete) == sorted(unfinished.incomplete)
+
+    # trace show says the same
+    for question in unfinished.incomplete:
+        assert "ended: not ended (incomplete)" in _show(capsys, path, question)[1], question
+    for question in (BUILT.graph_rag, BUILT.doc_rag, BUILT.agent, *unfinished.complete):
+        assert "ended: not recorded" in _show(capsys, path, question)[1], question
+
+
+def test_every_engine_reads_lineage_and_completeness_of_trustgraph_built_traces(store):
+    """lineage document and completeness over TrustGraph's traces, on every engine and dialect."""
+    from ragprov.navigate.lineage import Lineage
+
+    unfinished = tb.build_unfinished()
+    import_store(store, BUILT.nquads() + unfinished.nquads())
+    found = Lineage(store).document_answers(tb.DOCUMENT)
+    # the unfinished traces (a day later) kept the same edges and chunks: those with a Focus or an
+    # Exploration, answered or not, come first
+    cut = tb.UNFINISHED_SIDS
+    assert [a.question.value for a in found] == [
+        f"urn:trustgraph:question:{cut['supervisor_rag']}", f"urn:trustgraph:question:{cut['agent_sub']}",
+        f"urn:trustgraph:docrag:{cut['doc_rag']}", f"urn:trustgraph:question:{cut['graph_rag']}",
+        BUILT.sub_trace, BUILT.doc_rag, BUILT.graph_rag,
+    ]
+    assert [a.answers for a in found[2:4]] == [[], []]
+    # the agent that ran each sub-trace: the nearest (a supervisor's sub-agent, not the supervisor)
+    assert found[0].parent_question.value == f"urn:trustgraph:agent:{cut['supervisor_sub']}"
+    assert found[1].parent_question.value == f"urn:trustgraph:agent:{cut['agent']}"
+    assert found[4].parent_question.value == BUILT.agent
+    assert {s.value for s in found[5].stages} == {f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"}
+    with_items = {a.question.value: a for a in Lineage(store).document_answers(tb.DOCUMENT, items=True)}
+    assert len(with_items[BUILT.graph_rag].edges) == len(tb.EDGES)
+    nav = Navigator(store)
+    status = {s.question.value: s.complete for s in nav.list_traces(limit=50)}
+    assert status == {BUILT.graph_rag: True, BUILT.doc_rag: True, BUILT.agent: True,
+                      **{q: True for q in unfinished.complete if q in status}, **{q: False for q in unfinished.incomplete}}
+    assert sorted(s.question.value for s, _ in nav.incomplete()) == sorted(unfinished.incomplete)
+    cut = tb.UNFINISHED_SIDS
+    supervisor, sub_agent = (f"urn:trustgraph:agent:{cut[k]}" for k in ("supervisor", "supervisor_sub"))
+    assert nav.caller(f"urn:trustgraph:question:{cut['supervisor_rag']}").value == sub_agent  # the nearest agent
+    assert nav.caller(sub_agent).value == supervisor
+    # deleting the supervisor takes its sub-agent and the sub-agent's sub-trace, and nothing else
+    before = {s.question.value for s in nav.list_traces(limit=50)}
+    nav.delete(supervisor)
+    assert {s.question.value for s in nav.list_traces(limit=50)} == before - {supervisor}
+    left = store.select("SELECT DISTINCT ?s WHERE { GRAPH <urn:graph:retrieval> { ?s ?p ?o } }")
+    assert not [r["s"].value for r in left if any(cut[k] in r["s"].value for k in ("supervisor", "supervisor_sub", "supervisor_rag"))]
+
+
+def test_a_store_of_both_kinds_lists_newest_first(store, clock):
+    """ragprov's traces (typed xsd:dateTime on their session) and TrustGraph's (a plain literal on
+    the question, with or without fractional seconds) in one store sort as times, newest first, on
+    every engine; `since` filters both alike, and each has its completeness."""
+    import_store(store, BUILT.nquads())  # TrustGraph's: 10:00:00.123456, 10:05:00, 10:10:00.5 on 2026-11-20
+    times = iter([_dt.datetime(2026, 11, 20, 10, 2, tzinfo=_dt.timezone.utc), _dt.datetime(2026, 11, 20, 10, 7, tzinfo=_dt.timezone.utc),
+                  _dt.datetime(2026, 11, 20, 10, 10, 0, 400000, tzinfo=_dt.timezone.utc),
+                  _dt.datetime(2026, 11, 20, 9, 59, 59, tzinfo=_dt.timezone.utc)])
+    from ragprov.record import Recorder
+
+    from ..core.builders import doc_rag_trace, graph_rag_trace
+
+    current = [next(times)]
+
+    def tick():
+        return current[0]
+
+    recorder = Recorder(store, clock=tick)
+    ours = {}
+    for name in ("at 10:02", "at 10:07", "at 10:10:00.4", "at 09:59:59"):
+        if name == "at 10:07":
+            ours[name] = doc_rag_trace(recorder, 7).question
+        elif name == "at 09:59:59":
+            unfinished = recorder.graph_rag("never finished")
+            unfinished.grounding(["x"])
+            ours[name] = unfinished.question
+        else:
+            ours[name] = graph_rag_trace(recorder, len(ours), edges=2).question
+        current[0] = next(times, current[0])
+    listed = Navigator(store).list_traces(limit=50)
+    assert [s.question.value for s in listed] == [
+        BUILT.agent, ours["at 10:10:00.4"].value, ours["at 10:07"].value, BUILT.doc_rag, ours["at 10:02"].value,
+        BUILT.graph_rag, ours["at 09:59:59"].value,
+    ]
+    assert [s.started for s in listed] == sorted((s.started for s in listed), reverse=True)
+    assert [s.complete for s in listed] == [True] * 6 + [False]
+    since = Navigator(store).list_traces(since=_dt.datetime(2026, 11, 20, 10, 5, tzinfo=_dt.timezone.utc))
+    assert [s.question.value for s in since] == [BUILT.agent, ours["at 10:10:00.4"].value, ours["at 10:07"].value, BUILT.doc_rag]
+    assert [s.question.value for s in Navigator(store).list_traces(limit=3)] == [s.question.value for s in listed[:3]]
