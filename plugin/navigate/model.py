@@ -22,7 +22,9 @@ from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_P
 __all__ = ["Node", "Selection", "Stage", "Trace", "TraceSummary", "describe", "local_name"]
 
 _TG = str(TG)
-_STAGE_TYPES = ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
+_STAGE_TYPES = ("Grounding", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion",
+                # TrustGraph's supervisor and plan-then-execute agents (read as they are; not ragprov's own stages)
+                "Decomposition", "Finding", "Plan", "StepResult")
 _QUESTION_TYPES = (
     "GraphRagQuestion",
     "DocRagQuestion",

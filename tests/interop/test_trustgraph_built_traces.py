@@ -423,3 +423,40 @@ def test_a_store_of_both_kinds_lists_newest_first(store, clock):
     since = Navigator(store).list_traces(since=_dt.datetime(2026, 11, 20, 10, 5, tzinfo=_dt.timezone.utc))
     assert [s.question.value for s in since] == [BUILT.agent, ours["at 10:10:00.4"].value, ours["at 10:07"].value, BUILT.doc_rag]
     assert [s.question.value for s in Navigator(store).list_traces(limit=3)] == [s.question.value for s in listed[:3]]
+
+
+def test_supervisor_agents_show_the_steps_trustgraph_s_reader_walks(tmp_path, capsys):
+    """TrustGraph's supervisor pattern (Decomposition, a sub-agent, Findings, Synthesis) and its
+    sub-agent (a ReAct agent whose tool ran a GraphRAG sub-trace): ragprov shows the steps
+    TrustGraph's reader walks, of the kinds it names, in its order; the sub-agent is a sub-trace."""
+    unfinished = tb.build_unfinished()
+    source = tmp_path / "tg.nq"
+    source.write_bytes(unfinished.nquads())
+    path = str(tmp_path / "store")
+    assert _run(capsys, "import", str(source), "--store", path)[0] == 0
+    cut = tb.UNFINISHED_SIDS
+    store = EmbeddedStore(path, read_only=True)
+    try:
+        client = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1)
+        theirs = {q: client.fetch_agent_trace(f"urn:trustgraph:agent:{cut[q]}") for q in ("supervised", "supervisor", "supervisor_sub")}
+    finally:
+        store.close()
+    for key, trace in theirs.items():
+        question = f"urn:trustgraph:agent:{cut[key]}"
+        ours = _json(capsys, "trace", "show", question, "--store", path, "--format", "json")
+        steps = [s for s in trace["steps"] if not isinstance(s, dict)]
+        assert [(s["kind"], s["iri"]) for s in ours["stages"]] == [(type(s).__name__, s.uri) for s in steps], key
+        embedded = [s["question"].uri for s in trace["steps"] if isinstance(s, dict)]
+        assert [t["question"] for s in ours["stages"] for t in s["subtraces"] if t["kind"] != "AgentQuestion"] == embedded, key
+    # the supervisor's sub-agent hangs from its Decomposition (TrustGraph's reader does not walk into it)
+    supervisor = _json(capsys, "trace", "show", f"urn:trustgraph:agent:{cut['supervised']}", "--store", path, "--format", "json")
+    assert supervisor["stages"][0]["subtraces"][0]["question"] == f"urn:trustgraph:agent:{cut['supervised']}-sub"
+    code, text, err = _show(capsys, path, f"urn:trustgraph:agent:{cut['supervised']}")
+    assert code == 0, err
+    assert "1. Decomposition" in text and "goal: Marley" in text and "2. Finding" in text and "3. Synthesis" in text
+    for fmt, marker in (("mermaid", "Decomposition"), ("dot", "Finding")):
+        code, out, err = _show(capsys, path, f"urn:trustgraph:agent:{cut['supervised']}", "--format", fmt)
+        assert code == 0 and marker in out, (fmt, err)
+    # one step in detail
+    code, text, err = _run(capsys, "trace", "stage", f"urn:trustgraph:agent:{cut['supervised']}/decompose", "--store", path)
+    assert code == 0 and text.startswith("Decomposition") and "goal: Marley" in text, err
