@@ -41,6 +41,7 @@ def store_dir(tmp_path, capsys):
     code, _, err = _run(capsys, "import", str(source), "--store", path)
     assert code == 0, err
     assert f"imported {len(BUILT.quads)} quads" in err
+    assert "linked 4 stage(s) of traces built by TrustGraph to their documents (4 link(s)" in err
     return path
 
 
@@ -460,3 +461,72 @@ def test_supervisor_agents_show_the_steps_trustgraph_s_reader_walks(tmp_path, ca
     # one step in detail
     code, text, err = _run(capsys, "trace", "stage", f"urn:trustgraph:agent:{cut['supervised']}/decompose", "--store", path)
     assert code == 0 and text.startswith("Decomposition") and "goal: Marley" in text, err
+
+
+def _ragprov_trace_on_trustgraph_facts(store, when: _dt.datetime):
+    """A GraphRAG trace ragprov records (its document link written with its Focus) that kept one of
+    the facts TrustGraph extracted from the document."""
+    from pyoxigraph import Triple
+
+    from ragprov.record import EdgeSelection, Recorder
+
+    fact = tb.FACTS[0]
+    edge = Triple(ox.NamedNode(fact.s.iri), ox.NamedNode(fact.p.iri), ox.NamedNode(fact.o.iri))
+    t = Recorder(store, clock=lambda: when).graph_rag("Whose partner was Marley?", model="test-model/1")
+    t.grounding(["Marley"])
+    t.exploration([edge.subject], edge_count=3)
+    t.focus([EdgeSelection(edge, reasoning="names the partner", score=0.9)])
+    t.synthesis("Scrooge's.")
+    return t
+
+
+def test_a_document_both_kinds_rest_on_lists_both_by_their_links(store):
+    """ragprov's trace links its document when it is recorded; TrustGraph's are linked by
+    `ragprov migrate document-links` (what `ragprov import` runs for them): then `lineage document`
+    finds both by the link, newest first, on every engine — before that, the link-free look-ups."""
+    from ragprov.cli.migrate import document_links, link_unnamed_stages
+    from ragprov.navigate.lineage import Lineage
+
+    store.bulk_extend(list(BUILT.quads))  # TrustGraph wrote to a shared store: nothing linked yet
+    ours = _ragprov_trace_on_trustgraph_facts(store, _dt.datetime(2026, 11, 20, 10, 10, tzinfo=_dt.timezone.utc))
+    expected = [BUILT.sub_trace, ours.question.value, BUILT.doc_rag, BUILT.graph_rag]  # 10:10:00.5, 10:10, 10:05, 10:00
+    lineage = Lineage(store)
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT)] == [ours.question.value]  # the linked one only
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, unlinked=True)] == expected
+
+    assert document_links(store, dry_run=True) == {"stages": 4, "links": 4}  # 3 Focus, 1 DocRAG Exploration
+    assert link_unnamed_stages(store) == {"stages": 4, "links": 4}
+    assert document_links(store, dry_run=True) == {"stages": 0, "links": 0}
+    assert link_unnamed_stages(store) is None  # every stage names its question now: one ASK, nothing written
+
+    linked = lineage.document_answers(tb.DOCUMENT)
+    assert [a.question.value for a in linked] == expected
+    assert [a.parent_question.value if a.parent_question else None for a in linked] == [BUILT.agent, None, None, None]
+    assert {s.value for s in linked[2].stages} == {f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"}
+    assert [a.answers[0].value for a in linked] == [
+        f"urn:trustgraph:prov:synthesis:{tb.SUB_SID}", ours.last.value, f"{BUILT.doc_rag}/synthesis",
+        f"urn:trustgraph:prov:synthesis:{tb.GRAPH_SID}",
+    ]
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, limit=2)] == expected[:2]
+    # the link-free look-ups agree with the links
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, unlinked=True)] == expected
+    # TrustGraph's reader still reads its traces as before
+    nav = Navigator(store)
+    assert [s.kind for s in nav.trace(BUILT.graph_rag).stages] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    nav.delete(BUILT.agent)
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT)] == expected[1:]
+
+
+def test_import_links_trustgraph_built_stages(store_dir, capsys):
+    """`ragprov import` links the stages of TrustGraph's traces that kept items to their documents
+    (the fixture's import printed it); nothing is left for `migrate document-links`."""
+    code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--store", store_dir)
+    assert code == 0 and "would add 0 document link(s) to 0 stage(s)" in out, err  # the import linked them
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        restson = ox.NamedNode("https://trustgraph.ai/ns/restsOn")
+        links = {(q.subject.value, q.object.value) for q in store.raw.quads_for_pattern(None, restson, None, RETRIEVAL)}
+    finally:
+        store.close()
+    assert links == {(f"urn:trustgraph:prov:focus:{tb.GRAPH_SID}", tb.DOCUMENT), (f"urn:trustgraph:prov:focus:{tb.SUB_SID}", tb.DOCUMENT),
+                     (f"{BUILT.doc_rag}/focus", tb.DOCUMENT), (f"{BUILT.doc_rag}/exploration", tb.DOCUMENT)}
