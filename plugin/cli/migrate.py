@@ -6,6 +6,10 @@ Traces recorded before the link are found by link-free look-ups only when no lin
 the document (or with ``--unlinked``); this step adds their links, computed by the store from the
 extraction provenance it holds, in one update (``migrate/document-links``). ``--dry-run`` counts
 what it would add and writes nothing. Running it twice adds nothing the second time.
+
+Traces built by TrustGraph name no question on their stages: the same step links them (with
+``tg:forQuestion`` as well), and ``ragprov import`` runs it when the quads it brought in hold such
+stages (:func:`link_unnamed_stages`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,15 @@ def document_links(store, *, dry_run: bool = False) -> dict[str, int]:
     if not dry_run and counts["links"]:
         store.update(catalog().render("migrate/document-links", store.dialect))
     return counts
+
+
+def link_unnamed_stages(store) -> dict[str, int] | None:
+    """After an import: when some stage that keeps items names no question (a trace built by
+    TrustGraph), add the document links (and question links) such stages lack, as
+    :func:`document_links` does; None when there is none (one ASK that stops at the first)."""
+    if not store.ask(catalog().render("migrate/unnamed-stages", store.dialect)):
+        return None
+    return document_links(store)
 
 
 @cli.group("migrate")

@@ -78,3 +78,12 @@ def import_command(source, form, replace, store):
     except LoadError as e:
         raise LoadError(f"{name}: {e}") from None
     click.echo(f"imported {n} quads into a {store.dialect.value} store", err=True)
+    # traces built by TrustGraph name no question on their stages: link them to their documents and
+    # questions now, as the recorder does when it writes a stage, so `lineage document` finds them
+    # by its bound look-ups (beside ragprov's own traces on the same documents)
+    from .migrate import link_unnamed_stages
+
+    linked = link_unnamed_stages(store)
+    if linked is not None:
+        click.echo(f"linked {linked['stages']} stage(s) of traces built by TrustGraph to their documents "
+                   f"({linked['links']} link(s); see `ragprov migrate document-links`)", err=True)

@@ -22,11 +22,13 @@ TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode, Triple
 
+from ..clock import parse_time
 from ..errors import InvalidValueError, NotFoundError
 from ..namespaces import TG
 from ..sparql.dialect import statement_iri
@@ -34,6 +36,7 @@ from ..sparql.escape import to_named_node
 from ..sparql.templates import Catalog
 from ..sparql.templates import catalog as default_catalog
 from ._terms import int_value, str_value
+from .traces import nearest_caller
 
 __all__ = ["QUESTION_KINDS", "DocumentAnswer", "Extraction", "Lineage", "SourceChain", "SourceNode", "StatementInfo"]
 
@@ -44,6 +47,18 @@ _RANK = {"statement": 0, "chunk": 1, "page": 2, "document": 3}
 
 _int = int_value
 _str = str_value
+_EPOCH = _dt.datetime.min.replace(tzinfo=_dt.timezone.utc)
+
+
+def _time_key(started: str | None) -> _dt.datetime:
+    """A start time as a time to sort by: ragprov's are typed, TrustGraph's plain text, and the
+    two spell the same instant differently (``…00Z``, ``…00.400Z``, ``…00+00:00``)."""
+    if not started:
+        return _EPOCH
+    try:
+        return parse_time(started)
+    except InvalidValueError:
+        return _EPOCH
 
 
 @dataclasses.dataclass
@@ -399,7 +414,7 @@ class Lineage:
                 by_question.setdefault(key, found)
         if not by_question and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
             raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
-        answers = sorted(by_question.values(), key=lambda a: (a.started or "", a.question.value), reverse=True)
+        answers = sorted(by_question.values(), key=lambda a: (_time_key(a.started), a.question.value), reverse=True)
         return answers if limit is None else answers[:limit]
 
     def _linked(self, doc: NamedNode, limit: int | None) -> dict[str, DocumentAnswer]:
@@ -411,20 +426,28 @@ class Lineage:
             if not page:
                 return {}
         by_question: dict[str, DocumentAnswer] = {}
+        derived: set[str] = set()  # questions derived from a stage: sub-traces
         for row in self._select("lineage/document-traces", document=doc, questions=page):
             q = row["question"]
             ans = by_question.get(q.value)
             if ans is None:
                 ans = by_question[q.value] = DocumentAnswer(q, _str(row["query"]) or "", started=_str(row["started"]))
-                parent = row.get("parentSession")
-                if isinstance(parent, NamedNode) and parent.value.endswith("/session"):
-                    ans.parent_question = NamedNode(parent.value[: -len("/session")])  # {question}/session
+            parent = row.get("parentSession")
+            if ans.parent_question is None and isinstance(parent, NamedNode) and parent.value.endswith("/session"):
+                ans.parent_question = NamedNode(parent.value[: -len("/session")])  # {question}/session
+            if isinstance(row.get("callerStep"), NamedNode):
+                derived.add(q.value)
             _add(ans.stages, row["stage"])
             if ans.kind is None or row["type"].value in QUESTION_KINDS:  # a known kind over another subtype
                 ans.kind = _kind(row["type"])
             if row.get("answerDocument") is not None:  # what derives from the stage and has a text: the answer
                 _add(ans.answers, row.get("answer"))
                 _add(ans.answer_documents, row["answerDocument"])
+        # a sub-trace built by TrustGraph has no session to name its caller's: the nearest agent up
+        # the step that ran it (trace/caller, one query per such sub-trace)
+        for key in sorted(derived):
+            if by_question[key].parent_question is None:
+                by_question[key].parent_question = nearest_caller(self._select("trace/caller", question=by_question[key].question))
         return by_question
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
@@ -478,6 +501,7 @@ class Lineage:
         """Fill each trace's question text, kind, start, caller and answers (``lineage/answer-details``)."""
         rows = self._select("lineage/answer-details", questions=[a.question for a in by_question.values()],
                             stages=[NamedNode(s) for s in stages])
+        callers: dict[str, set[str]] = {}  # a sub-trace built by TrustGraph: each agent question up its step
         for row in rows:
             stage = row.get("stage")
             if isinstance(stage, NamedNode):  # what the stage derived is the answer, not a later stage
@@ -496,11 +520,20 @@ class Lineage:
                 ans.kind = _kind(row["type"])
             if row.get("started") is not None and ans.started is None:
                 ans.started = _str(row["started"])
-            if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
-                ans.parent_question = row["parentQuestion"]
+            if isinstance(row.get("parentQuestion"), NamedNode):
+                callers.setdefault(ans.question.value, set()).add(row["parentQuestion"].value)
             parent_session = row.get("parentSession")
             if ans.parent_question is None and isinstance(parent_session, NamedNode) and parent_session.value.endswith("/session"):
                 ans.parent_question = NamedNode(parent_session.value[: -len("/session")])  # {question}/session
+        for key, found_callers in callers.items():
+            ans = by_question[key]
+            if ans.parent_question is not None:
+                continue
+            if len(found_callers) == 1:
+                ans.parent_question = NamedNode(next(iter(found_callers)))
+            else:  # agents within agents (a supervisor's sub-agent ran it): the nearest (one query each, rare)
+                ans.parent_question = nearest_caller(self._select("trace/caller", question=ans.question)) or NamedNode(
+                    sorted(found_callers)[0])
 
     def any_edge(self) -> Triple:
         """Some edge that a Statement reifies (for demos and smoke tests)."""

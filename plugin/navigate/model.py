@@ -22,7 +22,9 @@ from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_P
 __all__ = ["Node", "Selection", "Stage", "Trace", "TraceSummary", "describe", "local_name"]
 
 _TG = str(TG)
-_STAGE_TYPES = ("Grounding", "CommunitySelection", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion")
+_STAGE_TYPES = ("Grounding", "CommunitySelection", "Exploration", "Focus", "Synthesis", "Analysis", "Observation", "Conclusion",
+                # TrustGraph's supervisor and plan-then-execute agents (read as they are; not ragprov's own stages)
+                "Decomposition", "Finding", "Plan", "StepResult")
 _QUESTION_TYPES = (
     "GraphRagQuestion",
     "DocRagQuestion",
@@ -269,10 +271,14 @@ class TraceSummary:
     started: _dt.datetime | None
     ended: _dt.datetime | None = None
     model: str | None = None
+    answered: bool = False
+    """A trace built by TrustGraph, which records no end time, reached its end stage (a Synthesis or
+    a Conclusion: ``queries/trace/answered``)."""
 
     @property
     def complete(self) -> bool:
-        return self.ended is not None
+        """Ended (its session's end time), or, built by TrustGraph, answered."""
+        return self.ended is not None or self.answered
 
     def to_dict(self) -> dict:
         return {
@@ -483,4 +489,9 @@ def assemble(question: NamedNode, nodes: dict[str, Node]) -> Trace | None:
             for used in node.values(PROV.wasDerivedFrom) + node.values(PROV.used):
                 if used.value in stages:
                     stages[used.value].subtraces.append(summary_of(node))
-    return Trace(summary_of(qnode, session_of(question, nodes)), ordered)
+    session = session_of(question, nodes)
+    summary = summary_of(qnode, session)
+    # built by TrustGraph (no session, no end time): complete when it reached its end stage (its own
+    # stages only: a sub-trace's Synthesis is not the agent's end)
+    summary.answered = session is None and any(s.kind in ("Synthesis", "Conclusion") for s in ordered)
+    return Trace(summary, ordered)

@@ -42,6 +42,10 @@ def edge_text(edge: Triple, labels: Labels | None = None, *, width: int = 100) -
     )
 
 
+_SUBAGENT_GOAL = NamedNode(str(TG) + "subagentGoal")
+_PLAN_STEP = NamedNode(str(TG) + "planStep")
+
+
 def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable[[Triple], list[str]] | None = None) -> list[str]:
     """The lines that describe one stage (used live by ``ask -x`` and by ``trace show``)."""
     lines = [f"{stage.kind}  <{stage.iri.value}>"]
@@ -52,6 +56,9 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
         entities = stage.node.values(TG.entity)
         shown = ", ".join(term_text(e, labels) for e in entities[:10]) + (" …" if len(entities) > 10 else "")
         lines.append(f"  explored {stage.value(TG.edgeCount)} edges from {len(entities)} entities: {shown}")
+    for prop, label in ((_SUBAGENT_GOAL, "goal"), (_PLAN_STEP, "step")):  # TrustGraph's supervisor and plan agents
+        for goal in stage.values(prop):
+            lines.append(f"  {label}: {shorten(goal)}")
     if stage.value(TG.chunkCount) is not None:
         lines.append(f"  retrieved {stage.value(TG.chunkCount)} chunks")
     if stage.node.first(TG.threshold) is not None:

@@ -57,6 +57,15 @@ TRACE_KINDS = {
 _USED = NamedNode("http://www.w3.org/ns/prov#used")
 
 
+def nearest_caller(rows) -> NamedNode | None:
+    """The caller among ``trace/caller``'s rows: the one no other candidate names as above it
+    (?outer; a trace built by TrustGraph may have agents within agents up its derivations)."""
+    candidates = {r["caller"].value: r["caller"] for r in rows if isinstance(r.get("caller"), NamedNode)}
+    above = {r["outer"].value for r in rows if isinstance(r.get("outer"), NamedNode)}
+    nearest = sorted(k for k in candidates if k not in above) or sorted(candidates)
+    return candidates[nearest[0]] if nearest else None
+
+
 def _kind_iri(kind: str | NamedNode | None) -> NamedNode | None:
     if kind is None or isinstance(kind, NamedNode):
         return kind
@@ -79,7 +88,8 @@ class Navigator:
     def list_traces(
         self, *, kind: str | NamedNode | None = None, since: _dt.datetime | None = None, limit: int = 20
     ) -> list[TraceSummary]:
-        """Top-level traces, newest first (one query)."""
+        """Top-level traces, newest first (one query; a second when some listed trace has no end time:
+        a trace built by TrustGraph records none, and is complete when it reached its end stage)."""
         rows = self._select("trace/list", kind=_kind_iri(kind), since=since, limit=limit)
         out = []
         for row in rows:
@@ -92,6 +102,13 @@ class Navigator:
             summary.started = property_value(PROV.startedAtTime, row.get("started"))
             summary.ended = property_value(PROV.endedAtTime, row.get("ended"))
             out.append(summary)
+        # TrustGraph records no end time: a trace it built is complete when it reached its end stage
+        # (one more query, for the listed traces without an end time only)
+        open_ended = {s.question.value: s for s in out if s.ended is None}
+        if open_ended:
+            questions = [s.question for s in open_ended.values()]
+            for row in self._select("trace/answered", questions=questions):
+                open_ended[row["question"].value].answered = True
         return out
 
     def resolve(self, ref: NamedNode | str) -> NamedNode:
@@ -128,8 +145,7 @@ class Navigator:
 
     def caller(self, question: NamedNode | str) -> NamedNode | None:
         """The question of the trace that ran ``question`` as a sub-trace (None for a top-level one)."""
-        rows = self._select("trace/caller", question=to_named_node(question))
-        return rows[0]["caller"] if len(rows) else None
+        return nearest_caller(self._select("trace/caller", question=to_named_node(question)))
 
     def stage(self, stage: NamedNode | str) -> Stage:
         """One stage in detail, with its selected edges or chunks (one query)."""

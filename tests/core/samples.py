@@ -165,6 +165,7 @@ def samples() -> dict[str, dict]:
         "trace/labels": dict(terms=[NamedNode("urn:e:scrooge")], facts_graph=None),
         "trace/resolve": dict(candidates=[Q, NamedNode("urn:trustgraph:docrag:sample")]),
         "trace/caller": dict(question=Q),
+        "trace/answered": dict(questions=[Q, NamedNode("urn:trustgraph:docrag:sample")]),
         "trace/delete": dict(question=Q, questions=None, legacy=None),
     }
 

@@ -38,6 +38,7 @@ def _read_cases() -> dict[str, dict]:
         "lineage/document-traces": dict(document=graphs.DOC, questions=None),
         "lineage/document-page": dict(document=graphs.DOC, limit=10),
         "migrate/document-links-count": {},
+        "migrate/unnamed-stages": {},
         "lineage/answer-details": dict(questions=[NamedNode("urn:trustgraph:question:1")],
                                        stages=[NamedNode("urn:trustgraph:prov:focus:1")]),
         "lineage/edge-sources": dict(edges=[edge]),

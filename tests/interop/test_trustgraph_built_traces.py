@@ -41,6 +41,7 @@ def store_dir(tmp_path, capsys):
     code, _, err = _run(capsys, "import", str(source), "--store", path)
     assert code == 0, err
     assert f"imported {len(BUILT.quads)} quads" in err
+    assert "linked 4 stage(s) of traces built by TrustGraph to their documents (4 link(s)" in err
     return path
 
 
@@ -238,3 +239,294 @@ def test_the_fixture_is_trustgraph_s_own_output():
     score = ox.NamedNode("https://trustgraph.ai/ns/score")
     assert {q.object.datatype.value for q in quads if q.predicate == score} == {"http://www.w3.org/2001/XMLSchema#string"}
     assert not [q for q in quads if q.predicate.value.endswith("#wasGeneratedBy") or q.predicate.value.endswith("/rank")]
+
+
+def _their_graph_rag_traces(store) -> dict[str, object]:
+    """Every GraphRAG trace TrustGraph's own reader finds in ``store``: its top-level sessions and
+    the sub-traces embedded in its agent traces, by question IRI."""
+    client = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1)
+    out: dict[str, object] = {}
+    for question in client.list_sessions():
+        if question.question_type == "graph-rag":
+            out[question.uri] = client.fetch_graphrag_trace(question.uri)
+        elif question.question_type == "agent":
+            for step in client.fetch_agent_trace(question.uri)["steps"]:
+                if isinstance(step, dict) and step["question"].question_type == "graph-rag":
+                    out[step["question"].uri] = step["trace"]
+    return out
+
+
+def _their_edge_roots(store, trace) -> set[str]:
+    """The roots TrustGraph's CLI walk (``show_explain_trace.trace_edge_provenance``) reaches from
+    each edge the trace's Focus kept."""
+    from trustgraph.cli.show_explain_trace import trace_edge_provenance
+
+    flow = StoreFlow(store)
+    client = ExplainabilityClient(flow, retry_delay=0, max_retries=1)
+    roots = set()
+    for selection in trace["focus"].edge_selections:
+        for chain in trace_edge_provenance(flow, None, selection.edge, {}, client):
+            roots.add(chain[-1]["uri"])
+    return roots
+
+
+def test_lineage_document_finds_every_trace_that_kept_what_was_extracted_from_it(store_dir, capsys):
+    """``lineage document`` over traces TrustGraph built: every GraphRAG trace whose kept edges
+    TrustGraph's own walk traces to the document (the agent's sub-trace with the agent that ran it),
+    and the DocRAG trace whose kept chunks derive from it."""
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        theirs = _their_graph_rag_traces(store)
+        expected_graph = {q: t["focus"].uri for q, t in theirs.items() if tb.DOCUMENT in _their_edge_roots(store, t)}
+    finally:
+        store.close()
+    assert set(expected_graph) == {BUILT.graph_rag, BUILT.sub_trace}  # the judge found both
+
+    found = _json(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir, "--format", "json")
+    by_question = {a["question"]: a for a in found}
+    assert set(by_question) == {*expected_graph, BUILT.doc_rag}
+    for question, focus in expected_graph.items():
+        assert by_question[question]["stages"] == [focus]
+        assert by_question[question]["answers"] == [f"urn:trustgraph:prov:synthesis:{question.rsplit(':', 1)[1]}"]
+    assert by_question[BUILT.sub_trace]["parent_question"] == BUILT.agent
+    assert by_question[BUILT.graph_rag]["parent_question"] is None
+    assert by_question[BUILT.graph_rag]["query"] == "Who was Scrooge's partner?" and by_question[BUILT.graph_rag]["kind"] == "graph-rag"
+    # DocRAG: its Exploration kept the chunks themselves, its Focus chunk selections (tg:document)
+    assert sorted(by_question[BUILT.doc_rag]["stages"]) == [f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"]
+    assert by_question[BUILT.doc_rag]["answers"] == [f"{BUILT.doc_rag}/synthesis"]
+    # newest first, with TrustGraph's plain-literal start times
+    assert [a["question"] for a in found] == [BUILT.sub_trace, BUILT.doc_rag, BUILT.graph_rag]
+
+    # --items: the kept edges (through TrustGraph's tg:contains subgraph) and chunks
+    items = {a["question"]: a for a in _json(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir,
+                                                "--format", "json", "--items")}
+    assert items[BUILT.graph_rag]["statements"] == [tb.SUBGRAPH]
+    assert len(items[BUILT.graph_rag]["edges"]) == len(tb.EDGES)
+    assert set(items[BUILT.doc_rag]["chunks"]) == set(tb.CHUNKS)  # the Exploration kept all four
+
+    code, text, err = _run(capsys, "lineage", "document", tb.DOCUMENT, "--store", store_dir)
+    assert code == 0, err
+    assert "no recorded answer" not in err
+    assert f"{BUILT.sub_trace} (run by {BUILT.agent})" in text
+
+    # a page or a chunk given as the document: the traces that kept what derives from it
+    from_page = _json(capsys, "lineage", "document", tb.PAGE, "--store", store_dir, "--format", "json")
+    assert [a["question"] for a in from_page] == [a["question"] for a in found]
+    from_chunk = _json(capsys, "lineage", "document", tb.CHUNKS[2], "--store", store_dir, "--format", "json")
+    assert [a["question"] for a in from_chunk] == [BUILT.sub_trace, BUILT.graph_rag]  # its subgraph's edges
+
+
+def test_trustgraph_traces_that_reached_their_end_are_complete(tmp_path, capsys):
+    """TrustGraph records no end time: its trace is complete when it reached the stage its reader
+    stops at (a Synthesis, or an agent's Conclusion), and listed as incomplete when it did not."""
+    unfinished = tb.build_unfinished()
+    source = tmp_path / "tg.nq"
+    source.write_bytes(BUILT.nquads() + unfinished.nquads())
+    path = str(tmp_path / "store")
+    assert _run(capsys, "import", str(source), "--store", path)[0] == 0
+
+    listed = {t["question"]: t["status"] for t in _json(capsys, "traces", "--store", path, "--format", "json")}
+    for question in (BUILT.graph_rag, BUILT.doc_rag, BUILT.agent, *unfinished.complete):
+        if question in listed:  # (a sub-trace is not listed)
+            assert listed[question] == "complete", question
+    for question in unfinished.incomplete:
+        assert listed[question] == "incomplete", question
+    code, out, err = _run(capsys, "traces", "--store", path)
+    assert code == 0, err
+    assert {line.split("\t")[3]: line.split("\t")[2] for line in out.splitlines()[1:]} == listed
+
+    incomplete = [t["question"] for t in _json(capsys, "trace", "incomplete", "--store", path, "--format", "json")]
+    assert sorted(incomplete) == sorted(unfinished.incomplete)
+
+    # trace show says the same
+    for question in unfinished.incomplete:
+        assert "ended: not ended (incomplete)" in _show(capsys, path, question)[1], question
+    for question in (BUILT.graph_rag, BUILT.doc_rag, BUILT.agent, *unfinished.complete):
+        assert "ended: not recorded" in _show(capsys, path, question)[1], question
+
+
+def test_every_engine_reads_lineage_and_completeness_of_trustgraph_built_traces(store):
+    """lineage document and completeness over TrustGraph's traces, on every engine and dialect."""
+    from ragprov.navigate.lineage import Lineage
+
+    unfinished = tb.build_unfinished()
+    import_store(store, BUILT.nquads() + unfinished.nquads())
+    found = Lineage(store).document_answers(tb.DOCUMENT)
+    # the unfinished traces (a day later) kept the same edges and chunks: those with a Focus or an
+    # Exploration, answered or not, come first
+    cut = tb.UNFINISHED_SIDS
+    assert [a.question.value for a in found] == [
+        f"urn:trustgraph:question:{cut['supervisor_rag']}", f"urn:trustgraph:question:{cut['agent_sub']}",
+        f"urn:trustgraph:docrag:{cut['doc_rag']}", f"urn:trustgraph:question:{cut['graph_rag']}",
+        BUILT.sub_trace, BUILT.doc_rag, BUILT.graph_rag,
+    ]
+    assert [a.answers for a in found[2:4]] == [[], []]
+    # the agent that ran each sub-trace: the nearest (a supervisor's sub-agent, not the supervisor)
+    assert found[0].parent_question.value == f"urn:trustgraph:agent:{cut['supervisor_sub']}"
+    assert found[1].parent_question.value == f"urn:trustgraph:agent:{cut['agent']}"
+    assert found[4].parent_question.value == BUILT.agent
+    assert {s.value for s in found[5].stages} == {f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"}
+    with_items = {a.question.value: a for a in Lineage(store).document_answers(tb.DOCUMENT, items=True)}
+    assert len(with_items[BUILT.graph_rag].edges) == len(tb.EDGES)
+    nav = Navigator(store)
+    status = {s.question.value: s.complete for s in nav.list_traces(limit=50)}
+    assert status == {BUILT.graph_rag: True, BUILT.doc_rag: True, BUILT.agent: True,
+                      **{q: True for q in unfinished.complete if q in status}, **{q: False for q in unfinished.incomplete}}
+    assert sorted(s.question.value for s, _ in nav.incomplete()) == sorted(unfinished.incomplete)
+    cut = tb.UNFINISHED_SIDS
+    supervisor, sub_agent = (f"urn:trustgraph:agent:{cut[k]}" for k in ("supervisor", "supervisor_sub"))
+    assert nav.caller(f"urn:trustgraph:question:{cut['supervisor_rag']}").value == sub_agent  # the nearest agent
+    assert nav.caller(sub_agent).value == supervisor
+    # deleting the supervisor takes its sub-agent and the sub-agent's sub-trace, and nothing else
+    before = {s.question.value for s in nav.list_traces(limit=50)}
+    nav.delete(supervisor)
+    assert {s.question.value for s in nav.list_traces(limit=50)} == before - {supervisor}
+    left = store.select("SELECT DISTINCT ?s WHERE { GRAPH <urn:graph:retrieval> { ?s ?p ?o } }")
+    assert not [r["s"].value for r in left if any(cut[k] in r["s"].value for k in ("supervisor", "supervisor_sub", "supervisor_rag"))]
+
+
+def test_a_store_of_both_kinds_lists_newest_first(store, clock):
+    """ragprov's traces (typed xsd:dateTime on their session) and TrustGraph's (a plain literal on
+    the question, with or without fractional seconds) in one store sort as times, newest first, on
+    every engine; `since` filters both alike, and each has its completeness."""
+    import_store(store, BUILT.nquads())  # TrustGraph's: 10:00:00.123456, 10:05:00, 10:10:00.5 on 2026-11-20
+    times = iter([_dt.datetime(2026, 11, 20, 10, 2, tzinfo=_dt.timezone.utc), _dt.datetime(2026, 11, 20, 10, 7, tzinfo=_dt.timezone.utc),
+                  _dt.datetime(2026, 11, 20, 10, 10, 0, 400000, tzinfo=_dt.timezone.utc),
+                  _dt.datetime(2026, 11, 20, 9, 59, 59, tzinfo=_dt.timezone.utc)])
+    from ragprov.record import Recorder
+
+    from ..core.builders import doc_rag_trace, graph_rag_trace
+
+    current = [next(times)]
+
+    def tick():
+        return current[0]
+
+    recorder = Recorder(store, clock=tick)
+    ours = {}
+    for name in ("at 10:02", "at 10:07", "at 10:10:00.4", "at 09:59:59"):
+        if name == "at 10:07":
+            ours[name] = doc_rag_trace(recorder, 7).question
+        elif name == "at 09:59:59":
+            unfinished = recorder.graph_rag("never finished")
+            unfinished.grounding(["x"])
+            ours[name] = unfinished.question
+        else:
+            ours[name] = graph_rag_trace(recorder, len(ours), edges=2).question
+        current[0] = next(times, current[0])
+    listed = Navigator(store).list_traces(limit=50)
+    assert [s.question.value for s in listed] == [
+        BUILT.agent, ours["at 10:10:00.4"].value, ours["at 10:07"].value, BUILT.doc_rag, ours["at 10:02"].value,
+        BUILT.graph_rag, ours["at 09:59:59"].value,
+    ]
+    assert [s.started for s in listed] == sorted((s.started for s in listed), reverse=True)
+    assert [s.complete for s in listed] == [True] * 6 + [False]
+    since = Navigator(store).list_traces(since=_dt.datetime(2026, 11, 20, 10, 5, tzinfo=_dt.timezone.utc))
+    assert [s.question.value for s in since] == [BUILT.agent, ours["at 10:10:00.4"].value, ours["at 10:07"].value, BUILT.doc_rag]
+    assert [s.question.value for s in Navigator(store).list_traces(limit=3)] == [s.question.value for s in listed[:3]]
+
+
+def test_supervisor_agents_show_the_steps_trustgraph_s_reader_walks(tmp_path, capsys):
+    """TrustGraph's supervisor pattern (Decomposition, a sub-agent, Findings, Synthesis) and its
+    sub-agent (a ReAct agent whose tool ran a GraphRAG sub-trace): ragprov shows the steps
+    TrustGraph's reader walks, of the kinds it names, in its order; the sub-agent is a sub-trace."""
+    unfinished = tb.build_unfinished()
+    source = tmp_path / "tg.nq"
+    source.write_bytes(unfinished.nquads())
+    path = str(tmp_path / "store")
+    assert _run(capsys, "import", str(source), "--store", path)[0] == 0
+    cut = tb.UNFINISHED_SIDS
+    store = EmbeddedStore(path, read_only=True)
+    try:
+        client = ExplainabilityClient(StoreFlow(store), retry_delay=0, max_retries=1)
+        theirs = {q: client.fetch_agent_trace(f"urn:trustgraph:agent:{cut[q]}") for q in ("supervised", "supervisor", "supervisor_sub")}
+    finally:
+        store.close()
+    for key, trace in theirs.items():
+        question = f"urn:trustgraph:agent:{cut[key]}"
+        ours = _json(capsys, "trace", "show", question, "--store", path, "--format", "json")
+        steps = [s for s in trace["steps"] if not isinstance(s, dict)]
+        assert [(s["kind"], s["iri"]) for s in ours["stages"]] == [(type(s).__name__, s.uri) for s in steps], key
+        embedded = [s["question"].uri for s in trace["steps"] if isinstance(s, dict)]
+        assert [t["question"] for s in ours["stages"] for t in s["subtraces"] if t["kind"] != "AgentQuestion"] == embedded, key
+    # the supervisor's sub-agent hangs from its Decomposition (TrustGraph's reader does not walk into it)
+    supervisor = _json(capsys, "trace", "show", f"urn:trustgraph:agent:{cut['supervised']}", "--store", path, "--format", "json")
+    assert supervisor["stages"][0]["subtraces"][0]["question"] == f"urn:trustgraph:agent:{cut['supervised']}-sub"
+    code, text, err = _show(capsys, path, f"urn:trustgraph:agent:{cut['supervised']}")
+    assert code == 0, err
+    assert "1. Decomposition" in text and "goal: Marley" in text and "2. Finding" in text and "3. Synthesis" in text
+    for fmt, marker in (("mermaid", "Decomposition"), ("dot", "Finding")):
+        code, out, err = _show(capsys, path, f"urn:trustgraph:agent:{cut['supervised']}", "--format", fmt)
+        assert code == 0 and marker in out, (fmt, err)
+    # one step in detail
+    code, text, err = _run(capsys, "trace", "stage", f"urn:trustgraph:agent:{cut['supervised']}/decompose", "--store", path)
+    assert code == 0 and text.startswith("Decomposition") and "goal: Marley" in text, err
+
+
+def _ragprov_trace_on_trustgraph_facts(store, when: _dt.datetime):
+    """A GraphRAG trace ragprov records (its document link written with its Focus) that kept one of
+    the facts TrustGraph extracted from the document."""
+    from pyoxigraph import Triple
+
+    from ragprov.record import EdgeSelection, Recorder
+
+    fact = tb.FACTS[0]
+    edge = Triple(ox.NamedNode(fact.s.iri), ox.NamedNode(fact.p.iri), ox.NamedNode(fact.o.iri))
+    t = Recorder(store, clock=lambda: when).graph_rag("Whose partner was Marley?", model="test-model/1")
+    t.grounding(["Marley"])
+    t.exploration([edge.subject], edge_count=3)
+    t.focus([EdgeSelection(edge, reasoning="names the partner", score=0.9)])
+    t.synthesis("Scrooge's.")
+    return t
+
+
+def test_a_document_both_kinds_rest_on_lists_both_by_their_links(store):
+    """ragprov's trace links its document when it is recorded; TrustGraph's are linked by
+    `ragprov migrate document-links` (what `ragprov import` runs for them): then `lineage document`
+    finds both by the link, newest first, on every engine — before that, the link-free look-ups."""
+    from ragprov.cli.migrate import document_links, link_unnamed_stages
+    from ragprov.navigate.lineage import Lineage
+
+    store.bulk_extend(list(BUILT.quads))  # TrustGraph wrote to a shared store: nothing linked yet
+    ours = _ragprov_trace_on_trustgraph_facts(store, _dt.datetime(2026, 11, 20, 10, 10, tzinfo=_dt.timezone.utc))
+    expected = [BUILT.sub_trace, ours.question.value, BUILT.doc_rag, BUILT.graph_rag]  # 10:10:00.5, 10:10, 10:05, 10:00
+    lineage = Lineage(store)
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT)] == [ours.question.value]  # the linked one only
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, unlinked=True)] == expected
+
+    assert document_links(store, dry_run=True) == {"stages": 4, "links": 4}  # 3 Focus, 1 DocRAG Exploration
+    assert link_unnamed_stages(store) == {"stages": 4, "links": 4}
+    assert document_links(store, dry_run=True) == {"stages": 0, "links": 0}
+    assert link_unnamed_stages(store) is None  # every stage names its question now: one ASK, nothing written
+
+    linked = lineage.document_answers(tb.DOCUMENT)
+    assert [a.question.value for a in linked] == expected
+    assert [a.parent_question.value if a.parent_question else None for a in linked] == [BUILT.agent, None, None, None]
+    assert {s.value for s in linked[2].stages} == {f"{BUILT.doc_rag}/exploration", f"{BUILT.doc_rag}/focus"}
+    assert [a.answers[0].value for a in linked] == [
+        f"urn:trustgraph:prov:synthesis:{tb.SUB_SID}", ours.last.value, f"{BUILT.doc_rag}/synthesis",
+        f"urn:trustgraph:prov:synthesis:{tb.GRAPH_SID}",
+    ]
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, limit=2)] == expected[:2]
+    # the link-free look-ups agree with the links
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, unlinked=True)] == expected
+    # TrustGraph's reader still reads its traces as before
+    nav = Navigator(store)
+    assert [s.kind for s in nav.trace(BUILT.graph_rag).stages] == ["Grounding", "Exploration", "Focus", "Synthesis"]
+    nav.delete(BUILT.agent)
+    assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT)] == expected[1:]
+
+
+def test_import_links_trustgraph_built_stages(store_dir, capsys):
+    """`ragprov import` links the stages of TrustGraph's traces that kept items to their documents
+    (the fixture's import printed it); nothing is left for `migrate document-links`."""
+    code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--store", store_dir)
+    assert code == 0 and "would add 0 document link(s) to 0 stage(s)" in out, err  # the import linked them
+    store = EmbeddedStore(store_dir, read_only=True)
+    try:
+        restson = ox.NamedNode("https://trustgraph.ai/ns/restsOn")
+        links = {(q.subject.value, q.object.value) for q in store.raw.quads_for_pattern(None, restson, None, RETRIEVAL)}
+    finally:
+        store.close()
+    assert links == {(f"urn:trustgraph:prov:focus:{tb.GRAPH_SID}", tb.DOCUMENT), (f"urn:trustgraph:prov:focus:{tb.SUB_SID}", tb.DOCUMENT),
+                     (f"{BUILT.doc_rag}/focus", tb.DOCUMENT), (f"{BUILT.doc_rag}/exploration", tb.DOCUMENT)}

@@ -173,3 +173,97 @@ def build() -> Built:
         sub_trace=tgp.question_uri(SUB_SID),
         quads=quads,
     )
+
+
+UNFINISHED_SIDS = {
+    "graph_rag": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b01",
+    "doc_rag": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b02",
+    "agent": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b03",
+    "agent_sub": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b04",
+    "supervisor": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b05",
+    "supervisor_sub": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b06",
+    "supervised": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b07",
+    "supervisor_rag": "0b6c3c52-1d55-4cfa-9d0e-6a4c1f0f0b08",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Unfinished:
+    """Traces TrustGraph's builders left at a given point (a service stopped there), and one that ended."""
+
+    complete: list[str]
+    """the questions whose trace reached its end stage"""
+    incomplete: list[str]
+    """the questions whose trace did not"""
+    quads: list[ox.Quad]
+
+    def nquads(self) -> bytes:
+        return ox.serialize(self.quads, format=ox.RdfFormat.N_QUADS)
+
+
+def _supervisor(sid: str, sub_sid: str, *, when: str, finished: bool, rag_sid: str | None = None) -> list[Triple]:
+    """TrustGraph's supervisor pattern: a decomposition, a sub-agent session derived from it that
+    concluded (with ``rag_sid``, after a knowledge query whose GraphRAG sub-trace it ran), a finding;
+    the supervisor's Synthesis (from its findings) only when ``finished``."""
+    q, decomposition, sub = tgp.agent_session_uri(sid), tgp.agent_decomposition_uri(sid), tgp.agent_session_uri(sub_sid)
+    finding, sub_i1 = tgp.agent_finding_uri(sid, 0), tgp.agent_iteration_uri(sub_sid, 1)
+    if rag_sid is None:
+        sub_steps = [*tgp.agent_iteration_triples(sub_i1, question_uri=sub, action="final-answer", step_number=1)]
+        last = sub_i1
+    else:
+        last = tgp.agent_observation_uri(sub_sid, 1)
+        sub_steps = [
+            *tgp.agent_iteration_triples(sub_i1, question_uri=sub, action="knowledge-query", arguments={"question": "Marley"},
+                                         step_number=1),
+            *_graph_rag(rag_sid, "Marley", when=when, parent=sub_i1),
+            *tgp.agent_observation_triples(last, tgp.synthesis_uri(rag_sid), document_id=f"{last}/doc"),
+        ]
+    out = [
+        *tgp.agent_session_triples(q, "Who were Scrooge's partners?", timestamp=when),
+        *tgp.agent_decomposition_triples(decomposition, q, ["Marley"]),
+        *tgp.agent_session_triples(sub, "Marley", timestamp=when, parent_uri=decomposition),
+        *sub_steps,
+        *tgp.agent_final_triples(tgp.agent_final_uri(sub_sid), previous_uri=last,
+                                 document_id=f"urn:trustgraph:agent:{sub_sid}/final/doc"),
+        *tgp.agent_finding_triples(finding, decomposition, "Marley", document_id=f"{finding}/doc"),
+    ]
+    if finished:
+        out += tgp.agent_synthesis_triples(tgp.agent_synthesis_uri(sid), [finding], document_id=f"urn:trustgraph:agent:{sid}/synthesis/doc")
+    return out
+
+
+def build_unfinished() -> Unfinished:
+    """Traces cut short, as TrustGraph's builders leave them when its service stops midway: a
+    GraphRAG trace after its Focus, a DocRAG trace after its Exploration, a ReAct agent right after
+    the Synthesis of the GraphRAG sub-trace its tool ran (the sub-trace itself ended), a supervisor
+    whose sub-agent concluded (after a GraphRAG sub-trace of its own) but which never synthesised;
+    and a supervisor that did."""
+    s = UNFINISHED_SIDS
+    graph_rag = _graph_rag(s["graph_rag"], "Who was Fezziwig?", when="2026-11-21T08:00:00Z")[:-len(
+        tgp.synthesis_triples(tgp.synthesis_uri(s["graph_rag"]), tgp.focus_uri(s["graph_rag"]), document_id="x"))]
+    doc_q, doc_g, doc_e = (tgp.docrag_question_uri(s["doc_rag"]), tgp.docrag_grounding_uri(s["doc_rag"]),
+                           tgp.docrag_exploration_uri(s["doc_rag"]))
+    doc_rag = [
+        *tgp.docrag_question_triples(doc_q, "Where did Scrooge work?", timestamp="2026-11-21T08:01:00Z"),
+        *tgp.grounding_triples(doc_g, doc_q, ["Scrooge"]),
+        *tgp.docrag_exploration_triples(doc_e, doc_g, 2, chunk_ids=CHUNKS[:2]),
+    ]
+    agent_q, i1 = tgp.agent_session_uri(s["agent"]), tgp.agent_iteration_uri(s["agent"], 1)
+    agent = [
+        *tgp.agent_session_triples(agent_q, "Who was Fezziwig?", timestamp="2026-11-21T08:02:00Z"),
+        *tgp.agent_iteration_triples(i1, question_uri=agent_q, action="knowledge-query", arguments={"question": "Fezziwig"},
+                                     step_number=1),
+        *_graph_rag(s["agent_sub"], "Fezziwig", when="2026-11-21T08:02:00Z", parent=i1),
+    ]
+    retrieval = [
+        *graph_rag, *doc_rag, *agent,
+        *_supervisor(s["supervisor"], s["supervisor_sub"], when="2026-11-21T08:03:00Z", finished=False,
+                     rag_sid=s["supervisor_rag"]),
+        *_supervisor(s["supervised"], s["supervised"] + "-sub", when="2026-11-21T08:04:00Z", finished=True),
+    ]
+    return Unfinished(
+        complete=[tgp.agent_session_uri(s["supervised"]), tgp.question_uri(s["agent_sub"]), tgp.question_uri(s["supervisor_rag"]),
+                  tgp.agent_session_uri(s["supervisor_sub"])],
+        incomplete=[tgp.question_uri(s["graph_rag"]), doc_q, agent_q, tgp.agent_session_uri(s["supervisor"])],
+        quads=_quads(retrieval, tgp.GRAPH_RETRIEVAL),
+    )
