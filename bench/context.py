@@ -129,7 +129,7 @@ def ragprov_local(store, facts, question: str):
     seeds = time.perf_counter() - t
     t = time.perf_counter()
     entities = [m.iri for m in matches]
-    candidates = ctx.local_candidates(entities, reader.entity_context(entities))
+    candidates = reader.local_context(entities)
     items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
     texts = reader.item_texts(items)
     kept = ctx.select_local(candidates, texts, entity_scores={m.iri: m.score for m in matches}, max_tokens=MAX_TOKENS,

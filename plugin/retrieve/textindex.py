@@ -55,7 +55,7 @@ __all__ = ["INDEX_ENV", "K1", "B", "Document", "LocalContext", "SyncReport", "Te
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "4"
+_VERSION = "5"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,8 +70,7 @@ CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INT
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
-CREATE TABLE IF NOT EXISTS context (entity TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL, rank REAL, weight REAL,
-  source TEXT, target TEXT, PRIMARY KEY (entity, kind, item)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS context (entity TEXT PRIMARY KEY, tokens INTEGER, rows TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 """
 #: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
@@ -158,6 +157,7 @@ class TextIndex:
             db = sqlite3.connect(":memory:" if location is None else str(location), timeout=60, isolation_level=None)
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
+            db.execute("PRAGMA mmap_size = 1073741824")
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         except sqlite3.Error as e:
@@ -165,7 +165,7 @@ class TextIndex:
                              f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
-        elif version[0] in ("2", "3"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
+        elif version[0] in ("2", "3", "4"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 for table in _TABLES:
@@ -468,13 +468,25 @@ class TextIndex:
 
     def entity_context(self, entities: Sequence[str]) -> list[tuple[str, str, str, float | None, float | None, str | None, str | None]]:
         """Local search's candidate rows of ``entities``: ``(entity, kind, item, rank, weight, source, target)``."""
-        out: list[tuple] = []
+        return self.local_rows(entities)[0]
+
+    def local_rows(self, entities: Sequence[str]) -> tuple[list[tuple], dict[str, int]]:
+        """Local search's candidate rows of ``entities`` (as :meth:`entity_context`), and the token
+        estimate of each entity and item they name as local search shows it (:func:`.context.item_text`
+        counted by :func:`.context.approx_tokens`): one stored row per entity."""
+        rows: list[tuple] = []
+        tokens: dict[str, int] = {}
         for start in range(0, len(entities), 500):
             part = list(entities[start : start + 500])
-            out.extend(self.db.execute(
-                f"SELECT entity, kind, item, rank, weight, source, target FROM context WHERE entity IN ({','.join('?' * len(part))})",
-                part))
-        return out
+            for entity, n, packed in self.db.execute(
+                    f"SELECT entity, tokens, rows FROM context WHERE entity IN ({','.join('?' * len(part))})", part):
+                if n is not None:
+                    tokens[entity] = n
+                for kind, item, rank, weight, source, target, m in json.loads(packed):
+                    rows.append((entity, kind, item, rank, weight, source, target))
+                    if m is not None:
+                        tokens[item] = m
+        return rows, tokens
 
     def item_texts(self, iris: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
         """``iri → (label, text)`` of the index items among ``iris`` (absent: not an item of the loaded index)."""
@@ -686,13 +698,21 @@ def report_documents(reports: Iterable[dict], text) -> Iterator[Document]:
 class LocalContext:
     """What local search puts in context, for the whole loaded index: the candidate rows of
     every entity (``retrieve/graphrag-context-rows``) and the label and text of every item they
-    name (``retrieve/graphrag-texts``). Rewritten whole by each synchronisation."""
+    name (``retrieve/graphrag-texts``), with the token estimate of each item as local search
+    shows it (``tokens``). Rewritten whole by each synchronisation."""
 
     rows: list[tuple[str, str, str, float | None, float | None, str | None, str | None]]
     items: dict[str, tuple[str | None, str | None]]
+    tokens: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def write(self, db: sqlite3.Connection) -> None:
+        """One row per entity: its token estimate and its candidate rows packed as JSON (one
+        look-up and one parse per entity when local search reads them)."""
         db.execute("DELETE FROM context")
         db.execute("DELETE FROM item")
-        db.executemany("INSERT OR IGNORE INTO context VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)  # a self-loop's two rows are one
+        by_entity: dict[str, dict[tuple[str, str], list]] = {}
+        for entity, kind, item, rank, weight, source, target in self.rows:  # a self-loop's two rows are one
+            by_entity.setdefault(entity, {}).setdefault((kind, item), [kind, item, rank, weight, source, target, self.tokens.get(item)])
+        db.executemany("INSERT INTO context VALUES (?, ?, ?)",
+                       [(entity, self.tokens.get(entity), json.dumps(list(rows.values()))) for entity, rows in by_entity.items()])
         db.executemany("INSERT INTO item VALUES (?, ?, ?)", [(iri, label, text) for iri, (label, text) in self.items.items()])

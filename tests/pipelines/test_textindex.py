@@ -138,10 +138,10 @@ def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, ca
     location = carol_dir.parent / "store.ragprov-index.sqlite"
     db = sqlite3.connect(location)
     with db:
-        db.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
     db.close()
     index = TextIndex.open(location)
-    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("4",)
+    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("5",)
     assert len(index) == 0 and index.stamp is None
     index.close()
     reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
@@ -170,6 +170,20 @@ def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_di
         candidates = context.local_candidates(entities, rows)
         items = [c["item"] for kind in candidates.values() for c in kind]
         assert indexed.item_texts(items) == plain.item_texts(items)
+        # the index's candidates: the same, ranked alike, each with the token estimate of its text
+        stored = indexed.local_context(entities)
+        assert {k: [{f: v for f, v in c.items() if f != "estimate"} for c in cs] for k, cs in stored.items()} == candidates
+        texts = plain.item_texts(items)
+        estimates = [c["estimate"] for cs in stored.values() for c in cs]
+        assert estimates == [context.approx_tokens(context.item_text(c, *texts.get(c["item"], (None, None))))
+                             for cs in stored.values() for c in cs], question
+        for tokens in (12_000, 3_000):
+            def kept(cands, texts, tokens=tokens):
+                return context.select_local(cands, texts, entity_scores={}, max_tokens=tokens, community_prop=0.25,
+                                            text_unit_prop=0.5, top_k_relationships=10)
+            lazy = indexed.item_texts(items)
+            assert kept(stored, lazy) == [{**k, "estimate": k["tokens"]} for k in kept(candidates, texts)]
+            assert lazy.read == {k["item"] for k in kept(stored, lazy)}  # texts read for the kept items only
         units = [c["item"] for c in candidates["text_unit"]]
         assert context.unit_sources(indexed, units) == context.unit_sources(plain, units)
         assert [indexed.citation(s) for s in context.unit_sources(indexed, units).values()] == [
