@@ -149,6 +149,8 @@ class TextIndex:
         self._frequencies: dict[tuple[int, str], int] = {}
         self._ceilings: dict[tuple[int, str], float] = {}
         self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
+        #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
+        self._named: dict[str, tuple[tuple[str, str], ...]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -274,6 +276,7 @@ class TextIndex:
         self._frequencies.clear()
         self._ceilings.clear()
         self._among_read.clear()
+        self._named.clear()
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -544,8 +547,14 @@ class StoredEntityIndex:
     def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
         """:meth:`.indexes.EntityIndex.named_in` over the stored label postings: the entities
         anchored on a word of the texts (see :data:`_ANCHORS`), kept when every word of their label
-        occurs in a text."""
-        present = [set(content_tokens(t)) for t in texts]
+        occurs in a text. Each text is looked up once per process (DRIFT's local searches keep
+        many of the same reports and text units)."""
+        known = self.index._named
+        fresh = [t for t in dict.fromkeys(texts) if t not in known]
+        if len(known) + len(fresh) > self.NAMED_KEPT:  # a long-lived process keeps the last ones only
+            known.clear()
+            fresh = list(dict.fromkeys(texts))
+        present = [set(content_tokens(t)) for t in fresh]
         terms = sorted(set().union(*present)) if present else []
         db = self.index.db
         labels: dict[int, frozenset[str]] = {}
@@ -556,7 +565,12 @@ class StoredEntityIndex:
                 f"WHERE a.term IN ({','.join('?' * len(part))})", part))
         found = [[doc for doc, words in labels.items() if words <= text] for text in present]
         docs = self.index._docs({doc for docs in found for doc in docs})
-        return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
+        for text, ds in zip(fresh, found, strict=True):
+            known[text] = tuple(sorted(((docs[d][0], docs[d][1]["label"]) for d in ds), key=lambda f: f[0]))
+        return [[(NamedNode(iri), label) for iri, label in known[t]] for t in texts]
+
+    #: texts whose names :meth:`named_in` keeps per process
+    NAMED_KEPT = 4096
 
     #: a (field, word) in more entities than this is *common*: :meth:`search` reads its postings
     #: only for the entities a rarer query word found, while that cannot change the top ``limit``

@@ -11,7 +11,7 @@ from ragprov.resources import data_dir
 from ragprov.retrieve import ChunkIndex, EntityIndex, FactsReader
 from ragprov.retrieve.lexical import extract_concepts
 from ragprov.retrieve.reader import update_text_index
-from ragprov.retrieve.textindex import INDEX_ENV, TextIndex, index_location
+from ragprov.retrieve.textindex import INDEX_ENV, StoredEntityIndex, TextIndex, index_location
 from ragprov.store import EmbeddedStore
 
 from .conftest import FACTS
@@ -116,7 +116,7 @@ def _names(index, texts):
     return [[(node.value, label) for node, label in found] for found in index.named_in(texts)]
 
 
-def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_path):
+def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_path, monkeypatch):
     from ragprov.loaders.triples import load_triples
 
     store = EmbeddedStore(carol_dir)
@@ -130,6 +130,9 @@ def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_pa
     assert stored == _names(EntityIndex(*reader.read_entities()), texts)
     assert ("urn:x:quokka", "Zanzibar Quokka") in stored[-2] and stored[-1] == []
     assert sum(map(len, stored)) > 20
+    assert _names(reader.entity_index(), texts[::-1]) == stored[::-1]  # again: from what the first look-up kept
+    monkeypatch.setattr(StoredEntityIndex, "NAMED_KEPT", 3)  # more texts than it keeps: looked up afresh
+    assert _names(reader.entity_index(), texts[:2]) == stored[:2] and _names(reader.entity_index(), texts) == stored
 
 
 def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, capsys):
@@ -199,8 +202,6 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
     """With every word in more than a few entities counted as common, most searches rank the
     entities a rarer word found and read the common words' postings for those alone: the same
     winners and scores as every posting read (and as a from-scratch build)."""
-    from ragprov.retrieve.textindex import StoredEntityIndex
-
     reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
     scratch = EntityIndex(*reader.read_entities())
     monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
