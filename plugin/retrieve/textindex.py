@@ -137,9 +137,17 @@ class SyncReport:
 class TextIndex:
     """BM25 postings in SQLite (see the module docstring)."""
 
-    def __init__(self, connection: sqlite3.Connection, location: Path | None):
+    #: bytes of the file the row reader maps (:attr:`rows_db`)
+    MAPPED = 1 << 30
+
+    def __init__(self, connection: sqlite3.Connection, location: Path | None, rows: sqlite3.Connection | None = None):
         self.db = connection
         self.location = location
+        #: where whole rows are read (local search's candidate rows and item texts, chunk places,
+        #: community reports): a second connection to the file, memory-mapped, so a question's
+        #: few rows cost no read calls; the postings, scanned in bulk, stay on :attr:`db` (mapped,
+        #: every page they touch would count in the process's memory)
+        self.rows_db = rows or connection
         #: the postings read so far, by (field, term): DRIFT's follow-ups search the same words again
         self._postings: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
         #: per (field, term): each document's BM25 for one occurrence of the term in the query, and
@@ -159,7 +167,6 @@ class TextIndex:
             db = sqlite3.connect(":memory:" if location is None else str(location), timeout=60, isolation_level=None)
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
-            db.execute("PRAGMA mmap_size = 1073741824")
             db.executescript(_SCHEMA)
             version = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
         except sqlite3.Error as e:
@@ -180,9 +187,20 @@ class TextIndex:
         elif version[0] != _VERSION:
             raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: "
                              "delete it; the next load or query rebuilds it")
-        return cls(db, location)
+        rows = None
+        if location is not None:
+            try:
+                rows = sqlite3.connect(str(location), timeout=60, isolation_level=None)
+                rows.execute(f"PRAGMA mmap_size = {cls.MAPPED}")
+                rows.execute("PRAGMA query_only = 1")
+                rows.execute("SELECT 1 FROM item LIMIT 0").fetchall()  # the schema read now, once
+            except sqlite3.Error:
+                rows = None  # read through the one connection
+        return cls(db, location, rows)
 
     def close(self) -> None:
+        if self.rows_db is not self.db:
+            self.rows_db.close()
         self.db.close()
 
     @property
@@ -453,7 +471,7 @@ class TextIndex:
         out: list[tuple] = []
         for start in range(0, len(iris), 500):
             part = iris[start : start + 500]
-            out.extend(self.db.execute(
+            out.extend(self.rows_db.execute(
                 "SELECT iri, json_extract(data, '$.document'), json_extract(data, '$.title'), json_extract(data, '$.page'), "
                 f"json_extract(data, '$.index') FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part))
         return out
@@ -462,7 +480,7 @@ class TextIndex:
         """Every community report up to ``max_level`` as :func:`.context.community_reports` reads
         it from the store (title, summary, rank, level, text), ordered by IRI."""
         out = []
-        for iri, data in self.db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
+        for iri, data in self.rows_db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
             rep = json.loads(data)
             if max_level is None or rep["level"] <= max_level:
                 rep["report"] = NamedNode(iri)
@@ -481,7 +499,7 @@ class TextIndex:
         tokens: dict[str, int] = {}
         for start in range(0, len(entities), 500):
             part = list(entities[start : start + 500])
-            for entity, n, packed in self.db.execute(
+            for entity, n, packed in self.rows_db.execute(
                     f"SELECT entity, tokens, rows FROM context WHERE entity IN ({','.join('?' * len(part))})", part):
                 if n is not None:
                     tokens[entity] = n
@@ -496,7 +514,8 @@ class TextIndex:
         out: dict[str, tuple[str | None, str | None]] = {}
         for start in range(0, len(iris), 500):
             part = list(iris[start : start + 500])
-            for iri, label, text in self.db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({','.join('?' * len(part))})", part):
+            marks = ",".join("?" * len(part))
+            for iri, label, text in self.rows_db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({marks})", part):
                 out[iri] = (label, text)
         return out
 
