@@ -19,7 +19,9 @@ How the two setups were made equivalent:
   ``include_entity_names`` with ``top_k_mapped_entities=0`` and an empty query, so no embedding
   model is involved; ``max_context_tokens`` 12,000, ``community_prop`` 0.25, ``text_unit_prop``
   0.5, ``top_k_relationships`` 10 on both; Microsoft's tokenizer is replaced by the same
-  four-characters-per-token count ragprov uses (``approx_tokens``), so the budgets cut alike.
+  four-characters-per-token count ragprov uses (``approx_tokens``), so the budgets cut alike
+  (Microsoft counts each candidate at query time; ragprov's index holds each item's count from
+  when it was written, and ragprov reads the kept items' texts inside the timing).
 - **Global** (``GlobalCommunityContext.build_context`` vs reading the community reports and
   cutting them into shuffled batches): reports of levels 0–2 on both sides (Microsoft's
   ``read_indexer_reports(..., community_level=2, dynamic_community_selection=True)`` keeps every
@@ -129,7 +131,7 @@ def ragprov_local(store, facts, question: str):
     seeds = time.perf_counter() - t
     t = time.perf_counter()
     entities = [m.iri for m in matches]
-    candidates = ctx.local_candidates(entities, reader.entity_context(entities))
+    candidates = reader.local_context(entities)
     items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
     texts = reader.item_texts(items)
     kept = ctx.select_local(candidates, texts, entity_scores={m.iri: m.score for m in matches}, max_tokens=MAX_TOKENS,

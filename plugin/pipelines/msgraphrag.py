@@ -49,7 +49,7 @@ from ..llm.history import ConversationTurn
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
 from ..record.microsoft import MicrosoftTrace
-from ..retrieve.context import approx_tokens, best_reports, local_candidates, select_local, unit_sources
+from ..retrieve.context import approx_tokens, best_reports, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens
@@ -132,11 +132,7 @@ class LocalSearch(_Mode):
             matches = self.reader.entity_index().search(concepts + history_concepts(self.history), limit=p.top_k_entities)
         entities = [m.iri for m in matches]
         with timings.measure("context"):
-            rows = self.reader.entity_context(entities)
-            if p.max_level is not None and any(row[1] == "report" for row in rows):
-                levels = self.reader.report_levels()
-                rows = [row for row in rows if row[1] != "report" or levels.get(row[2], 0) <= p.max_level]
-            candidates = local_candidates(entities, rows)
+            candidates = self.reader.local_context(entities, max_level=p.max_level)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
             event = session.exploration(entities, all_items)

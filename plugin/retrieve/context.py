@@ -11,7 +11,7 @@ The reads are templates (``retrieve/graphrag-*``) run through a :class:`~.reader
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode, Triple
@@ -29,6 +29,7 @@ __all__ = [
     "item_text",
     "item_texts",
     "local_candidates",
+    "local_context",
     "report_ratings",
     "report_text",
     "report_tree",
@@ -51,9 +52,12 @@ def entity_context(reader, entities: Sequence[NamedNode]) -> list[ContextRow]:
         return []
     stored = reader.text_index()
     if stored is not None:
-        node = _nodes(entities)
-        return [(node(e), kind, node(item), rank or 0.0, weight or 0.0, node(s) if s else None, node(t) if t else None)
-                for e, kind, item, rank, weight, s, t in stored.entity_context([e.value for e in entities])]
+        raw = stored.entity_context([e.value for e in entities])
+        known = {e.value: e for e in entities}
+        # one NamedNode per IRI (sets and dicts of them hash each once)
+        node = {iri: known.get(iri) or NamedNode(iri) for iri in {x for row in raw for x in (row[0], row[2], row[5], row[6]) if x}}
+        return [(node[e], kind, node[item], rank or 0.0, weight or 0.0, node[s] if s else None, node[t] if t else None)
+                for e, kind, item, rank, weight, s, t in raw]
     rows = reader._select("retrieve/graphrag-entity-context", facts_graph=reader.facts_graph, entities=list(entities))
     return [_context_row(row) for row in rows]
 
@@ -66,20 +70,6 @@ def all_entity_context(reader) -> list[ContextRow]:
 def _context_row(row: dict) -> ContextRow:
     return (row["entity"], row["kind"].value, row["item"], _num(row.get("rank")), _num(row.get("weight")),
             row.get("source"), row.get("target"))
-
-
-def _nodes(known: Sequence[NamedNode] = ()):
-    """``NamedNode`` of an IRI, one object per IRI (sets and dicts of them hash each once),
-    starting from the ``known`` ones."""
-    made: dict[str, NamedNode] = {n.value: n for n in known}
-
-    def node(iri: str) -> NamedNode:
-        n = made.get(iri)
-        if n is None:
-            n = made[iri] = NamedNode(iri)
-        return n
-
-    return node
 
 
 def item_texts(reader, items: Sequence[NamedNode]) -> Mapping[NamedNode, tuple[str | None, str | None]]:
@@ -96,7 +86,8 @@ def item_texts(reader, items: Sequence[NamedNode]) -> Mapping[NamedNode, tuple[s
 
 class ItemTexts(Mapping):
     """:func:`item_texts` read from the persistent index as they are asked for: asking for an item
-    reads it and the next :attr:`WINDOW` items of the list not read yet, in one look-up."""
+    reads it and the next :attr:`WINDOW` items of the list not read yet, in one look-up;
+    :meth:`fetch` reads the texts of chosen items in one look-up (local search's kept items)."""
 
     WINDOW = 32
 
@@ -107,9 +98,17 @@ class ItemTexts(Mapping):
         self.texts: dict[NamedNode, tuple[str | None, str | None]] = {}
         self.read: set[NamedNode] = set()
 
+    def fetch(self, items: Iterable[NamedNode]) -> None:
+        """Read the texts of ``items`` not read yet, in one look-up."""
+        wanted = [i for i in dict.fromkeys(items) if i not in self.read]
+        if wanted:
+            self._read_items(wanted)
+
     def _read(self, item: NamedNode) -> None:
         start = self.position.get(item)
-        wanted = [item] if start is None else [i for i in self.order[start : start + self.WINDOW] if i not in self.read]
+        self._read_items([item] if start is None else [i for i in self.order[start : start + self.WINDOW] if i not in self.read])
+
+    def _read_items(self, wanted: list[NamedNode]) -> None:
         self.read.update(wanted)
         found = self.stored.item_texts([i.value for i in wanted])
         missing = []
@@ -194,29 +193,70 @@ def approx_tokens(text: str) -> int:
 
 
 
-def local_candidates(entities: Sequence[NamedNode], rows: Sequence[ContextRow]) -> dict[str, list[dict]]:
-    order = {e: i for i, e in enumerate(entities)}
-    selected = set(entities)
-    reports: dict[NamedNode, dict] = {}
-    rels: dict[NamedNode, dict] = {}
-    claims: dict[NamedNode, dict] = {}
-    units: dict[NamedNode, dict] = {}
+def local_candidates(entities: Sequence[NamedNode], rows: Iterable[ContextRow]) -> dict[str, list[dict]]:
+    """Local search's candidates of ``entities`` from their :func:`entity_context` rows, by kind,
+    ranked as GraphRAG ranks them: reports by how many of the entities their community holds,
+    then rank; relationships in-network first, then by links, rank and weight; claims and text
+    units by entity order (text units then by relationship count); IRI breaks ties."""
+    return _candidates(
+        entities, ((e.value, kind, item.value, rank, weight, s.value if s else None, t.value if t else None)
+                   for e, kind, item, rank, weight, s, t in rows), None)
+
+
+def local_context(reader, entities: Sequence[NamedNode], *, max_level: int | None = None) -> dict[str, list[dict]]:
+    """:func:`local_candidates` of ``entities``, community reports only up to ``max_level``; from
+    the persistent index where the store has one (the rows read as IRIs, one ``NamedNode`` made per
+    IRI, and each candidate's token estimate kept as ``estimate``, so :func:`select_local` cuts the
+    budgets without reading texts)."""
+    stored = reader.text_index() if entities else None
+    rows: Iterable[tuple]
+    if stored is None:
+        rows, estimates = entity_context(reader, entities), None
+    else:
+        rows, estimates = stored.local_rows([e.value for e in entities])
+    if max_level is not None:
+        rows = list(rows)
+        if any(row[1] == "report" for row in rows):
+            levels = {report.value: level for report, level in reader.report_levels().items()}
+            rows = [row for row in rows if row[1] != "report" or levels.get(getattr(row[2], "value", row[2]), 0) <= max_level]
+    if stored is None:
+        return local_candidates(entities, rows)
+    return _candidates(entities, rows, estimates)
+
+
+def _candidates(entities: Sequence[NamedNode], rows: Iterable[tuple], estimates: Mapping[str, int] | None) -> dict[str, list[dict]]:
+    """:func:`local_candidates` over rows of IRIs (strings hash once; ``NamedNode`` made once per
+    candidate, after ranking); with ``estimates`` (IRI → token estimate), each candidate keeps its ``estimate``."""
+    iris = [e.value for e in entities]
+    order = {e: i for i, e in enumerate(iris)}
+    selected = set(iris)
+    reports: dict[str, dict] = {}
+    rels: dict[str, dict] = {}
+    claims: dict[str, dict] = {}
+    units: dict[str, dict] = {}
     for entity, kind, item, rank, weight, s, t in rows:
-        if kind == "report":
-            r = reports.setdefault(item, {"item": item, "kind": "report", "matches": set(), "rank": rank})
-            r["matches"].add(entity)
-        elif kind == "relationship":
-            assert s is not None and t is not None
-            rels.setdefault(item, {"item": item, "kind": "relationship", "source": s, "target": t, "rank": rank, "weight": weight,
-                                   "in_network": s in selected and t in selected, "edge": Triple(s, item, t)})
-        elif kind == "claim":
-            claims.setdefault(item, {"item": item, "kind": "claim", "order": order[entity]})
+        if kind == "relationship":
+            if item not in rels:
+                assert s is not None and t is not None
+                rels[item] = {"item": item, "kind": "relationship", "source": s, "target": t, "rank": rank or 0.0,
+                              "weight": weight or 0.0, "in_network": s in selected and t in selected}
         elif kind == "text_unit":
-            u = units.setdefault(item, {"item": item, "kind": "text_unit", "order": order[entity], "entities": set()})
-            u["order"] = min(u["order"], order[entity])
-            u["entities"].add(entity)
+            u = units.get(item)
+            if u is None:
+                units[item] = {"item": item, "kind": "text_unit", "order": order[entity], "entities": {entity}}
+            else:
+                u["order"] = min(u["order"], order[entity])
+                u["entities"].add(entity)
+        elif kind == "report":
+            r = reports.get(item)
+            if r is None:
+                reports[item] = {"item": item, "kind": "report", "matches": {entity}, "rank": rank or 0.0}
+            else:
+                r["matches"].add(entity)
+        elif kind == "claim" and item not in claims:
+            claims[item] = {"item": item, "kind": "claim", "order": order[entity]}
     # out-network relationships rank by how many selected entities their outside end links to
-    links: dict[NamedNode, int] = {}
+    links: dict[str, int] = {}
     for r in rels.values():
         if not r["in_network"]:
             outside = r["target"] if r["source"] in selected else r["source"]
@@ -224,20 +264,37 @@ def local_candidates(entities: Sequence[NamedNode], rows: Sequence[ContextRow]) 
     for r in rels.values():
         outside = None if r["in_network"] else (r["target"] if r["source"] in selected else r["source"])
         r["links"] = links.get(outside, 0) if outside is not None else len(entities)
-    rel_count: dict[NamedNode, int] = {}
+    rel_count: dict[str, int] = {}
     for r in rels.values():
         for e in (r["source"], r["target"]):
             rel_count[e] = rel_count.get(e, 0) + 1
     for u in units.values():
         u["relationships"] = sum(rel_count.get(e, 0) for e in u["entities"])
-    return {
-        "report": sorted(reports.values(), key=lambda r: (-len(r["matches"]), -r["rank"], r["item"].value)),
-        "entity": [{"item": e, "kind": "entity"} for e in entities],
-        "relationship": sorted(rels.values(), key=lambda r: (not r["in_network"], -r["links"], -r["rank"], -r["weight"], r["item"].value)),
-        "claim": sorted(claims.values(), key=lambda c: (c["order"], c["item"].value)),
-        "text_unit": sorted(units.values(), key=lambda u: (u["order"], -u["relationships"], u["item"].value)),
+    out = {
+        "report": sorted(reports.values(), key=lambda r: (-len(r["matches"]), -r["rank"], r["item"])),
+        "entity": [{"item": e.value, "kind": "entity"} for e in entities],
+        "relationship": sorted(rels.values(), key=lambda r: (not r["in_network"], -r["links"], -r["rank"], -r["weight"], r["item"])),
+        "claim": sorted(claims.values(), key=lambda c: (c["order"], c["item"])),
+        "text_unit": sorted(units.values(), key=lambda u: (u["order"], -u["relationships"], u["item"])),
     }
+    made = {e.value: e for e in entities}
 
+    def node(iri: str) -> NamedNode:
+        n = made.get(iri)
+        if n is None:
+            n = made[iri] = NamedNode(iri)
+        return n
+
+    for kind in out.values():
+        for c in kind:
+            iri = c["item"]
+            c["item"] = node(iri)
+            if estimates is not None:
+                c["estimate"] = estimates.get(iri)
+    for r in out["relationship"]:
+        r["source"], r["target"] = node(r["source"]), node(r["target"])
+        r["edge"] = Triple(r["source"], r["item"], r["target"])
+    return out
 
 
 def item_text(item: dict, label: str | None, text: str | None) -> str:
@@ -268,8 +325,10 @@ def select_local(
         for count, c in enumerate(candidates[kind]):
             if limit is not None and count >= limit:
                 break
-            label, text = texts.get(c["item"], (None, None))
-            tokens = approx_tokens(item_text(c, label, text))
+            tokens = c.get("estimate")  # kept by the persistent index (:func:`local_context`), else counted from the text
+            if tokens is None:
+                label, text = texts.get(c["item"], (None, None))
+                tokens = approx_tokens(item_text(c, label, text))
             if used + tokens > allowance:
                 break
             used += tokens
@@ -283,6 +342,9 @@ def select_local(
     used += take("relationship", top_k_relationships * max(1, len(candidates["entity"])), rest - used)
     take("claim", None, rest - used)
     take("text_unit", None, budget["text_unit"])
+    fetch = getattr(texts, "fetch", None)
+    if fetch is not None:  # the context is the kept items' texts: read them in one look-up
+        fetch(k["item"] for k in kept)
     return kept
 
 

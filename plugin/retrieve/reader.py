@@ -161,10 +161,13 @@ class FactsReader:
         rows = context.all_entity_context(self)
         items = [n for row in rows for n in (row[0], row[2])]
         texts = context.store_item_texts(self, items)
+        kinds = {item: kind for _, kind, item, *_ in rows} | {row[0]: "entity" for row in rows}
         local = LocalContext(
             [(e.value, kind, item.value, rank, weight, s.value if s else None, t.value if t else None)
              for e, kind, item, rank, weight, s, t in rows],
             {item.value: texts.get(item, (None, None)) for item in dict.fromkeys(items)},
+            {item.value: context.approx_tokens(context.item_text({"kind": kind, "item": item}, *texts.get(item, (None, None))))
+             for item, kind in kinds.items()},
         )
         report = index.apply(documents, stamp=stamp, context=local)
         from .vectors import HashedEmbedder
@@ -358,6 +361,11 @@ class FactsReader:
     def entity_context(self, entities: Sequence[NamedNode]) -> list[context.ContextRow]:
         """Reports, relationships, claims and text units of ``entities`` (local search's candidates)."""
         return context.entity_context(self, entities)
+
+    def local_context(self, entities: Sequence[NamedNode], *, max_level: int | None = None) -> dict[str, list[dict]]:
+        """Local search's ranked candidates of ``entities``, by kind, community reports up to
+        ``max_level`` (:func:`.context.local_context`)."""
+        return context.local_context(self, entities, max_level=max_level)
 
     def item_texts(self, items: Sequence[NamedNode]) -> Mapping[NamedNode, tuple[str | None, str | None]]:
         """``item → (label, text)`` for index items (entities, reports, relationships, claims, text

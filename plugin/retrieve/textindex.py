@@ -55,7 +55,7 @@ __all__ = ["INDEX_ENV", "K1", "B", "Document", "LocalContext", "SyncReport", "Te
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "4"
+_VERSION = "5"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,8 +70,7 @@ CREATE TABLE IF NOT EXISTS stats (kind TEXT NOT NULL, field TEXT NOT NULL, n INT
   PRIMARY KEY (kind, field)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS anchor (doc INTEGER PRIMARY KEY, term TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS anchor_term ON anchor (term, doc);
-CREATE TABLE IF NOT EXISTS context (entity TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL, rank REAL, weight REAL,
-  source TEXT, target TEXT, PRIMARY KEY (entity, kind, item)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS context (entity TEXT PRIMARY KEY, tokens INTEGER, rows TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector (embedder TEXT NOT NULL, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL,
   dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (embedder, kind, iri)) WITHOUT ROWID;
@@ -140,9 +139,17 @@ class SyncReport:
 class TextIndex:
     """BM25 postings in SQLite (see the module docstring)."""
 
-    def __init__(self, connection: sqlite3.Connection, location: Path | None):
+    #: bytes of the file the row reader maps (:attr:`rows_db`)
+    MAPPED = 1 << 30
+
+    def __init__(self, connection: sqlite3.Connection, location: Path | None, rows: sqlite3.Connection | None = None):
         self.db = connection
         self.location = location
+        #: where whole rows are read (local search's candidate rows and item texts, chunk places,
+        #: community reports): a second connection to the file, memory-mapped, so a question's
+        #: few rows cost no read calls; the postings, scanned in bulk, stay on :attr:`db` (mapped,
+        #: every page they touch would count in the process's memory)
+        self.rows_db = rows or connection
         #: the postings read so far, by (field, term): DRIFT's follow-ups search the same words again
         self._postings: dict[tuple[int, str], list[tuple[int, int, int]]] = {}
         #: per (field, term): each document's BM25 for one occurrence of the term in the query, and
@@ -154,6 +161,8 @@ class TextIndex:
         self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
         #: the vectors read so far, by (embedder, kind)
         self._vectors: dict[tuple[str, str], Any] = {}
+        #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
+        self._named: dict[str, tuple[tuple[str, str], ...]] = {}
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -169,7 +178,7 @@ class TextIndex:
                              f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
-        elif version[0] in ("2", "3"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
+        elif version[0] in ("2", "3", "4"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 for table in _TABLES:
@@ -182,9 +191,20 @@ class TextIndex:
         elif version[0] != _VERSION:
             raise StoreError(f"the text index at {location} has format {version[0]}, this ragprov reads {_VERSION}: "
                              "delete it; the next load or query rebuilds it")
-        return cls(db, location)
+        rows = None
+        if location is not None:
+            try:
+                rows = sqlite3.connect(str(location), timeout=60, isolation_level=None)
+                rows.execute(f"PRAGMA mmap_size = {cls.MAPPED}")
+                rows.execute("PRAGMA query_only = 1")
+                rows.execute("SELECT 1 FROM item LIMIT 0").fetchall()  # the schema read now, once
+            except sqlite3.Error:
+                rows = None  # read through the one connection
+        return cls(db, location, rows)
 
     def close(self) -> None:
+        if self.rows_db is not self.db:
+            self.rows_db.close()
         self.db.close()
 
     @property
@@ -279,6 +299,7 @@ class TextIndex:
         self._ceilings.clear()
         self._among_read.clear()
         self._vectors.clear()
+        self._named.clear()
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -455,7 +476,7 @@ class TextIndex:
         out: list[tuple] = []
         for start in range(0, len(iris), 500):
             part = iris[start : start + 500]
-            out.extend(self.db.execute(
+            out.extend(self.rows_db.execute(
                 "SELECT iri, json_extract(data, '$.document'), json_extract(data, '$.title'), json_extract(data, '$.page'), "
                 f"json_extract(data, '$.index') FROM doc WHERE kind = 'chunk' AND iri IN ({','.join('?' * len(part))})", part))
         return out
@@ -464,7 +485,7 @@ class TextIndex:
         """Every community report up to ``max_level`` as :func:`.context.community_reports` reads
         it from the store (title, summary, rank, level, text), ordered by IRI."""
         out = []
-        for iri, data in self.db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
+        for iri, data in self.rows_db.execute("SELECT iri, data FROM doc WHERE kind = 'report' ORDER BY iri"):
             rep = json.loads(data)
             if max_level is None or rep["level"] <= max_level:
                 rep["report"] = NamedNode(iri)
@@ -473,20 +494,33 @@ class TextIndex:
 
     def entity_context(self, entities: Sequence[str]) -> list[tuple[str, str, str, float | None, float | None, str | None, str | None]]:
         """Local search's candidate rows of ``entities``: ``(entity, kind, item, rank, weight, source, target)``."""
-        out: list[tuple] = []
+        return self.local_rows(entities)[0]
+
+    def local_rows(self, entities: Sequence[str]) -> tuple[list[tuple], dict[str, int]]:
+        """Local search's candidate rows of ``entities`` (as :meth:`entity_context`), and the token
+        estimate of each entity and item they name as local search shows it (:func:`.context.item_text`
+        counted by :func:`.context.approx_tokens`): one stored row per entity."""
+        rows: list[tuple] = []
+        tokens: dict[str, int] = {}
         for start in range(0, len(entities), 500):
             part = list(entities[start : start + 500])
-            out.extend(self.db.execute(
-                f"SELECT entity, kind, item, rank, weight, source, target FROM context WHERE entity IN ({','.join('?' * len(part))})",
-                part))
-        return out
+            for entity, n, packed in self.rows_db.execute(
+                    f"SELECT entity, tokens, rows FROM context WHERE entity IN ({','.join('?' * len(part))})", part):
+                if n is not None:
+                    tokens[entity] = n
+                for kind, item, rank, weight, source, target, m in json.loads(packed):
+                    rows.append((entity, kind, item, rank, weight, source, target))
+                    if m is not None:
+                        tokens[item] = m
+        return rows, tokens
 
     def item_texts(self, iris: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
         """``iri → (label, text)`` of the index items among ``iris`` (absent: not an item of the loaded index)."""
         out: dict[str, tuple[str | None, str | None]] = {}
         for start in range(0, len(iris), 500):
             part = list(iris[start : start + 500])
-            for iri, label, text in self.db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({','.join('?' * len(part))})", part):
+            marks = ",".join("?" * len(part))
+            for iri, label, text in self.rows_db.execute(f"SELECT iri, label, text FROM item WHERE iri IN ({marks})", part):
                 out[iri] = (label, text)
         return out
 
@@ -628,8 +662,14 @@ class StoredEntityIndex:
     def named_in(self, texts: Sequence[str]) -> list[list[tuple[NamedNode, str]]]:
         """:meth:`.indexes.EntityIndex.named_in` over the stored label postings: the entities
         anchored on a word of the texts (see :data:`_ANCHORS`), kept when every word of their label
-        occurs in a text."""
-        present = [set(content_tokens(t)) for t in texts]
+        occurs in a text. Each text is looked up once per process (DRIFT's local searches keep
+        many of the same reports and text units)."""
+        known = self.index._named
+        fresh = [t for t in dict.fromkeys(texts) if t not in known]
+        if len(known) + len(fresh) > self.NAMED_KEPT:  # a long-lived process keeps the last ones only
+            known.clear()
+            fresh = list(dict.fromkeys(texts))
+        present = [set(content_tokens(t)) for t in fresh]
         terms = sorted(set().union(*present)) if present else []
         db = self.index.db
         labels: dict[int, frozenset[str]] = {}
@@ -640,7 +680,12 @@ class StoredEntityIndex:
                 f"WHERE a.term IN ({','.join('?' * len(part))})", part))
         found = [[doc for doc, words in labels.items() if words <= text] for text in present]
         docs = self.index._docs({doc for docs in found for doc in docs})
-        return [sorted(((NamedNode(docs[d][0]), docs[d][1]["label"]) for d in ds), key=lambda f: f[0].value) for ds in found]
+        for text, ds in zip(fresh, found, strict=True):
+            known[text] = tuple(sorted(((docs[d][0], docs[d][1]["label"]) for d in ds), key=lambda f: f[0]))
+        return [[(NamedNode(iri), label) for iri, label in known[t]] for t in texts]
+
+    #: texts whose names :meth:`named_in` keeps per process
+    NAMED_KEPT = 4096
 
     #: a (field, word) in more entities than this is *common*: :meth:`search` reads its postings
     #: only for the entities a rarer query word found, while that cannot change the top ``limit``
@@ -782,13 +827,21 @@ def report_documents(reports: Iterable[dict], text) -> Iterator[Document]:
 class LocalContext:
     """What local search puts in context, for the whole loaded index: the candidate rows of
     every entity (``retrieve/graphrag-context-rows``) and the label and text of every item they
-    name (``retrieve/graphrag-texts``). Rewritten whole by each synchronisation."""
+    name (``retrieve/graphrag-texts``), with the token estimate of each item as local search
+    shows it (``tokens``). Rewritten whole by each synchronisation."""
 
     rows: list[tuple[str, str, str, float | None, float | None, str | None, str | None]]
     items: dict[str, tuple[str | None, str | None]]
+    tokens: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def write(self, db: sqlite3.Connection) -> None:
+        """One row per entity: its token estimate and its candidate rows packed as JSON (one
+        look-up and one parse per entity when local search reads them)."""
         db.execute("DELETE FROM context")
         db.execute("DELETE FROM item")
-        db.executemany("INSERT OR IGNORE INTO context VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)  # a self-loop's two rows are one
+        by_entity: dict[str, dict[tuple[str, str], list]] = {}
+        for entity, kind, item, rank, weight, source, target in self.rows:  # a self-loop's two rows are one
+            by_entity.setdefault(entity, {}).setdefault((kind, item), [kind, item, rank, weight, source, target, self.tokens.get(item)])
+        db.executemany("INSERT INTO context VALUES (?, ?, ?)",
+                       [(entity, self.tokens.get(entity), json.dumps(list(rows.values()))) for entity, rows in by_entity.items()])
         db.executemany("INSERT INTO item VALUES (?, ?, ?)", [(iri, label, text) for iri, (label, text) in self.items.items()])

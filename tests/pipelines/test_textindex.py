@@ -11,7 +11,7 @@ from ragprov.resources import data_dir
 from ragprov.retrieve import ChunkIndex, EntityIndex, FactsReader
 from ragprov.retrieve.lexical import content_tokens, extract_concepts
 from ragprov.retrieve.reader import update_text_index
-from ragprov.retrieve.textindex import INDEX_ENV, TextIndex, index_location
+from ragprov.retrieve.textindex import INDEX_ENV, StoredEntityIndex, TextIndex, index_location
 from ragprov.store import EmbeddedStore
 
 from .conftest import FACTS
@@ -116,7 +116,7 @@ def _names(index, texts):
     return [[(node.value, label) for node, label in found] for found in index.named_in(texts)]
 
 
-def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_path):
+def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_path, monkeypatch):
     from ragprov.loaders.triples import load_triples
 
     store = EmbeddedStore(carol_dir)
@@ -130,6 +130,9 @@ def test_named_in_finds_the_same_names_as_a_from_scratch_build(carol_dir, tmp_pa
     assert stored == _names(EntityIndex(*reader.read_entities()), texts)
     assert ("urn:x:quokka", "Zanzibar Quokka") in stored[-2] and stored[-1] == []
     assert sum(map(len, stored)) > 20
+    assert _names(reader.entity_index(), texts[::-1]) == stored[::-1]  # again: from what the first look-up kept
+    monkeypatch.setattr(StoredEntityIndex, "NAMED_KEPT", 3)  # more texts than it keeps: looked up afresh
+    assert _names(reader.entity_index(), texts[:2]) == stored[:2] and _names(reader.entity_index(), texts) == stored
 
 
 def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, capsys):
@@ -138,10 +141,10 @@ def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, ca
     location = carol_dir.parent / "store.ragprov-index.sqlite"
     db = sqlite3.connect(location)
     with db:
-        db.execute("UPDATE meta SET value = '3' WHERE key = 'version'")
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
     db.close()
     index = TextIndex.open(location)
-    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("4",)
+    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("5",)
     assert len(index) == 0 and index.stamp is None
     index.close()
     reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
@@ -170,6 +173,20 @@ def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_di
         candidates = context.local_candidates(entities, rows)
         items = [c["item"] for kind in candidates.values() for c in kind]
         assert indexed.item_texts(items) == plain.item_texts(items)
+        # the index's candidates: the same, ranked alike, each with the token estimate of its text
+        stored = indexed.local_context(entities)
+        assert {k: [{f: v for f, v in c.items() if f != "estimate"} for c in cs] for k, cs in stored.items()} == candidates
+        texts = plain.item_texts(items)
+        estimates = [c["estimate"] for cs in stored.values() for c in cs]
+        assert estimates == [context.approx_tokens(context.item_text(c, *texts.get(c["item"], (None, None))))
+                             for cs in stored.values() for c in cs], question
+        for tokens in (12_000, 3_000):
+            def kept(cands, texts, tokens=tokens):
+                return context.select_local(cands, texts, entity_scores={}, max_tokens=tokens, community_prop=0.25,
+                                            text_unit_prop=0.5, top_k_relationships=10)
+            lazy = indexed.item_texts(items)
+            assert kept(stored, lazy) == [{**k, "estimate": k["tokens"]} for k in kept(candidates, texts)]
+            assert lazy.read == {k["item"] for k in kept(stored, lazy)}  # texts read for the kept items only
         units = [c["item"] for c in candidates["text_unit"]]
         assert context.unit_sources(indexed, units) == context.unit_sources(plain, units)
         assert [indexed.citation(s) for s in context.unit_sources(indexed, units).values()] == [
@@ -185,8 +202,6 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
     """With every word in more than a few entities counted as common, most searches rank the
     entities a rarer word found and read the common words' postings for those alone: the same
     winners and scores as every posting read (and as a from-scratch build)."""
-    from ragprov.retrieve.textindex import StoredEntityIndex
-
     reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
     scratch = EntityIndex(*reader.read_entities())
     monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
