@@ -31,11 +31,10 @@ import pyoxigraph as ox
 from _common import cache_dir, figure, fixed_clock, ids, interleaved, percentiles
 from pyoxigraph import NamedNode, Triple
 
-from ragprov.namespaces import TG
 from ragprov.navigate import Navigator
 from ragprov.navigate.lineage import Lineage
-from ragprov.pipelines.msgraphrag import _Session
 from ragprov.record import ChunkSelection, EdgeSelection, HopStats, Recorder
+from ragprov.record.microsoft import MicrosoftTrace
 from ragprov.store import EmbeddedStore
 
 KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
@@ -118,8 +117,8 @@ class TraceWriter:
         a.conclusion(f"Agent answer {n}.", termination_reason="final-answer")
         return a
 
-    def local(self, n: int, pool, *, used=None) -> _Session:
-        s = _Session(self.recorder, "local", TG.LocalSearchQuestion, "Local search question", f"Local question {n}", "bench/1", used)
+    def local(self, n: int, pool, *, used=None) -> MicrosoftTrace:
+        s = self.recorder.microsoft("local", f"Local question {n}", model="bench/1", used=used)
         s.grounding(["scrooge", "marley"])
         entities = self.pick(pool, "entity", 5)
         items = [("entity", e, None) for e in entities] + [("relationship", e.predicate, e) for e in self.pick(pool, "edge", 8)]
@@ -133,7 +132,7 @@ class TraceWriter:
         return s
 
     def global_(self, n: int, pool):
-        s = _Session(self.recorder, "global", TG.GlobalSearchQuestion, "Global search question", f"Global question {n}", "bench/1", None)
+        s = self.recorder.microsoft("global", f"Global question {n}", model="bench/1")
         s.grounding(["christmas"])
         reports = self.pick(pool, "report", 6)
         batches = [{"iri": NamedNode(f"{s.question.value}/batch/{b}"), "number": b,
@@ -146,28 +145,23 @@ class TraceWriter:
                 "reports": [r]}
                       for k, r in enumerate(batch["reports"])]
             s.map_result(b, batch["iri"], points, exploration=exploration, prompt="global-map@1")
-            maps.append(s.iri(f"map/{b}"))
+            maps.append(s.stage_iri(f"map/{b}"))
             kept += [p["iri"] for p in points[:2]]
         s.focus([], derived_from=maps, points=kept, prompt="graphrag-global-reduce@1")
         s.synthesis(f"Global answer {n}.")
         return s
 
     def drift(self, n: int, pool):
-        s = _Session(self.recorder, "drift", TG.DriftSearchQuestion, "DRIFT search question", f"DRIFT question {n}", "bench/1", None)
+        s = self.recorder.microsoft("drift", f"DRIFT question {n}", model="bench/1")
         s.grounding(["tiny tim"])
         s.exploration([], self.pick(pool, "report", 3))
-        primer = s.iri("action/0")
-        s._write("record/drift-action", "drift-action", primer, action=primer, question=s.question, derived_from=[s.last],
-            session=s.session,
-                 generated=self.recorder.clock(), query=f"DRIFT question {n}", depth=0, score=40.0, follow_ups=["who is Tiny Tim"],
-                 document=NamedNode(f"{primer.value}/answer"), content="primer", sub_trace=None, prompt="drift-primer@1")
-        action = s.iri("action/1")
-        self.recorder.note_stage(action, s.question)
+        primer = s.stage_iri("action/0")
+        s.drift_action(0, derived_from=[s.last], query=f"DRIFT question {n}", depth=0, score=40.0, follow_ups=["who is Tiny Tim"],
+                       answer="primer", sub_trace=None, prompt="drift-primer@1")
+        action = s.action_iri(1)
         sub = self.local(n, pool, used=action)
-        s._write("record/drift-action", "drift-action", action, action=action, question=s.question, derived_from=[primer,
-            sub.last], session=s.session,
-                 generated=self.recorder.clock(), query="who is Tiny Tim", depth=1, score=60.0, follow_ups=[],
-                 document=NamedNode(f"{action.value}/answer"), content="follow-up", sub_trace=sub.question, prompt="drift-rate@1")
+        s.drift_action(1, derived_from=[primer, sub.last], query="who is Tiny Tim", depth=1, score=60.0, follow_ups=[],
+                       answer="follow-up", sub_trace=sub.question, prompt="drift-rate@1")
         s.focus([{"iri": NamedNode(f"{s.question.value}/item/{k}"), "item": a, "kind": "drift-action", "rank": k, "score": 1.0,
             "tokens": 10, "edge": None}
                  for k, a in enumerate((action, primer), start=1)], derived_from=[action, primer], prompt="drift-reduce@1")

@@ -159,6 +159,15 @@ def property_value(prop: NamedNode, term):
         return None
 
 
+# The property IRIs a selection is read by, as the strings Node.props is keyed by (a NamedNode's
+# .value makes a new string at each access; a trace has hundreds of selections).
+(_K_RANK, _K_EDGE, _K_CHUNK, _K_DOCUMENT, _K_REASONING, _K_SCORE, _K_CONCEPT, _K_ITEM, _K_ITEM_KIND, _K_TOKENS, _K_CONTENT,
+ _K_REPORT, _K_KEPT, _K_LEVEL) = (
+    t.value for t in (TG.rank, TG.edge, TG.chunk, TG.document, TG.reasoning, TG.score, TG.concept, TG.item, TG.itemKind,
+                      TG.tokenCount, TG.content, TG.report, TG.kept, TG.level)
+)
+
+
 @dataclasses.dataclass
 class Selection:
     """One kept thing of a stage: an edge (EdgeSelection), a chunk (ChunkSelection), a Microsoft
@@ -183,21 +192,27 @@ class Selection:
 
     @classmethod
     def from_node(cls, node: Node) -> Selection:
+        props = node.props
+
+        def first(key: str):
+            values = props.get(key)
+            return values[0] if values else None
+
         rating = _TG + "ReportRating" in node.types()
         return cls(
             iri=node.iri,
-            rank=property_value(TG.rank, node.first(TG.rank)),
-            edge=node.first(TG.edge),
-            chunk=node.first(TG.chunk) or (node.first(TG.document) if _TG + "ChunkSelection" in node.types() else None),
-            reasoning=_literal_value(node.first(TG.reasoning)),
-            score=property_value(TG.score, node.first(TG.score)),
-            concept=_literal_value(node.first(TG.concept)),
-            item=node.first(TG.item) or (node.first(TG.report) if rating else None),
-            item_kind=_literal_value(node.first(TG.itemKind)) or ("report" if rating else None),
-            tokens=property_value(TG.tokenCount, node.first(TG.tokenCount)),
-            content=_literal_value(node.first(TG.content)),
-            kept=property_value(TG.kept, node.first(TG.kept)) if rating else None,
-            level=property_value(TG.level, node.first(TG.level)) if rating else None,
+            rank=property_value(TG.rank, first(_K_RANK)),
+            edge=first(_K_EDGE),
+            chunk=first(_K_CHUNK) or (first(_K_DOCUMENT) if _TG + "ChunkSelection" in node.types() else None),
+            reasoning=_literal_value(first(_K_REASONING)),
+            score=property_value(TG.score, first(_K_SCORE)),
+            concept=_literal_value(first(_K_CONCEPT)),
+            item=first(_K_ITEM) or (first(_K_REPORT) if rating else None),
+            item_kind=_literal_value(first(_K_ITEM_KIND)) or ("report" if rating else None),
+            tokens=property_value(TG.tokenCount, first(_K_TOKENS)),
+            content=_literal_value(first(_K_CONTENT)),
+            kept=property_value(TG.kept, first(_K_KEPT)) if rating else None,
+            level=property_value(TG.level, first(_K_LEVEL)) if rating else None,
         )
 
     def to_dict(self) -> dict:
@@ -415,10 +430,12 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
         if v.value in nodes  # an Exploration's selectedChunk names extraction chunks, not selections
     ]
     # by rank; TrustGraph writes none: then by the index its selection IRIs end with (…:0, …:1, … :10)
-    selections = sorted(
-        (Selection.from_node(nodes[v.value]) for v in links if v.value in nodes),
-        key=lambda s: (s.rank is None, s.rank or 0, _natural_key(s.iri.value)),
-    )
+    selections = [Selection.from_node(nodes[v.value]) for v in links if v.value in nodes]
+    ranks = [s.rank for s in selections]
+    if None in ranks or len(set(ranks)) < len(ranks):  # ties (or no rank): the IRIs' natural order decides
+        selections.sort(key=lambda s: (s.rank is None, s.rank or 0, _natural_key(s.iri.value)))
+    else:
+        selections.sort(key=lambda s: s.rank or 0)  # every rank set and distinct
     content = None
     for prop in (TG.document, TG.thought, TG.observation):
         doc = node.first(prop)

@@ -157,3 +157,29 @@ def test_render_all_is_one_request_every_engine_takes(store):
     assert text.count("PREFIX prov:") == 1
     store.update(text)
     assert store.ask("ASK { GRAPH <urn:graph:retrieval> { ?g a <https://trustgraph.ai/ns/Grounding> } }")
+
+
+def test_list_filters_escape_every_item_and_take_only_lists(tmp_path):
+    """iri_list / quoted_list: a whole VALUES or object list in one filter call, each item escaped
+    as iri / quoted() escape it; a bad item, a bare string or a free-text separator is refused."""
+    from pyoxigraph import NamedNode, Triple
+
+    head = "# summary: 'x'\n# kind: select\n# params:\n#   xs: {type: list, doc: IRIs}\n#   es: {type: list, doc: edges}\n# returns: 'x'\n"
+    (tmp_path / "lists.rq.j2").write_text(head + "SELECT * WHERE { VALUES ?x { {{ xs|iri_list }} } VALUES ?e { {{ es|quoted_list }} } "
+                                          "?s <urn:p> {{ xs|iri_list(', ') }} }")
+    (tmp_path / "sep.rq.j2").write_text(head + "SELECT * WHERE { VALUES ?x { {{ xs|iri_list(' } ; DROP ALL ; { ') }} } }")
+    cat = Catalog(tmp_path)
+    a, b = NamedNode("urn:x:a"), NamedNode("urn:x:b")
+    edge = Triple(a, NamedNode("urn:x:p"), b)
+    text = cat.render("lists", Dialect.RDF12, xs=[a, "urn:x:b"], es=[edge])
+    assert "VALUES ?x { <urn:x:a> <urn:x:b> }" in text
+    assert "VALUES ?e { <<( <urn:x:a> <urn:x:p> <urn:x:b> )>> }" in text
+    assert "?s <urn:p> <urn:x:a>, <urn:x:b> }" in text
+    with pytest.raises(InvalidValueError):
+        cat.render("lists", Dialect.RDF12, xs=[a, "urn:x:b> } ; DROP ALL ; {"], es=[edge])
+    with pytest.raises(TemplateError, match="list of IRIs"):
+        cat.render("lists", Dialect.RDF12, xs="urn:x:a", es=[edge])
+    with pytest.raises(TemplateError, match="list of triples"):
+        cat.render("lists", Dialect.RDF12, xs=[a], es=edge)
+    with pytest.raises(TemplateError, match="separated by"):
+        cat.render("sep", Dialect.RDF12, xs=[a], es=[])
