@@ -183,3 +183,18 @@ def test_list_filters_escape_every_item_and_take_only_lists(tmp_path):
         cat.render("lists", Dialect.RDF12, xs=[a], es=edge)
     with pytest.raises(TemplateError, match="separated by"):
         cat.render("sep", Dialect.RDF12, xs=[a], es=[])
+
+
+def test_stage_child_links_and_their_list_name_the_same_properties():
+    """trace/_stages.j2 spells a stage's links to its parts twice (a path, and a list for FILTER IN):
+    a link in one and not the other hides that part from one of the views."""
+    import re
+
+    text = (catalog().root / "trace" / "_stages.j2").read_text()
+
+    def body(macro: str) -> set[str]:
+        found = re.search(r"{%\s*macro " + macro + r"\(\)\s*-?%}\s*(.*?)\s*{%-?\s*endmacro", text, re.S)
+        assert found, macro
+        return set(re.findall(r"tg:\w+", found.group(1)))
+
+    assert body("child_links") == body("child_link_list")
