@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import pyoxigraph as ox
-from _common import cache_dir, figure, fixed_clock, ids, interleaved, percentiles
+from _common import CLOCKS, cache_dir, figure, fixed_clock, ids, interleaved, percentiles
 from pyoxigraph import NamedNode, Triple
 
 from ragprov.navigate import Navigator
@@ -210,7 +210,7 @@ def _values(terms) -> str:
     return " ".join(f"<{t.value if isinstance(t, NamedNode) else t}>" for t in terms)
 
 
-def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page: int) -> None:
+def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page: int, clock: str = "wall") -> None:
     nav, lineage = Navigator(store), Lineage(store)
     rng = random.Random(11)
     picks = [rng.choice(meta["traces"]) for _ in range(samples)]
@@ -236,13 +236,14 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         f"lineage page {page}": lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), limit=page),
         "list-traces": lambda i: nav.list_traces(limit=20),
     }
-    out = interleaved(sides, samples)
+    tick = CLOCKS[clock]
+    out = interleaved(sides, samples, clock=tick)
     floor = percentiles(out["floor: 1 bound triple"])[0]
     for name in sides:
         p50, p95 = percentiles(out[name])
         print(f"{label:7} {name:22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x")
         figure("navigate", f"{label} {name}", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor,
-               traces=len(meta["traces"]), quads=meta["quads"])
+               traces=len(meta["traces"]), quads=meta["quads"], clock=clock)
     for view, own in (("show-trace", "floor: trace rows"), ("lineage document", "floor: 1 row per trace"),
         (f"lineage page {page}", f"floor: {page} rows")):
         ratio = percentiles(out[view])[0] / percentiles(out[own])[0]
@@ -251,16 +252,16 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
     # the tying items too (a drill-down: one more query from the listed traces), fewer samples
     few = max(3, samples // 10)
     with_items = lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), items=True)  # noqa: E731
-    drill = interleaved({"lineage document": sides["lineage document"], "lineage document + items": with_items}, few)
+    drill = interleaved({"lineage document": sides["lineage document"], "lineage document + items": with_items}, few, clock=tick)
     p50, p95 = percentiles(drill["lineage document + items"])
     print(f"{label:7} {'lineage doc + items':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x  ({few} samples)")
     figure("navigate", f"{label} lineage document + items", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor, samples=few)
     by_kind: dict[str, list[float]] = {}
     for i in range(samples):  # show-trace per kind, for the record (not interleaved: a breakdown)
         kind, q, _ = picks[i]
-        t = time.perf_counter()
+        t = tick()
         nav.trace(NamedNode(q))
-        by_kind.setdefault(kind, []).append(time.perf_counter() - t)
+        by_kind.setdefault(kind, []).append(tick() - t)
     print(f"{label:7} show-trace by kind (p50 ms): " + ", ".join(f"{k} {percentiles(v)[0] * 1000:.2f}" for k, v in sorted(by_kind.items())))
     print(f"{label:7} lineage document: {percentiles(answers)[0]:.0f} traces per document (p50)")
 
@@ -273,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--page", type=int, default=50, help="the lineage page size timed beside the whole listing")
     parser.add_argument("--stores", default="memory,disk", help="which stores to time (memory, disk)")
     parser.add_argument("--build-only", action="store_true", help="build (or find) the cached stores and stop")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="time by elapsed time (default) or by this process's CPU time (a busy shared machine)")
     args = parser.parse_args(argv)
     folder = cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
     meta_path = folder / "meta.json"
@@ -282,14 +285,14 @@ def main(argv: list[str] | None = None) -> int:
           f"(cached in {folder}; built in {meta['built_s']} s)")
     if args.build_only:
         return 0
-    print(f"{'store':7} {'view':22} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>11}")
+    print(f"{'store':7} {'view':22} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>11}   ({args.clock} time)")
     for label in args.stores.split(","):
         if label == "memory":
             store = EmbeddedStore()
             store.raw.bulk_load(path=str(folder / "store.nq"), format=ox.RdfFormat.N_QUADS)
         else:
             store = EmbeddedStore(folder / "disk", read_only=True)
-        measure(store, meta, args.samples, label, page=args.page)
+        measure(store, meta, args.samples, label, page=args.page, clock=args.clock)
         store.close()
     print("floors: through the same store API, alternated with the views sample by sample: one bound triple; the trace's own\n"
           "triples read by their bound subjects; one bound triple per trace the document lists (all of them, or a page)")

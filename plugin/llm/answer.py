@@ -403,8 +403,11 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
     plain = re.sub(r"^(the|a|an)\s+", "", c.name.lower())
     if not plain or not plain[0].isalpha():
         return False
+    texts = [s.text for s in sentences if plain in s.text]  # the only ones the pattern can match
+    if not texts:
+        return False
     pattern = re.compile(r"(?<=[a-z,;] )" + re.escape(plain) + r"\b")
-    return any(pattern.search(s.text) for s in sentences)
+    return any(pattern.search(t) for t in texts)
 
 
 #: words either side of a mention that count as its context
