@@ -144,6 +144,10 @@ class TG(metaclass=_ClosedNamespace):
     #: Conclusion (class). The last stage of an agent trace: the final answer and why the loop
     #: stopped. Also typed tg:Answer.
     Conclusion = NamedNode("https://trustgraph.ai/ns/Conclusion")
+    #: Decomposition (class). TrustGraph's supervisor agent's first step: the question split
+    #: into sub-goals, each answered by a sub-agent. ragprov reads it in traces TrustGraph
+    #: built and does not write it.
+    Decomposition = NamedNode("https://trustgraph.ai/ns/Decomposition")
     #: DocRAG question (class). A question answered from document chunks: Grounding, then
     #: Exploration (chunk retrieval), then an optional Focus when the chunks are reranked,
     #: then Synthesis.
@@ -223,6 +227,9 @@ class TG(metaclass=_ClosedNamespace):
     #: Page (class). A page of a paginated source document (such as a PDF), derived from the
     #: document by an extraction activity.
     Page = NamedNode("https://trustgraph.ai/ns/Page")
+    #: Plan (class). TrustGraph's plan-then-execute agent's first step: the steps it will run,
+    #: in order. ragprov reads it in traces TrustGraph built and does not write it.
+    Plan = NamedNode("https://trustgraph.ai/ns/Plan")
     #: Question (class). What a user asked: an entity carrying the query text, used by the
     #: retrieval session that answers it; the first stage of the trace is derived from it.
     #: Always typed with exactly one of the question subtypes, which names the retrieval
@@ -644,6 +651,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.CommunityReport,
         TG.CommunitySelection,
         TG.Conclusion,
+        TG.Decomposition,
         TG.DocRagQuestion,
         TG.Document,
         TG.DriftAction,
@@ -663,6 +671,7 @@ CLASSES: frozenset[NamedNode] = frozenset(
         TG.MapResult,
         TG.Observation,
         TG.Page,
+        TG.Plan,
         TG.Question,
         TG.Reflection,
         TG.Relationship,
@@ -892,6 +901,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.CommunityReport: 'Community report',
         TG.CommunitySelection: 'Community selection',
         TG.Conclusion: 'Conclusion',
+        TG.Decomposition: 'Decomposition',
         TG.DocRagQuestion: 'DocRAG question',
         TG.Document: 'Document',
         TG.DriftAction: 'DRIFT action',
@@ -911,6 +921,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.MapResult: 'Map result',
         TG.Observation: 'Observation',
         TG.Page: 'Page',
+        TG.Plan: 'Plan',
         TG.Question: 'Question',
         TG.Reflection: 'Reflection',
         TG.Relationship: 'Relationship',
