@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -65,8 +66,9 @@ def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
     if expected is None:
         return "false answer", None
     aliases = [" ".join(a.lower().split()) for a in expected]
+    words = [re.compile(r"(?<!\w)" + re.escape(a) + r"(?!\w)") for a in aliases]
     kept = [" ".join((p.text + " " + " ".join(m.name for m in p.mentions)).lower().split()) for p in result.passages]
-    if not any(a in text for a in aliases for text in kept):
+    if not any(w.search(text) for w in words for text in kept):
         return "retrieval", None
     found = result.support
     weighed = []
@@ -130,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
     n = len(questions)
     held = [i for i, q in enumerate(questions) if q.get("split") == "heldout"]
-    print(f"{n} questions ({sum(1 for q in questions if q['answers'] is None)} unanswerable, {len(held)} held out) over {', '.join(stores)}")
+    unanswerable = sum(1 for q in questions if q["answers"] is None)
+    print(f"{n} questions ({unanswerable} unanswerable, {len(held)} held out) over {', '.join(stores)}")
     print(f"{'mode':10} {'right':>7} {'accuracy':>9} {'held out':>9} {'s/question':>11}")
     for mode in modes:
         right = sum(results[mode])
