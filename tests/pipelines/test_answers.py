@@ -147,3 +147,21 @@ def test_a_bare_head_noun_is_not_a_name_and_of_names_fold_into_their_owner():
 def test_a_question_whose_names_the_evidence_lacks_is_not_answered():
     ps = [Passage("Old Fezziwig would have been a match for them.", "c1", kind="chunk", mentions=(Mention("FEZZIWIG", "PERSON"),))]
     assert not extract_answer("Who won the football match in Paris?", ps).answered
+
+
+def test_trace_show_says_why_this_answer_and_not_another(carol):
+    from ragprov.navigate.render import trace_text
+    from ragprov.navigate.traces import Navigator
+
+    pipe = ask(carol, "graph-rag", "Who was Scrooge's business partner?")
+    trace = Navigator(carol).trace(pipe.result.question)
+    assert [s.kind for s in trace.stages] == ["Grounding", "Exploration", "Focus", "Synthesis"]  # candidates are no stages
+    synthesis = trace.stages[-1]
+    chosen = [c for c in synthesis.candidates if c.chosen]
+    assert [c.name for c in chosen] == ["Jacob Marley"] and synthesis.candidates[0] is chosen[0]
+    rejected = [c for c in synthesis.candidates if not c.chosen]
+    assert rejected and all(c.score < chosen[0].score and c.reasoning for c in rejected)
+    text = trace_text(trace)
+    assert "stated answer: Jacob Marley  (who question)" in text
+    assert "1. Jacob Marley  PERSON  score" in text and "chosen" in text and "rejected" in text and "why: support" in text
+    assert synthesis.to_dict()["candidates"][0]["name"] == "Jacob Marley"
