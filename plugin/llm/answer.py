@@ -531,10 +531,13 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
         for t in content_tokens(word):
             r = _root(t)
-            if r in q.weight and d < distance.get(r, WINDOW + 1):
+            if (r in q.weight or r in q.named) and d < distance.get(r, WINDOW + 1):
                 distance[r] = d
-    decayed = sum(q.weight[t] / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
-    window = decayed / q.desc_total if q.desc_total else 1.0
+    # the names the question uses count near the candidate too, at half a descriptive term's
+    # weight ("Dick Wilkins and young Scrooge, as apprentices" for "Scrooge's fellow apprentice")
+    named_weight = 0.5 * len(q.named)
+    decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
+    window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
     described = 0.3 * q.describes(s.tokens) + 0.7 * window
     link = q.links(passage_tokens | s.tokens)
     score = described * (0.6 + 0.4 * link) if q.rest else link
