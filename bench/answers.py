@@ -2,18 +2,25 @@
 Microsoft GraphRAG indexes (A Christmas Carol, bundled; Operation Dulce, the test fixture).
 
 The questions and their expected answers (aliases) are in ``bench/answers.jsonl``, written from
-the texts; ``"answers": null`` marks a question the data does not answer. A first line is right
+the texts; ``"answers": null`` marks a question the data does not answer; ``"split": "heldout"`` marks the
+questions kept apart from tuning (their accuracy is printed on its own). A first line is right
 when it names one of the aliases (case-insensitive) — or, for an unanswerable question, when it
 says the data does not answer. Every mode runs the offline engine over a store loaded once per
 dataset (in memory, or kept under ``--cache``).
 
-    python bench/answers.py [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v]
+    python bench/answers.py [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
+
+``--failures`` prints a table of the wrong first lines, each classed by where it failed:
+``retrieval`` (no expected name in the evidence the mode kept), ``extraction`` (an expected name
+was there; its rank among the weighed candidates is shown) or ``false answer`` (an unanswerable
+question answered).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -52,6 +59,25 @@ def is_right(line: str, expected: list[str] | None) -> bool:
     return NOT_ANSWERED not in low and any(" ".join(a.lower().split()) in low for a in expected)
 
 
+def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
+    """Where a wrong first line failed: ``retrieval`` when no expected name occurs in the evidence
+    the run kept, else ``extraction`` with the rank of the first candidate naming one (``None``:
+    not among the weighed candidates); ``false answer`` for an unanswerable question answered."""
+    if expected is None:
+        return "false answer", None
+    aliases = [" ".join(a.lower().split()) for a in expected]
+    words = [re.compile(r"(?<!\w)" + re.escape(a) + r"(?!\w)") for a in aliases]
+    kept = [" ".join((p.text + " " + " ".join(m.name for m in p.mentions)).lower().split()) for p in result.passages]
+    if not any(w.search(text) for w in words for text in kept):
+        return "retrieval", None
+    found = result.support
+    weighed = []
+    if found is not None and hasattr(found, "rejected"):
+        weighed = ([found.chosen] if found.answered and found.chosen else []) + list(found.rejected)
+    rank = next((n for n, c in enumerate(weighed, start=1) if any(a in c.name.lower() for a in aliases)), None)
+    return "extraction", rank
+
+
 def open_dataset(name: str, cache: Path | None):
     location = str(cache / f"answers-{name}") if cache else "memory:"
     store = open_store(location)
@@ -65,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default=",".join(m for m in MODES if m in PIPELINES))
     ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every question's first line")
+    ap.add_argument("--failures", action="store_true", help="print the wrong answers classed by where they failed")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     unknown = [m for m in modes if m not in PIPELINES]
@@ -73,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     questions = load_questions(args.questions)
     stores = {name: open_dataset(name, args.cache) for name in sorted({q["dataset"] for q in questions})}
     results: dict[str, list[bool]] = {m: [] for m in modes}
+    failures: list[tuple[str, str, str, int | None, str]] = []
     seconds: dict[str, float] = {m: 0.0 for m in modes}
     try:
         for mode in modes:
@@ -86,18 +114,32 @@ def main(argv: list[str] | None = None) -> int:
                 line = first_line(pipe.result.answer)
                 ok = is_right(line, q["answers"])
                 results[mode].append(ok)
+                if not ok and args.failures:
+                    where, rank = failure_class(pipe.result, q["answers"])
+                    failures.append((mode, where, q["question"], rank, line))
                 if args.verbose or not ok:
                     mark = "ok " if ok else "BAD"
                     print(f"  {mark} {mode:9} {q['question']!r} -> {line[:140]!r} (expected {q['answers']})", file=sys.stderr)
     finally:
         for store in stores.values():
             store.close()
+    if failures:
+        print(f"{'mode':10} {'failed in':12} {'rank':>4}  question -> first line")
+        for mode, where, question, rank, line in failures:
+            print(f"{mode:10} {where:12} {rank if rank is not None else '-':>4}  {question} -> {line[:90]}")
+        classes = sorted({(m, w) for m, w, *_ in failures})
+        print("failures per mode and class: " + ", ".join(
+            f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
     n = len(questions)
-    print(f"{n} questions ({sum(1 for q in questions if q['answers'] is None)} unanswerable) over {', '.join(stores)}")
-    print(f"{'mode':10} {'right':>7} {'accuracy':>9} {'s/question':>11}")
+    held = [i for i, q in enumerate(questions) if q.get("split") == "heldout"]
+    unanswerable = sum(1 for q in questions if q["answers"] is None)
+    print(f"{n} questions ({unanswerable} unanswerable, {len(held)} held out) over {', '.join(stores)}")
+    print(f"{'mode':10} {'right':>7} {'accuracy':>9} {'held out':>9} {'s/question':>11}")
     for mode in modes:
         right = sum(results[mode])
-        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {seconds[mode] / n:>11.2f}")
+        held_right = sum(results[mode][i] for i in held)
+        held_pct = f"{100.0 * held_right / len(held):.1f}%" if held else "-"
+        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {held_pct:>9} {seconds[mode] / n:>11.2f}")
     return 0
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import re
 from collections.abc import Sequence
 
@@ -49,9 +50,9 @@ from .text import content_tokens, split_sentences, tokenize
 __all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
-MIN_SUPPORT = 0.1
+MIN_SUPPORT = 0.03
 #: the least share of the question's terms the best supporting sentence must cover
-MIN_COVERAGE = 0.4
+MIN_COVERAGE = 0.15
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -196,12 +197,50 @@ class Extraction:
         return self.chosen.support if self.chosen else ()
 
 
+# -- word roots ----------------------------------------------------------------------------------
+#: the few irregular forms and agent nouns a question and its evidence word differently
+_ROOTS = {
+    "wrote": "writ", "written": "writ", "writes": "writ", "write": "writ", "writing": "writ", "writer": "writ",
+    "author": "writ", "authored": "writ", "born": "bear", "bore": "bear", "gave": "give", "given": "give",
+    "took": "take", "taken": "take", "made": "make", "built": "build", "sold": "sell", "bought": "buy",
+    "told": "tell", "led": "lead", "leader": "lead", "ran": "run", "runs": "run", "running": "run",
+    "went": "go", "goes": "go", "gone": "go", "saw": "see", "seen": "see", "sees": "see", "met": "meet",
+    "kept": "keep", "held": "hold", "lost": "lose", "won": "win", "winner": "win", "died": "die",
+    "dead": "die", "death": "die", "dies": "die", "married": "marri", "marry": "marri", "marriage": "marri",
+    "wed": "marri", "children": "child", "men": "man", "women": "woman", "people": "person",
+}
+_SUFFIX = re.compile(r"(?:ations?|ators?|ated|ating|ates|ation|ship|ers|er|ors|ed|ing|ies|ied|es|ly)$")
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _root(token: str) -> str:
+    """A word's root for matching a question against its evidence: irregular forms and agent
+    nouns folded ("wrote", "author" → "writ"), then common suffixes cut ("illustrator",
+    "illustrated" → "illustr"; "founder", "founded" → "found"), never below four letters.
+
+    >>> [_root(w) for w in ("wrote", "author", "illustrator", "illustrated", "founder", "founded", "scrooge")]
+    ['writ', 'writ', 'illustr', 'illustr', 'found', 'found', 'scroog']
+    """
+    if token in _ROOTS:
+        return _ROOTS[token]
+    for _ in range(2):
+        cut = _SUFFIX.sub("", token)
+        if cut == token or len(cut) < 4:
+            break
+        token = cut
+    return token.rstrip("e") if len(token) > 4 else token
+
+
+def _roots(text: str) -> frozenset[str]:
+    return frozenset(_root(t) for t in content_tokens(text))
+
+
 # -- evidence as sentences ----------------------------------------------------------------------
 @dataclasses.dataclass
 class _Sentence:
     passage: int
     text: str
-    tokens: frozenset[str]
+    tokens: frozenset[str]  # word roots
     before: str = ""  # the passage's text before the sentence (for context windows across sentences)
     after: str = ""
 
@@ -213,18 +252,24 @@ def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
         for a, b in split_sentences(text):
             s = text[a:b].strip()
             if len(s) >= 3:
-                out.append(_Sentence(i, s, frozenset(content_tokens(s)), text[max(0, a - 200) : a], text[b : b + 200]))
+                out.append(_Sentence(i, s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
     return out
 
 
-class _Question:
-    """The question's terms split into the names it mentions and the rest, with coverage weights."""
+#: titles that belong to a name but do not tell people apart by themselves
+_TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
 
-    def __init__(self, question: str, names: Sequence[str]):
-        self.tokens = list(dict.fromkeys(content_tokens(question)))
-        asked = set(self.tokens)
+
+class _Question:
+    """The question's terms (word roots) split into the names it mentions and the descriptive
+    rest (the relation or description asked about), each weighted by how rare it is in the
+    evidence (a word every sentence has tells candidates apart less than a rare one)."""
+
+    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = ()):
+        self.tokens = list(dict.fromkeys(_root(t) for t in content_tokens(question)))
+        asked = set(content_tokens(question))
         folded = " " + " ".join(tokenize(question)) + " "
-        self.named: set[str] = set()
+        named: set[str] = set()
         self.names: set[tuple[str, ...]] = set()
         for name in set(names):
             toks = content_tokens(name)
@@ -233,13 +278,13 @@ class _Question:
             # a name the question writes as a name (capitalised), not a common noun ("his wife")
             m = _name_pattern(name).search(question)
             if m and m.group(0)[:1].isupper():
-                self.named.update(toks)
+                named.update(toks)
                 self.names.add(tuple(toks))
-        # a surname alone names the person ("Scrooge's partner" names "Ebenezer Scrooge"), unless
-        # it qualifies a noun ("the Cratchit family")
+        # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
+        # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
         singles = {}
         for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
-            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or re.search(r"[A-Z][\w'’-]*\s+$", question[: m.start()]):
+            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or re.search(r"[A-Z][\w'’.-]*\s+$", question[: m.start()]):
                 continue
             following = m.group(2) or ""
             possessive = re.search(r"['’]s?$", m.group(1)) is not None
@@ -250,26 +295,57 @@ class _Question:
                 singles[token[-1]] = m.group(1)
         for name in set(names):
             toks = content_tokens(name)
-            if len(toks) > 1 and toks[-1] in singles and not re.search(r"['’(]", name):
-                self.named.add(toks[-1])
+            if re.search(r"['’(]", name) or len(toks) < 2:
+                continue
+            core = [t for t in toks if t not in _TITLES] or toks
+            if core[-1] in singles or (len(core) > 1 and core[0] in singles):
+                named.update(t for t in (core[-1], core[0]) if t in singles)
                 self.names.add(tuple(toks))
+        # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
+        for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
+            named.update(content_tokens(m.group(1)))
+        self.named = {_root(t) for t in named}
         self.rest = [t for t in self.tokens if t not in self.named]
-        self.weight = {t: (0.5 if t in self.named else 1.0) for t in self.tokens}
-        self.total = sum(self.weight.values())
+        n = len(sentences) + 1
+        df = {t: sum(1 for s in sentences if t in s.tokens) for t in self.rest}
+        # smoothed inverse sentence frequency; a word no sentence has weighs at most as a plain
+        # word (it tells no candidate apart)
+        self.weight = {t: 0.5 + min(2.0, math.log((n + 5) / (df[t] + 5))) for t in self.rest}
+        self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
+        self.desc_total = sum(self.weight.values())
+        # a name the question uses that no evidence has: the evidence is about something else
+        missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
+        self.found = 1.0 - 0.8 * len(missing) / len(self.named) if self.named and sentences else 1.0
+
+    def describes(self, tokens: frozenset[str] | set[str]) -> float:
+        """The weighted share of the question's descriptive terms in ``tokens`` (1 when it has none)."""
+        if not self.desc_total:
+            return 1.0
+        return sum(w for t, w in self.weight.items() if t in tokens) / self.desc_total
+
+    def links(self, tokens: frozenset[str] | set[str]) -> float:
+        """The share of the names' words the question uses that ``tokens`` has (1 when it names none)."""
+        if not self.named:
+            return 1.0
+        return sum(1 for t in self.named if t in tokens) / len(self.named)
 
     def coverage(self, tokens: frozenset[str] | set[str]) -> float:
-        if not self.total:
+        """How much of the question ``tokens`` covers: its descriptive terms, then its names."""
+        if not self.tokens:
             return 0.0
-        return sum(w for t, w in self.weight.items() if t in tokens) / self.total
+        link = self.links(tokens)
+        return self.describes(tokens) * (0.6 + 0.4 * link) if self.rest else link
 
     def overlap(self, name: str) -> float:
         """How much a candidate is the question's own: 1 for a name made of the question's words
         or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
-        else the share of its words that are names the question uses, halved."""
+        else a little for each of its words that is a name the question uses ("Mrs. Cratchit"
+        when it asks about "Bob Cratchit")."""
         toks = content_tokens(name)
-        if not toks or set(toks) <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
+        roots = {_root(t) for t in toks}
+        if not toks or roots <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
             return 1.0
-        return 0.5 * sum(1 for t in toks if t in self.named) / len(toks)
+        return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -281,10 +357,14 @@ class _Cand:
     mentions: set[int] = dataclasses.field(default_factory=set)  # passages naming it structurally
     hits: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)  # (sentence, start, end) naming it
     surfaces: list[str] = dataclasses.field(default_factory=list)
+    determined: int = 0  # hits the text writes after an article or possessive ("the Ghost", "his clerk")
+
+
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 
 
 def _key(name: str) -> str:
-    return " ".join(tokenize(name))
+    return " ".join(tokenize(_ARTICLES.sub("", name.strip())))
 
 
 @functools.lru_cache(maxsize=4096)  # the same names recur across a DRIFT run's answers (re's own cache holds 512)
@@ -296,6 +376,7 @@ def _name_pattern(name: str) -> re.Pattern[str]:
 #: evidence kinds that are *about* the entities they mention (a fact about its two ends, an
 #: entity's description); a chunk, report or answer only names them somewhere in its text
 _ABOUT_ITS_MENTIONS = frozenset({"text", "fact", "relationship", "entity", "claim"})
+_DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 
 
 def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType) -> dict[str, _Cand]:
@@ -310,22 +391,33 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             c.type = c.type or m.type
             if structural:
                 c.mentions.add(i)
-    # the gazetteer: every known name, found in every sentence
-    known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
-    patterns = [(c, _name_pattern(c.name), frozenset(content_tokens(c.name))) for c in known]
-    for k, s in enumerate(sentences):
-        for c, pattern, words in patterns:
-            if words and not words <= s.tokens:
-                continue
-            for match in pattern.finditer(s.text):
-                c.hits.append((k, match.start(), match.end()))
-                c.surfaces.append(match.group(0))
     if qt.kind == "how-many":
         _spans(cands, sentences, _NUMBER, "NUMBER")
     elif qt.kind == "when":
         _spans(cands, sentences, _DATE, "DATE")
     elif not cands:
         _spans(cands, sentences, _CAPITALISED, None)
+    # the gazetteer: every known name, found in every sentence; where names overlap, the longest
+    # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
+    known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
+    patterns = [(c, _name_pattern(_ARTICLES.sub("", c.name.strip()) or c.name), frozenset(_roots(c.name))) for c in known]
+    for c in known:
+        c.hits, c.surfaces = [], []
+    for k, s in enumerate(sentences):
+        found: list[tuple[int, int, _Cand]] = []
+        for c, pattern, words in patterns:
+            if words and not words <= s.tokens:
+                continue
+            found.extend((m.start(), m.end(), c) for m in pattern.finditer(s.text))
+        taken: list[tuple[int, int]] = []
+        for a, b, c in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
+            if any(a < y and x < b for x, y in taken):
+                continue
+            taken.append((a, b))
+            c.hits.append((k, a, b))
+            c.surfaces.append(s.text[a:b])
+            if _DETERMINER.search(s.text[max(0, a - 8) : a]):
+                c.determined += 1
     return cands
 
 
@@ -335,6 +427,8 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             name = m.group(0).strip(" .,'’-")
             if kind is None and (len(name) < 2 or not content_tokens(name)):
                 continue  # "The", "He": a capitalised function word is not a name
+            if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]):
+                continue  # a sentence's first word is capitalised whatever it is
             key = _key(name)
             if not key:
                 continue
@@ -343,27 +437,32 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             c.surfaces.append(name)
 
 
-def _merge_aliases(cands: dict[str, _Cand]) -> list[_Cand]:
-    """Fold a name into a longer one of the same type that contains all its words ("JACOB" into
-    "JACOB MARLEY"); the longer name is kept."""
+def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
+    """Fold a name into the one longer name of the same type that begins or ends with all its
+    words ("JACOB" into "JACOB MARLEY"); the longer name is kept. A common noun ("man") and a
+    name that several longer ones could extend ("Cratchit": "Bob Cratchit", "Mrs. Cratchit")
+    stay apart."""
     items = sorted(cands.values(), key=lambda c: (-len(c.key.split()), c.key))
     kept: list[_Cand] = []
     for c in items:
-        set(c.key.split())
-        host = next(
-            (
-                h
-                for h in kept
-                if h.type == c.type and not re.search(r"['’(]", h.name) and _affix(c.key.split(), h.key.split())
-            ),
-            None,
-        )
-        if host is None:
+        hosts = [] if c.key in generic else [
+            h for h in kept
+            if (h.type == c.type or c.type is None) and not re.search(r"['’(]", h.name) and _affix(c.key.split(), h.key.split())
+        ]
+        if len(hosts) != 1:
             kept.append(c)
             continue
+        host = hosts[0]
+        words = host.key.split()
+        if len(words) > len(c.key.split()) and words[-len(c.key.split()) - 1] == "of":
+            # "the Ghost of Jacob Marley", "the City of London": the name after "of" is the one
+            # the text is about; it keeps its own name and takes the longer one's evidence
+            kept[kept.index(host)] = c
+            host, c = c, host
         host.mentions |= c.mentions
         host.hits = sorted(set(host.hits) | set(c.hits))
         host.surfaces.extend(c.surfaces)
+        host.determined += c.determined
     return kept
 
 
@@ -399,10 +498,17 @@ def _display(c: _Cand) -> str:
 
 
 def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
-    """A "name" the text also writes in lower case mid-sentence is a common noun (the ghost, the city)."""
-    plain = re.sub(r"^(the|a|an)\s+", "", c.name.lower())
+    """A common noun, not a name: one the text also writes in lower case mid-sentence (the
+    ghost, the city), one word the text writes after an article or possessive ("the Spirit",
+    "his nephew"), or a word the questions ask with ("ghost", "agent", "place")."""
+    plain = _ARTICLES.sub("", c.name.lower().strip())
     if not plain or not plain[0].isalpha():
         return False
+    words = content_tokens(plain)
+    if len(words) == 1 and (words[0] in _HEAD_TYPES or (c.hits and c.determined * 2 >= len(c.hits))):
+        return True
+    if len(words) == 1 and _ARTICLES.match(c.name.strip()):
+        return True
     texts = [s.text for s in sentences if plain in s.text]  # the only ones the pattern can match
     if not texts:
         return False
@@ -411,30 +517,59 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
 
 
 #: words either side of a mention that count as its context
-WINDOW = 10
+WINDOW = 8
 
 
-def _near(s: _Sentence, a: int, b: int, q: _Question) -> float:
-    """How well a mention at ``s.text[a:b]`` is supported: its sentence's coverage of the question,
-    blended with the coverage by the words around it (a name next to "partner" beats a name at
-    the far end of a long sentence that says "partner")."""
-    before = (s.before + " " + s.text[:a]).split()[-WINDOW:]
-    after = (s.text[b:] + " " + s.after).split()[:WINDOW]
-    window = frozenset(content_tokens(" ".join([*before, s.text[a:b], *after])))
-    return 0.3 * q.coverage(s.tokens) + 0.7 * q.coverage(window)
+def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str]) -> float:
+    """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
+    the words around it, each counted less the further it stands (a name next to "partner"
+    beats a name at the far end of a long sentence that says "partner"), blended with its
+    sentence's; times how much of what the question names its passage has. A name written as a
+    possessor ("Scrooge's clerk") is not the thing possessed."""
+    # words of the sentences either side count as further away than they stand
+    inside_before, inside_after = s.text[:a].split(), s.text[b:].split()
+    before = [*((w, 4) for w in s.before.split()), *((w, 0) for w in inside_before)][-WINDOW:]
+    after = [*((w, 0) for w in inside_after), *((w, 4) for w in s.after.split())][:WINDOW]
+    distance: dict[str, int] = {}
+    for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
+        for t in content_tokens(word):
+            r = _root(t)
+            if (r in q.weight or r in q.named) and d < distance.get(r, WINDOW + 1):
+                distance[r] = d
+    # the names the question uses count near the candidate too, at half a descriptive term's
+    # weight ("Dick Wilkins and young Scrooge, as apprentices" for "Scrooge's fellow apprentice")
+    named_weight = 0.5 * len(q.named)
+    decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
+    window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
+    described = 0.3 * q.describes(s.tokens) + 0.7 * window
+    link = q.links(passage_tokens | s.tokens)
+    score = described * (0.6 + 0.4 * link) if q.rest else link
+    if re.search(r"['’]s?$", s.text[a:b]):
+        following = content_tokens(" ".join(w for w, _ in after[:1]))
+        score *= 0.3 if following and _root(following[0]) in q.weight else 0.8
+    return score
 
 
-def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType) -> Candidate:
+def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
+           passage_tokens: Sequence[frozenset[str]], generic: bool) -> Candidate:
+    n_passages = len({" ".join(p.text.split()).lower() for p in passages})
     per_passage: dict[int, float] = {}
     for k, a, b in c.hits:
         s = sentences[k]
-        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), _near(s, a, b, q))
+        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), _near(s, a, b, q, passage_tokens[s.passage]))
+    # a passage about the candidate (a relationship's end, an entity's description) supports it
+    # as far as it covers the question, and more when the candidate's name stands next to the
+    # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
     for i in c.mentions:
-        cov = q.coverage(frozenset(content_tokens(passages[i].text)))
-        per_passage[i] = max(per_passage.get(i, 0.0), cov)
-    # independent evidence: the same text (or source) counted once
-    # independent evidence, with diminishing returns: the best passage counts fully, the next
-    # half, then a quarter… (a name that is everywhere is the topic, not the answer)
+        near = per_passage.get(i, 0.0)
+        per_passage[i] = max(near, 0.6 * q.coverage(passage_tokens[i]) + 0.4 * near)
+    # structured evidence (a relationship, an entity's description) says what it says of its
+    # ends; a name somewhere in a long text, report or summary is a weaker witness
+    for i in per_passage:
+        if passages[i].kind not in _ABOUT_ITS_MENTIONS and any(p.kind in _ABOUT_ITS_MENTIONS for p in passages):
+            per_passage[i] *= 0.7
+    # independent evidence, with diminishing returns: the same text counted once, the best passage
+    # fully, the next half, then a quarter… (a name that is everywhere is the topic, not the answer)
     seen: set[str] = set()
     support = 0.0
     best_cover = 0.0
@@ -450,12 +585,21 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         order.append(i)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name)
-    # a name the evidence only ever writes in lower case, or also writes as a common noun
+    # a name the evidence only ever writes in lower case, or also writes as a common noun; a
+    # description standing for a name ("Cratchit's wife")
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
-    generic = 0.2 if lower_only or _generic(c, sentences) else 1.0
-    score = support * type_fit * novelty * generic
+    # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
+    # head noun ("the base", "the room") does not
+    place = qt.kind == "where" and c.type == _GEO and len(content_tokens(c.name)) > 1
+    plain = 0.2 if (lower_only or generic) and not place else 1.0
+    if re.search(r"['’]s?\b", c.name):
+        plain *= 0.4
+    # a name in most of the evidence is its topic, not the answer: weighted down like a common term
+    spread = min(1.0, math.log(1 + (n_passages + 3) / max(1, len(c.mentions | {sentences[k].passage for k, _, _ in c.hits}))) / math.log(4))
+    score = support * type_fit * novelty * plain * spread * q.found
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
-           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}" + ("; generic noun" if generic < 1 else ""))
+           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}"
+           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else ""))
     return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
 
 
@@ -465,7 +609,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     qt = classify(question)
     sentences = _sentences(passages)
     names = [m.name for p in passages for m in p.mentions]
-    q = _Question(question, names)
+    q = _Question(question, names, sentences)
     cands = _collect(passages, sentences, qt)
     sources: list[str] = []
 
@@ -489,7 +633,9 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     rejected: tuple[Candidate, ...] = ()
     describe = not qt.wants_name or not q.rest
     if not describe:
-        scored = [_score(c, sentences, passages, q, qt) for c in _merge_aliases(cands)]
+        passage_tokens = [_roots(p.text) for p in passages]
+        generic = {c.key for c in cands.values() if _generic(c, sentences)}
+        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic) for c in _merge_aliases(cands, generic)]
         scored = [c for c in scored if c.score > 0]
         scored.sort(key=lambda c: (-c.score, c.name))
         if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pyoxigraph import Literal, NamedNode, Triple
 
 from ..labels import local_name
-from ..namespaces import PROV, RDF, TG
+from ..namespaces import PROV, RDF, RDFS, TG
 from ..sparql.dialect import RDF_OBJECT, RDF_PREDICATE, RDF_SUBJECT, STATEMENT_PREFIX
 
 __all__ = ["Node", "Selection", "Stage", "Trace", "TraceSummary", "describe", "local_name"]
@@ -235,9 +235,47 @@ class Selection:
         }
 
 
+@dataclasses.dataclass(frozen=True)
+class WeighedCandidate:
+    """A candidate answer a Synthesis weighed: its name, rank, score, whether it was chosen, its
+    entity type, why it scored as it did and the evidence items that support it."""
+
+    iri: NamedNode
+    name: str
+    rank: int | None
+    score: float | None
+    chosen: bool
+    type: str | None = None
+    reasoning: str | None = None
+    supported_by: tuple[NamedNode, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"iri": self.iri.value, "name": self.name, "rank": self.rank, "score": self.score, "chosen": self.chosen,
+                "type": self.type, "reasoning": self.reasoning, "supported_by": [n.value for n in self.supported_by]}
+
+
+def _candidates(node: Node, nodes: dict[str, Node]) -> list[WeighedCandidate]:
+    chosen = {v.value for v in node.values(TG.chosenCandidate)}
+    out = []
+    for v in node.values(TG.weighedCandidate):
+        c = nodes.get(v.value)
+        if c is None or not isinstance(v, NamedNode):
+            continue
+        label, rank, score = c.first(RDFS.label), c.first(TG.rank), c.first(TG.score)
+        out.append(WeighedCandidate(
+            v, label.value if label is not None else local_name(v.value),
+            int(rank.value) if rank is not None else None, float(score.value) if score is not None else None,
+            v.value in chosen, c.first(TG.entityType).value if c.first(TG.entityType) is not None else None,
+            c.first(TG.reasoning).value if c.first(TG.reasoning) is not None else None,
+            tuple(x for x in c.values(TG.supportedBy) if isinstance(x, NamedNode)),
+        ))
+    return sorted(out, key=lambda c: (not c.chosen, c.rank is None, c.rank or 0, c.name))
+
+
 @dataclasses.dataclass
 class Stage:
-    """One stage entity of a trace, with its selections and its library content."""
+    """One stage entity of a trace, with its selections and its library content (a Synthesis:
+    also the candidate answers it weighed, the chosen one first)."""
 
     iri: NamedNode
     kind: str  # Grounding, CommunitySelection, Exploration, Focus, Synthesis, Analysis, Observation, Conclusion
@@ -248,6 +286,7 @@ class Stage:
     selections: list[Selection]
     content: str | None
     subtraces: list[TraceSummary] = dataclasses.field(default_factory=list)
+    candidates: list[WeighedCandidate] = dataclasses.field(default_factory=list)
 
     def value(self, prop: NamedNode):
         return property_value(prop, self.node.first(prop))
@@ -261,7 +300,8 @@ class Stage:
         props = {
             local_name(p): [term_to_wire(v) for v in vs]
             for p, vs in self.node.props.items()
-            if p not in (RDF.type.value, TG.selectedEdge.value, TG.selectedItem.value, TG.hop.value, TG.rated.value)
+            if p not in (RDF.type.value, TG.selectedEdge.value, TG.selectedItem.value, TG.hop.value, TG.rated.value,
+                         TG.weighedCandidate.value)
         }
         return {
             "iri": self.iri.value,
@@ -273,6 +313,7 @@ class Stage:
             "selections": [s.to_dict() for s in self.selections],
             "content": self.content,
             "subtraces": [t.to_dict() for t in self.subtraces],
+            "candidates": [c.to_dict() for c in self.candidates],
         }
 
 
@@ -451,6 +492,7 @@ def stage_of(node: Node, nodes: dict[str, Node]) -> Stage:
         node=node,
         selections=selections,
         content=content,
+        candidates=_candidates(node, nodes),
     )
 
 
@@ -462,7 +504,8 @@ def assemble(question: NamedNode, nodes: dict[str, Node]) -> Trace | None:
     stage_nodes = {
         k: n
         for k, n in nodes.items()
-        if PROV.Entity.value in n.types() and not n.types() & {_TG + "Question", _TG + "Thought", _TG + "Document"}
+        if PROV.Entity.value in n.types()
+        and not n.types() & {_TG + "Question", _TG + "Thought", _TG + "Document", _TG + "AnswerCandidate"}
     }
     others = _sub_trace_stages(question, nodes) if session_of(question, nodes) is None else {}
     stages = {k: stage_of(n, nodes) for k, n in stage_nodes.items() if k not in others}

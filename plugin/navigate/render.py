@@ -103,6 +103,22 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
     elif stage.content is not None:
         label = "answer" if stage.kind in ("Synthesis", "Conclusion") else "content"
         lines.append(f"  {label}: {shorten(stage.content, 400)}")
+    stated = stage.value(TG.statedAnswer)
+    if stated is not None or stage.candidates:
+        kind = stage.value(TG.questionKind)
+        lines.append(f"  stated answer: {stated if stated is not None else '(none: the data does not answer)'}"
+                     + (f"  ({kind} question)" if kind else ""))
+    if stage.candidates:
+        # why this answer and not another: the weighed candidates, best first, with their reasons
+        lines.append(f"  candidates weighed ({len(stage.candidates)}):")
+        for c in stage.candidates[:6]:
+            mark = "chosen" if c.chosen else "rejected"
+            score = f"  score {c.score:.3f}" if c.score is not None else ""
+            typ = f"  {c.type}" if c.type else ""
+            place = str(c.rank) if c.rank is not None else "-"
+            lines.append(f"    {place:>2}. {shorten(c.name, 60)}{typ}{score}  {mark}, {len(c.supported_by)} supporting item(s)")
+            if c.reasoning:
+                lines.append(f"        why: {shorten(c.reasoning)}")
     error = stage.value(TG.toolError)
     if error:
         lines.append(f"  tool error: {shorten(error)}")

@@ -48,7 +48,7 @@ SELECT DISTINCT ?n WHERE {
   UNION { GRAPH <urn:graph:retrieval> { ?n prov:used <Q> } }
   UNION { GRAPH <urn:graph:retrieval> { ?s prov:used <Q> . ?n prov:wasGeneratedBy ?s } }
   UNION { GRAPH <urn:graph:retrieval> { ?s prov:used <Q> . ?st prov:wasGeneratedBy ?s .
-          ?st tg:selectedEdge|tg:selectedChunk|tg:selectedItem|tg:hop|tg:batch|tg:point|tg:thought ?n . ?n ?p ?o } }
+          ?st tg:selectedEdge|tg:selectedChunk|tg:selectedItem|tg:hop|tg:batch|tg:point|tg:thought|tg:weighedCandidate ?n . ?n ?p ?o } }
   UNION { GRAPH <urn:graph:retrieval> { ?s prov:used <Q> . ?st prov:wasGeneratedBy ?s .
           ?n prov:wasDerivedFrom|prov:used ?st ; a tg:Question } }
   UNION { GRAPH <urn:graph:retrieval> { ?s prov:used <Q> . ?st prov:wasGeneratedBy ?s .
