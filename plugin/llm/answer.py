@@ -422,13 +422,15 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
 
 
 def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None) -> None:
+    lower_words = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)} if kind is None else set()
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
             name = m.group(0).strip(" .,'’-")
             if kind is None and (len(name) < 2 or not content_tokens(name)):
                 continue  # "The", "He": a capitalised function word is not a name
-            if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]):
-                continue  # a sentence's first word is capitalised whatever it is
+            if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]) and (
+                    name.lower() in lower_words or name.lower().endswith("ly")):
+                continue  # a sentence's first word is capitalised whatever it is: a name only if never written in lower case
             key = _key(name)
             if not key:
                 continue
@@ -592,6 +594,8 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     # head noun ("the base", "the room") does not
     place = qt.kind == "where" and c.type == _GEO and len(content_tokens(c.name)) > 1
     plain = 0.2 if (lower_only or generic) and not place else 1.0
+    if plain < 1 and c.type is None and qt.types:
+        plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
     if re.search(r"['’]s?\b", c.name):
         plain *= 0.4
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term

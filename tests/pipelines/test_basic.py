@@ -267,7 +267,7 @@ def test_ask_basic_explains_the_embedder_and_each_similarity(tmp_path, capsys, m
 
 @pytest.mark.parametrize(("question", "expected"), [
     ("Who is Scrooge's clerk?", "Cratchit"),
-    ("Who is the crippled youngest son of Bob Cratchit?", "Tiny Tim"),
+    ("Who is the crippled youngest son of Bob Cratchit?", "Tim"),  # the index's TINY TIM and TIM CRATCHIT: one boy
     ("Who was Scrooge's employer when he was an apprentice?", "Fezziwig"),
 ])
 def test_the_first_line_names_the_answer(index, question, expected):
