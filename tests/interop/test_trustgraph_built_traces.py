@@ -347,9 +347,8 @@ def test_trustgraph_traces_that_reached_their_end_are_complete(tmp_path, capsys)
 
 def test_every_engine_reads_lineage_and_completeness_of_trustgraph_built_traces(store):
     """lineage document and completeness over TrustGraph's traces, on every engine and dialect."""
-    from ragprov.navigate.lineage import Lineage
-
     from ragprov.cli.migrate import link_unnamed_stages
+    from ragprov.navigate.lineage import Lineage
 
     unfinished = tb.build_unfinished()
     import_store(store, BUILT.nquads() + unfinished.nquads())
