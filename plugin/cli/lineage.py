@@ -87,7 +87,8 @@ def lineage_edge(store, subject, predicate, object_, fmt):
               help="Also the kept items (edges, chunks, text units, entities, claims, reports) that tie each trace to DOCUMENT.")
 @click.option("--unlinked", is_flag=True,
               help="Also traces whose stages hold no document link (recorded by an older ragprov, see `ragprov migrate "
-                   "document-links`, or built by TrustGraph): found by slower link-free look-ups.")
+                   "document-links`): found by slower link-free look-ups. Traces built by TrustGraph are linked by "
+                   "`ragprov import` (in a store TrustGraph writes to, by `ragprov migrate document-links`).")
 @with_store(read_only=True)
 def lineage_document(store, document, fmt, facts_graph, limit, items, unlinked):
     """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""

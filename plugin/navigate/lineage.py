@@ -501,7 +501,7 @@ class Lineage:
         """Fill each trace's question text, kind, start, caller and answers (``lineage/answer-details``)."""
         rows = self._select("lineage/answer-details", questions=[a.question for a in by_question.values()],
                             stages=[NamedNode(s) for s in stages])
-        callers: dict[str, set[str]] = {}  # a sub-trace built by TrustGraph: each agent question up its step
+        derived: set[str] = set()  # questions derived from a stage with no session: TrustGraph's sub-traces
         for row in rows:
             stage = row.get("stage")
             if isinstance(stage, NamedNode):  # what the stage derived is the answer, not a later stage
@@ -520,20 +520,17 @@ class Lineage:
                 ans.kind = _kind(row["type"])
             if row.get("started") is not None and ans.started is None:
                 ans.started = _str(row["started"])
-            if isinstance(row.get("parentQuestion"), NamedNode):
-                callers.setdefault(ans.question.value, set()).add(row["parentQuestion"].value)
+            if ans.parent_question is None and isinstance(row.get("parentQuestion"), NamedNode):
+                ans.parent_question = row["parentQuestion"]
+            if isinstance(row.get("callerStep"), NamedNode):
+                derived.add(ans.question.value)
             parent_session = row.get("parentSession")
             if ans.parent_question is None and isinstance(parent_session, NamedNode) and parent_session.value.endswith("/session"):
                 ans.parent_question = NamedNode(parent_session.value[: -len("/session")])  # {question}/session
-        for key, found_callers in callers.items():
+        for key in sorted(derived):  # the nearest agent up the step that ran it (one query each)
             ans = by_question[key]
-            if ans.parent_question is not None:
-                continue
-            if len(found_callers) == 1:
-                ans.parent_question = NamedNode(next(iter(found_callers)))
-            else:  # agents within agents (a supervisor's sub-agent ran it): the nearest (one query each, rare)
-                ans.parent_question = nearest_caller(self._select("trace/caller", question=ans.question)) or NamedNode(
-                    sorted(found_callers)[0])
+            if ans.parent_question is None:
+                ans.parent_question = nearest_caller(self._select("trace/caller", question=ans.question))
 
     def any_edge(self) -> Triple:
         """Some edge that a Statement reifies (for demos and smoke tests)."""
