@@ -53,6 +53,7 @@ def _rule(title: str) -> None:
 def demo_command(location: str | None, max_edges: int) -> None:
     """Load the bundled Christmas Carol GraphRAG output, ask questions with -x, show a trace and a lineage."""
     from ..loaders.graphrag import load_graphrag
+    from .load import _update_text_index
     from ..navigate import Navigator
     from ..navigate.lineage import Lineage
     from ..navigate.render import trace_text
@@ -69,6 +70,7 @@ def demo_command(location: str | None, max_edges: int) -> None:
         else:
             rows = ", ".join(f"{n} {t}" for t, n in report.rows.items() if n)
             click.echo(f"GraphRAG v{report.version} output: {rows}; {report.quads} quads written", err=True)
+            _update_text_index(store)  # as `ragprov load` does: the first question finds the index current
 
         engine = OfflineEngine()
         recorder = Recorder(store)

@@ -137,6 +137,7 @@ def test_demo_runs_offline_and_keeps_its_store(tmp_path, capsys, monkeypatch):
     for needle in ("1. Load", "ragprov ask graph-rag", "[focus]", "The recorded trace of", "Lineage of its best edge",
                    "chunk ", "text: ", "Explore further", f"ragprov traces --store {store}"):
         assert needle in text, needle
+    assert "text index: " in err and "store changed since its text index" not in err  # built at load, as `ragprov load` does
     # answers first: each question's answer opens with the name it asks for (the agent then repeats its tool's)
     firsts = [line for line in out.splitlines() if line.startswith("The answer is")]
     assert [f.split(" [")[0] for f in firsts][:4] == [
