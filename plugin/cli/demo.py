@@ -53,10 +53,10 @@ def _rule(title: str) -> None:
 def demo_command(location: str | None, max_edges: int) -> None:
     """Load the bundled Christmas Carol GraphRAG output, ask questions with -x, show a trace and a lineage."""
     from ..loaders.graphrag import load_graphrag
-    from .load import _update_text_index
     from ..navigate import Navigator
     from ..navigate.lineage import Lineage
     from ..navigate.render import trace_text
+    from .load import _update_text_index
 
     dataset = data_dir() / "graphrag" / "christmas-carol-v3"
     if not dataset.is_dir():
