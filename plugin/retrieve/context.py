@@ -216,8 +216,11 @@ def local_context(reader, entities: Sequence[NamedNode], *, max_level: int | Non
         rows, estimates = stored.local_rows([e.value for e in entities])
     if max_level is not None:
         rows = list(rows)
-        if any(row[1] == "report" for row in rows):
-            levels = {report.value: level for report, level in reader.report_levels().items()}
+        reports = list(dict.fromkeys(row[2] for row in rows if row[1] == "report"))
+        if reports:
+            # the candidates' levels only: from the index where there is one (no report text decoded)
+            levels = (stored.report_levels(reports) if stored is not None
+                      else {report.value: level for report, level in reader.report_levels().items()})
             rows = [row for row in rows if row[1] != "report" or levels.get(getattr(row[2], "value", row[2]), 0) <= max_level]
     if stored is None:
         return local_candidates(entities, rows)

@@ -492,6 +492,17 @@ class TextIndex:
                 out.append(rep)
         return out
 
+    def report_levels(self, reports: Sequence[str]) -> dict[str, int]:
+        """``report IRI → community level`` for ``reports`` (the level read inside SQLite: no
+        report's text is decoded)."""
+        out: dict[str, int] = {}
+        for start in range(0, len(reports), 500):
+            part = list(reports[start : start + 500])
+            out.update(self.rows_db.execute(
+                f"SELECT iri, json_extract(data, '$.level') FROM doc WHERE kind = 'report' AND iri IN ({','.join('?' * len(part))})",
+                part))
+        return out
+
     def entity_context(self, entities: Sequence[str]) -> list[tuple[str, str, str, float | None, float | None, str | None, str | None]]:
         """Local search's candidate rows of ``entities``: ``(entity, kind, item, rank, weight, source, target)``."""
         return self.local_rows(entities)[0]

@@ -176,6 +176,9 @@ def test_local_context_and_reports_read_from_the_index_equal_the_stores(carol_di
         # the index's candidates: the same, ranked alike, each with the token estimate of its text
         stored = indexed.local_context(entities)
         assert {k: [{f: v for f, v in c.items() if f != "estimate"} for c in cs] for k, cs in stored.items()} == candidates
+        for level in (0, 1, 2):  # the community level: the index's levels agree with the store's
+            by_index = [c["item"] for c in indexed.local_context(entities, max_level=level)["report"]]
+            assert by_index == [c["item"] for c in plain.local_context(entities, max_level=level)["report"]], (question, level)
         texts = plain.item_texts(items)
         estimates = [c["estimate"] for cs in stored.values() for c in cs]
         assert estimates == [context.approx_tokens(context.item_text(c, *texts.get(c["item"], (None, None))))
