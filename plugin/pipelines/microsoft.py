@@ -26,6 +26,7 @@ from ..llm.engine import LLMEngine, MapPoint, Passage, Step
 from ..llm.history import ConversationTurn, history_table, previous_questions
 from ..llm.microsoft import (
     DEFAULT_RESPONSE_TYPE,
+    Rating,
     analyst_points,
     drift_primer,
     drift_reduce,
@@ -35,6 +36,7 @@ from ..llm.microsoft import (
     reduce_points,
     table_answer,
 )
+from ..llm.parallel import in_order
 from ..llm.prompt import load_prompt
 from ..llm.tables import ContextTables, Table, fit_rows
 from ..llm.tokens import tokenizer_for
@@ -302,11 +304,13 @@ class ReportRater:
     out_token: int | None = None
 
 
-def report_rater(pipe, question: str, concepts: Sequence[str], *, repeats: int = 1, use_summary: bool = False) -> ReportRater:
+def report_rater(pipe, question: str, concepts: Sequence[str], *, repeats: int = 1, use_summary: bool = False,
+                 concurrency: int = 1) -> ReportRater:
     """How global search rates community reports for dynamic community selection: with an LLM,
     Microsoft's rating prompt once per report (its full content, or its summary with
-    ``use_summary``; ``repeats`` votes each); offline, each report's BM25 coverage of the
-    question's concept tokens on the same 0–5 scale (:func:`ragprov.retrieve.context.report_ratings`)."""
+    ``use_summary``; ``repeats`` votes each; up to ``concurrency`` requests in flight, the ratings
+    kept in the reports' order); offline, each report's BM25 coverage of the question's concept
+    tokens on the same 0–5 scale (:func:`ragprov.retrieve.context.report_ratings`)."""
     llm = llm_of(pipe.engine)
     if llm is None:
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
@@ -322,10 +326,13 @@ def report_rater(pipe, question: str, concepts: Sequence[str], *, repeats: int =
     def online(batch: Sequence[dict]) -> list[tuple[float, str | None]]:
         fields = table_fields(pipe.reader, [r["report"] for r in batch])
         out: list[tuple[float, str | None]] = []
-        for r in batch:
+
+        def rate(r: dict) -> Step[Rating]:
             f = fields.get(r["report"], {})
             description = (r.get("summary") if use_summary else f.get("content")) or _report_text(r)
-            step = rate_relevancy(llm, question, description, repeats=repeats)
+            return rate_relevancy(llm, question, description, repeats=repeats)
+
+        for step in in_order(rate, batch, workers=concurrency):
             rater.prompt = step.prompt or rater.prompt
             rater.in_token = (rater.in_token or 0) + (step.in_token or 0)
             rater.out_token = (rater.out_token or 0) + (step.out_token or 0)

@@ -71,8 +71,8 @@ PARAMETERS: tuple[Parameter, ...] = (
               "the LLM rates the report's full content (its summary with True)"),
     Parameter("global", "global_search.dynamic_search_max_level", 2, "GlobalSearchParams.dynamic_max_level", 2,
               "the deepest level rated whole when nothing above it was relevant"),
-    Parameter("global", "DynamicCommunitySelection concurrent_coroutines", 8, "(none)", 1,
-              "ragprov rates the reports one after another; every rating is recorded"),
+    Parameter("global", "DynamicCommunitySelection concurrent_coroutines", 8, "GlobalSearchParams.rating_concurrency", 8,
+              "with an LLM, rating requests in flight at once; every rating is recorded, in the reports' order"),
     Parameter("global", "global_search.max_context_tokens", 12_000, "GlobalSearchParams.batch_tokens", 12_000,
               "one map batch of reports"),
     Parameter("global", "global_search.data_max_tokens", 12_000, "GlobalSearchParams.reduce_tokens", 12_000,
@@ -82,7 +82,8 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("global", "global_search.reduce_max_length", 2000, "ragprov.pipelines.microsoft.REDUCE_MAX_LENGTH",
               REDUCE_MAX_LENGTH, "words"),
     Parameter("global", "build_community_context random_state", 86, "GlobalSearchParams.seed", 86, "the report shuffle"),
-    Parameter("global", "concurrent_requests", 25, "(none)", 1, "ragprov maps the batches one after another, recording each"),
+    Parameter("global", "concurrent_requests", 25, "GlobalSearchParams.concurrency", 25,
+              "with an LLM, map requests in flight at once; one MapResult per batch, recorded in batch order"),
     # DRIFT search
     Parameter("drift", "drift_search.drift_k_followups", 20, "DriftSearchParams.k_followups", 3,
               "Microsoft runs the k best pending actions per epoch; ragprov follows k follow-ups of every action (a tree), "
@@ -121,7 +122,7 @@ def microsoft_params(kind: str) -> Any:
         return local("local")
     if kind == "global":
         fields = ("max_level", "batch_tokens", "reduce_tokens", "seed", "dynamic_selection", "rating_threshold", "keep_parent",
-                  "rating_repeats", "use_summary", "dynamic_max_level")
+                  "rating_repeats", "use_summary", "dynamic_max_level", "concurrency", "rating_concurrency")
         return GlobalSearchParams(**{f: values["global", f] for f in fields})
     if kind == "drift":
         return DriftSearchParams(primer_reports=values["drift", "primer_reports"], k_followups=values["drift", "k_followups"],

@@ -46,6 +46,7 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn
+from ..llm.parallel import in_order
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
 from ..record.microsoft import MicrosoftTrace
@@ -224,8 +225,11 @@ class GlobalSearchParams:
     level or coarser, as Microsoft's ``--community-level``; ``None``: every level), batch and reduce
     budgets, points per batch, shuffle seed; dynamic community selection (``dynamic_selection``,
     with Microsoft's ``threshold``, ``keep_parent``, ``max_level`` — here ``dynamic_max_level`` —,
-    ``num_repeats`` — ``rating_repeats`` — and ``use_summary``); and how many text units the
-    answer's sources name at most (``source_units``: those the kept points' reports rest on)."""
+    ``num_repeats`` — ``rating_repeats`` — and ``use_summary``); how many text units the
+    answer's sources name at most (``source_units``: those the kept points' reports rest on);
+    and, with an LLM, how many map requests (``concurrency``, Microsoft's ``concurrent_requests``)
+    and rating requests (``rating_concurrency``, its ``concurrent_coroutines``) are in flight at
+    once — the stages are recorded in batch order whatever order the replies come in."""
 
     max_level: int | None = 2
     batch_tokens: int = 8_000
@@ -239,8 +243,12 @@ class GlobalSearchParams:
     rating_repeats: int = 1
     use_summary: bool = False
     source_units: int = 10
+    concurrency: int = 25
+    rating_concurrency: int = 8
 
     def __post_init__(self) -> None:
+        if self.concurrency < 1 or self.rating_concurrency < 1:
+            raise ConfigurationError("concurrency and rating_concurrency must be at least 1")
         if self.batch_tokens < 1 or self.reduce_tokens < 1 or self.points_per_batch < 1:
             raise ConfigurationError("global search budgets and points per batch must be at least 1")
         if self.max_level is not None and self.max_level < 0:
@@ -290,9 +298,12 @@ class GlobalSearch(_Mode):
         all_points: list[dict] = []
         map_iris: list[NamedNode] = []
         batch_tables = []
+        workers = p.concurrency if llm_of(self.engine) is not None else 1  # offline: CPU-bound, one after another
+        answers = in_order(lambda batch: global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history),
+                           batches, workers=workers)
         for n, (batch, row) in enumerate(zip(batches, batch_rows, strict=True), start=1):
             with timings.measure("map"):
-                mapped, table = global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history)
+                mapped, table = next(answers)
             batch_tables += [table] if table is not None else []
             tokens.add(mapped.in_token, mapped.out_token)
             points = []
@@ -364,7 +375,8 @@ class GlobalSearch(_Mode):
         p, result = self.params, self.result
         with result.timings.measure("context"):
             tree = self.reader.report_tree()
-        rater = report_rater(self, question, concepts, repeats=p.rating_repeats, use_summary=p.use_summary)
+        rater = report_rater(self, question, concepts, repeats=p.rating_repeats, use_summary=p.use_summary,
+                             concurrency=p.rating_concurrency)
         with result.timings.measure("rating"):
             kept, ratings = select_communities(reports, tree, rater.rate, threshold=p.rating_threshold, keep_parent=p.keep_parent,
                                                max_level=p.dynamic_max_level)

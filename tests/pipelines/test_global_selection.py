@@ -311,3 +311,105 @@ def test_ask_global_with_community_options_then_trace_show_and_lineage(tmp_path,
     assert run(cli, ["ask", "graph-rag", PARTNER, "--community-level", "1", *store]) == 2
     assert "--community-level" in capsys.readouterr().err
     assert run(cli, ["ask", "local", PARTNER, "--dynamic-community-selection", *store]) == 2
+
+
+# -- concurrent LLM requests ------------------------------------------------------------------------
+class _InFlight:
+    """Counts the requests a server is answering at once; answers later ones sooner (so replies
+    come back out of order) by sleeping less for a larger report id."""
+
+    def __init__(self):
+        import threading
+
+        self.lock = threading.Lock()
+        self.now = self.most = 0
+
+    def __call__(self, first_id: int, reply):
+        import time
+
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            time.sleep(0.02 + 0.1 / (1 + first_id % 7))
+            return reply
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+def _global_run(index, *, concurrency: int, rating_concurrency: int):
+    """A dynamic-selection global search whose map and rating replies are made from the request
+    alone; what it recorded, in order: the batches' points and the ratings."""
+    flight = _InFlight()
+
+    def reply(request):
+        system = system_text(request)
+        if "extract search concepts" in system:
+            return Reply('["Marley", "partner"]')
+        if "---Information---" in system:
+            info = system.split("---Information---", 1)[1].split("---Question---", 1)[0]
+            rating = 3 if "Marley" in info or "Scrooge" in info else 0
+            return flight(len(info), Reply(json.dumps({"reason": f"length {len(info)}", "rating": rating})))
+        if "one batch of community reports" in system:
+            ids = [int(x) for x in re.findall(r"^(\d+)\|", system.split("-----Reports-----", 1)[1], re.M)]
+            points = [{"description": f"Reports {ids[0]} and {ids[-1]} [Data: Reports ({ids[0]})]", "score": 10 + ids[0] % 50}]
+            return flight(ids[0], Reply(json.dumps({"points": points})))
+        if "---Analyst points---" in system:
+            return Reply("Jacob Marley.")
+        return Reply(status=400)
+
+    params = GlobalSearchParams(dynamic_selection=True, max_level=1, batch_tokens=1_500,
+                                concurrency=concurrency, rating_concurrency=rating_concurrency)
+    with OpenAIStub(reply) as stub:
+        events = list(GlobalSearch(index, engine=llm_engine(stub), facts_graph=FACTS, params=params).run(PARTNER))
+    stages = stages_of(events)
+    maps = [[(one(index, pt, TG.content).value, one(index, pt, TG.score).value, values(index, pt, TG.report))
+             for pt in sorted(values(index, m, TG.point), key=lambda p: p.value)] for m in stages["map"]]
+    assert [m.value.rsplit("/", 1)[-1] for m in stages["map"]] == [str(n) for n in range(1, len(maps) + 1)]
+    selection = stages["community-selection"][0]
+    ratings = sorted((int(one(index, r, TG.rank).value), one(index, r, TG.report).value, one(index, r, TG.score).value)
+                      for r in values(index, selection, TG.rated))
+    return maps, ratings, flight.most
+
+
+def test_with_an_llm_map_and_rating_requests_run_concurrently_and_record_in_order(index):
+    """Microsoft sends the map and rating requests concurrently; ragprov too, and what it records
+    (the MapResults in batch order with their own batch's points, the ratings in report order) is
+    exactly what one request at a time records, though the replies come back out of order."""
+    one_by_one = _global_run(index, concurrency=1, rating_concurrency=1)
+    at_once = _global_run(index, concurrency=4, rating_concurrency=4)
+    assert one_by_one[2] == 1 and at_once[2] > 1
+    assert len(one_by_one[0]) > 2 and len(one_by_one[1]) > 20
+    assert at_once[:2] == one_by_one[:2]
+
+
+def test_a_failed_map_request_stops_the_run_before_later_batches_are_recorded(index):
+    """Requests run ahead, but a batch's failure is raised where its result is taken: the batches
+    before it are recorded, the one that failed and every later one are not."""
+    from ragprov.errors import LLMError
+
+    def reply(request):
+        system = system_text(request)
+        if "extract search concepts" in system:
+            return Reply('["Marley"]')
+        if "one batch of community reports" in system:
+            ids = [int(x) for x in re.findall(r"^(\d+)\|", system.split("-----Reports-----", 1)[1], re.M)]
+            if 3 in ids:  # the batch holding the report whose human-readable id (its id in the table) is 3 fails
+                return Reply(status=400, text="refused")
+            return Reply(json.dumps({"points": [{"description": f"Report {ids[0]} [Data: Reports ({ids[0]})]", "score": 50}]}))
+        return Reply(status=400)
+
+    events = []
+    with OpenAIStub(reply) as stub:
+        pipe = GlobalSearch(index, engine=llm_engine(stub), facts_graph=FACTS,
+                            params=GlobalSearchParams(max_level=1, batch_tokens=1_500, concurrency=3))
+        with pytest.raises(LLMError, match="refused"):
+            for event in pipe.run(PARTNER):
+                events.append(event)
+    stages = stages_of(events)
+    failing = next(b for b in values(index, stages["exploration"][0], TG.batch)
+                   if any(one(index, r, TG.humanReadableId).value == "3" for r in values(index, b, TG.report)))
+    number = int(one(index, failing, TG.batchNumber).value)
+    assert number > 1 or "map" not in stages
+    assert [m.value.rsplit("/", 1)[-1] for m in stages.get("map", [])] == [str(n) for n in range(1, number)]
