@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jinja2
+import jinja2.compiler
 from markupsafe import Markup
 from pyoxigraph import NamedNode, Triple
 
@@ -44,6 +45,7 @@ from ..resources import data_dir, queries_dir
 from .dialect import Dialect
 from .escape import (
     _IRI_FORBIDDEN,
+    _NEEDS_ESCAPE,
     sparql_boolean,
     sparql_datetime,
     sparql_double,
@@ -146,6 +148,9 @@ def _iri_filter(value: object) -> Sparql:
 
 
 def _string_filter(value: object) -> Sparql:
+    # sparql_string's own fast path, without its calls: text with nothing to escape is quoted as is
+    if type(value) is str and _NEEDS_ESCAPE.search(value) is None:
+        return Sparql('"' + value + '"')
     return Sparql(sparql_string(_defined(value)))  # type: ignore[arg-type]  # sparql_string refuses a non-string itself
 
 
@@ -186,13 +191,26 @@ def _term(ctx, value: object) -> Sparql:
     return Sparql(sparql_term(value))
 
 
+#: quoted triples as printed (the dialect's spelling, cached there too), by dialect and triple: a
+#: stage quotes each kept edge twice (its document link and its INSERT DATA). Bounded.
+_QUOTED: dict[tuple[Dialect, Triple], Sparql] = {}
+_QUOTED_KEPT = 4096
+
+
 @jinja2.pass_context
 def _quoted(ctx, triple: Triple) -> Sparql:
-    _defined(triple)
-    dialect: Dialect = ctx["_dialect"]
+    dialect: Dialect = ctx.resolve_or_missing("_dialect")
     if dialect is Dialect.REIFICATION:
-        ctx["_pending"].append(triple)
-    return Sparql(dialect.quote(triple))
+        ctx.resolve_or_missing("_pending").append(_defined(triple))
+    if type(triple) is Triple:
+        key = (dialect, triple)
+        text = _QUOTED.get(key)
+        if text is None:
+            if len(_QUOTED) >= _QUOTED_KEPT:
+                _QUOTED.clear()
+            text = _QUOTED[key] = Sparql(dialect.quote(triple))
+        return text
+    return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
 
 
 _LIST_SEPARATORS = (" ", ", ")
@@ -209,7 +227,12 @@ def _iri_list(values: object, sep: str = " ") -> Sparql:
     one filter call for a whole list, where a ``{% for %}`` loop costs a few per item."""
     if isinstance(_defined(values), (str, bytes, NamedNode)):
         raise TemplateError(f"iri_list takes a list of IRIs, got {type(values).__name__}")
-    return Sparql(_separator(sep).join([_iri_filter(v) for v in values]))  # type: ignore[attr-defined]
+    out = []
+    for v in values:  # type: ignore[attr-defined]
+        # _iri_filter's fast path inline (a NamedNode whose text may end an IRI), else _iri_filter
+        text = v.value if type(v) is NamedNode else None
+        out.append("<" + text + ">" if text is not None and _IRI_FORBIDDEN.search(text) is None else _iri_filter(v))
+    return Sparql(_separator(sep).join(out))
 
 
 @jinja2.pass_context
@@ -298,13 +321,55 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
             return None
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(folder)
+    return _BytecodeCache(folder)
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja2's cache of compiled templates, keyed by this module's compiler too (:class:`_CodeGenerator`):
+    Jinja2 keys by the template's name and source only, and would load code another compiler wrote."""
+
+    COMPILER = "ragprov-codegen-1"
+
+    def get_cache_key(self, name, filename=None):
+        return super().get_cache_key(f"{self.COMPILER}|{name}", filename)
+
+
+class _CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja2's compiler, with two spellings of the same thing that cost less per printed value:
+    ``x is none`` as Python's ``x is None`` (Jinja2's ``none`` test, without a call), and a printed
+    value as what ``finalize`` returns, without ``str()`` around it where nothing is escaped
+    (``_finalize`` returns text or refuses: a Sparql, a Markup or "")."""
+
+    def visit_Test(self, node, frame):
+        if node.name == "none" and not node.args and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None:
+            self.write("(")
+            self.visit(node.node, frame)
+            self.write(" is None)")
+            return
+        super().visit_Test(node, frame)
+
+    def _plain_output(self, frame, finalize) -> bool:
+        return finalize.src is not None and not frame.eval_ctx.volatile and not frame.eval_ctx.autoescape
+
+    def _output_child_pre(self, node, frame, finalize):
+        if self._plain_output(frame, finalize):
+            self.write(finalize.src)
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node, frame, finalize):
+        if self._plain_output(frame, finalize):
+            self.write(")")
+        else:
+            super()._output_child_post(node, frame, finalize)
 
 
 class _Environment(jinja2.Environment):
     """Jinja2's environment, with each template's globals a plain dict (a copy of the environment's,
     which are set once, below): Jinja2's default ChainMap is copied key by key into every render's
     context (and every include's), a third of the cost of rendering a small update."""
+
+    code_generator_class = _CodeGenerator
 
     def make_globals(self, d):
         return {**self.globals, **(d or {})}
@@ -319,6 +384,38 @@ class _Environment(jinja2.Environment):
             except AttributeError:
                 return self.undefined(obj=obj, name=argument)
         return super().getitem(obj, argument)
+
+    def getattr(self, obj, attribute):
+        # Jinja2's own order (the attribute, else the item), where a plain dict (the Microsoft
+        # traces' rows) goes straight to its item when its class has no such name: a dict has no
+        # attribute of its own, and no AttributeError is raised per look-up.
+        if type(obj) is dict and not hasattr(dict, attribute):
+            if attribute in obj:
+                return obj[attribute]
+            return self.undefined(obj=obj, name=attribute)
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
+
+
+def _map_filter(jinja_map):
+    """Jinja2's ``map``, with ``map(attribute="name")`` (one plain name, nothing else) done as one
+    list of look-ups instead of a generator of attribute getters: the same items."""
+
+    @jinja2.pass_context
+    def map_(ctx, value, *args, **kwargs):
+        attribute = kwargs.get("attribute")
+        if not args and len(kwargs) == 1 and type(attribute) is str and "." not in attribute and not attribute.isdigit():
+            getitem = ctx.environment.getitem
+            return [getitem(item, attribute) for item in value]
+        return jinja_map(ctx, value, *args, **kwargs)
+
+    return map_
 
 
 def _environment(root: Path) -> jinja2.Environment:
@@ -337,6 +434,7 @@ def _environment(root: Path) -> jinja2.Environment:
         cache_size=-1,
     )
     env.filters.update(
+        map=_map_filter(env.filters["map"]),
         iri=_iri_filter,
         string=_string_filter,
         literal=_wrap(sparql_literal),
