@@ -289,8 +289,18 @@ def _dialect_is(ctx, name: str) -> bool:
     return ctx["_dialect"] is Dialect.parse(name)
 
 
+#: an include of one of the recorder's fragments (the document link and its walks), as written
+_RECORD_INCLUDE = re.compile(r'\{% include "(record/_[\w.-]+)" %\}\n?')
+
+
 class _BodyLoader(jinja2.FileSystemLoader):
-    """Loads a template without its header: the header documents the file, it is never sent."""
+    """Loads a template without its header: the header documents the file, it is never sent.
+
+    The recorder's fragments (``{% include "record/_….j2" %}``) are put in place of their include
+    when a template is loaded: the same text is rendered, without a context built and copied per
+    include on every stage (a third of rendering a Focus's document link). What an include does
+    to the newline after it (``trim_blocks`` removes it), the inlined text does too: it ends with
+    its own tag and newline, which are trimmed the same way."""
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
@@ -298,8 +308,9 @@ class _BodyLoader(jinja2.FileSystemLoader):
         n = 0
         while n < len(lines) and lines[n].startswith("#"):
             n += 1
-        # Blank lines keep the line numbers of error messages right.
-        return "\n" * n + "\n".join(lines[n:]), filename, uptodate
+        # Blank lines keep the line numbers of error messages right (the fragments' own lines excepted).
+        body = _RECORD_INCLUDE.sub(lambda m: self.get_source(environment, m[1])[0], "\n".join(lines[n:]))
+        return "\n" * n + body, filename, uptodate
 
 
 def _autoescape(name: str | None) -> bool:
@@ -328,7 +339,7 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja2's cache of compiled templates, keyed by this module's compiler too (:class:`_CodeGenerator`):
     Jinja2 keys by the template's name and source only, and would load code another compiler wrote."""
 
-    COMPILER = "ragprov-codegen-1"
+    COMPILER = "ragprov-codegen-2"
 
     def get_cache_key(self, name, filename=None):
         return super().get_cache_key(f"{self.COMPILER}|{name}", filename)
