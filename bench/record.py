@@ -16,7 +16,7 @@ then the p50 / p95 over the rounds of recorder / extend, update-floor / extend a
 same text), so ``recorder / update`` is what the recorder itself adds.
 Target (issue 10): recorder / extend ≤ 1.5, in memory and on disk.
 
-    python bench/record.py [--traces 200] [--runs 7] [--clock cpu] [--stores memory]
+    python bench/record.py [--traces 200] [--runs 7] [--clock cpu] [--stores memory] [--breakdown]
 """
 
 from __future__ import annotations
@@ -93,6 +93,88 @@ def measure(kind: str, n: int, runs: int, clock: str = "wall") -> dict[str, list
     return out
 
 
+STAGES = ("question", "grounding", "exploration", "focus", "synthesis")
+
+
+def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
+    """Where a trace's time goes, in memory, by stage: the quads, ``Store.extend`` of them, the
+    stage's update (a Focus's split into its document link, an ``INSERT … WHERE`` the store
+    evaluates, and its ``INSERT DATA``), and the template's rendering alone (``Catalog.render`` of
+    the parameters the recorder gave); then the recorder's own code (rows, events, clock, ids)
+    with rendering taken out. Every side alternates with the others round by round."""
+    from ragprov.sparql.templates import Catalog
+
+    calls: list[tuple[str, dict]] = []
+
+    class Spy(Catalog):
+        def render(self, name, dialect, /, **params):
+            calls.append((name, params))
+            return super().render(name, dialect, **params)
+
+    class Constant(Catalog):
+        def render(self, name, dialect, /, **params):
+            return "INSERT DATA { }"
+
+    inputs = [graph_rag_inputs(i) for i in range(n)]
+    capture, spy = CapturingStore(Dialect.RDF12), Spy()
+    recorder = Recorder(capture, catalog=spy, clock=fixed_clock(), new_id=ids())
+    for item in inputs:
+        record_graph_rag(recorder, item)
+    catalog, constant = Catalog(), Constant()
+    sides: dict = {}
+    quads: dict[str, int] = {}
+    for k, stage in enumerate(STAGES):
+        texts = capture.updates[k :: len(STAGES)]
+        params = [p for _, p in calls[k :: len(STAGES)]]
+        name = calls[k][0]
+        stage_quads = [quads_of_update(t) for t in texts]
+        quads[stage] = len(stage_quads[0])
+        sides[f"{stage} extend"] = lambda _, q=stage_quads: _extends(q)
+        sides[f"{stage} update"] = lambda _, ts=texts: _updates(ts)
+        if "INSERT DATA" in texts[0] and texts[0].index("INSERT DATA") > texts[0].index("INSERT"):
+            cut = [(t[: t.index("INSERT DATA")].rstrip().rstrip(";"), t[: t.index("INSERT")] + t[t.index("INSERT DATA") :]) for t in texts]
+            sides[f"{stage} link"] = lambda _, ts=[a for a, _b in cut]: _updates(ts)
+            sides[f"{stage} data"] = lambda _, ts=[b for _a, b in cut]: _updates(ts)
+        sides[f"{stage} render"] = lambda _, name=name, ps=params: [catalog.render(name, Dialect.RDF12, **p) for p in ps] and None
+
+    def own_code(_):
+        rec = Recorder(CapturingStore(Dialect.RDF12), catalog=constant, clock=fixed_clock(), new_id=ids())
+        for item in inputs:
+            record_graph_rag(rec, item)
+
+    sides["recorder code"] = own_code
+    m = interleaved(sides, runs, clock=CLOCKS[clock])
+    per = 1000 / n
+    print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces, {runs} interleaved runs (p50 ms per trace)")
+    print(f"{'stage':12} {'quads':>6} {'extend':>8} {'update':>8} {'link':>8} {'data':>8} {'render':>8}")
+    totals = dict.fromkeys(("extend", "update", "render"), 0.0)
+    for stage in STAGES:
+        row = {part: percentiles(m[f"{stage} {part}"])[0] * per if f"{stage} {part}" in m else None
+               for part in ("extend", "update", "link", "data", "render")}
+        for part in totals:
+            totals[part] += row[part] or 0.0
+        cells = " ".join(f"{v:8.3f}" if v is not None else f"{'':8}" for v in row.values())
+        print(f"{stage:12} {quads[stage]:6} {cells}")
+        figure("record-breakdown", stage, quads=quads[stage], **{f"{k}_ms_per_trace": v for k, v in row.items() if v is not None})
+    own = percentiles(m["recorder code"])[0] * per
+    print(f"{'trace':12} {sum(quads.values()):6} {totals['extend']:8.3f} {totals['update']:8.3f} {'':8} {'':8} {totals['render']:8.3f}")
+    print(f"recorder's own code (rows, events, clock, ids; rendering taken out): {own:.3f} ms per trace")
+    figure("record-breakdown", "trace", extend_ms_per_trace=totals["extend"], update_ms_per_trace=totals["update"],
+           render_ms_per_trace=totals["render"], recorder_code_ms_per_trace=own)
+
+
+def _updates(texts: list[str]) -> None:
+    store = EmbeddedStore()
+    for t in texts:
+        store.update(t)
+
+
+def _extends(stage_quads: list) -> None:
+    store = EmbeddedStore()
+    for q in stage_quads:
+        store.extend(q)
+
+
 RATIOS = (("recorder", "extend"), ("update", "extend"), ("recorder", "update"))
 """The ratios the bench states, each of two sides timed in the same rounds: the recorder against
 the raw store, the floor of writing by SPARQL UPDATE against the raw store (what pyoxigraph's UPDATE
@@ -120,7 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time by elapsed time (default) or by this process's CPU time (a busy shared machine)")
     parser.add_argument("--stores", default="memory,disk", help="which stores to measure: memory, disk or both (default)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="instead: where a trace's time goes in memory, stage by stage (extend, update, rendering)")
     args = parser.parse_args(argv)
+    if args.breakdown:
+        breakdown(args.traces, args.runs, args.clock)
+        return 0
     kinds = [k for k in ("memory", "disk") if k in args.stores.split(",")]
     print(f"recording {args.traces} GraphRAG traces (5 concepts, 50 seeds, 25 edges), {args.runs} interleaved runs per side, "
           f"{args.clock} time")

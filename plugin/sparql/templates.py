@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -167,6 +168,18 @@ def _double_filter(value: object) -> Sparql:
     if type(value) is float and value - value == 0.0:  # finite
         return Sparql(f'"{value!r}"^^<{_XSD}double>')
     return Sparql(sparql_double(_defined(value)))
+
+
+_UTC = _dt.timezone.utc
+
+
+def _datetime_filter(value: object) -> Sparql:
+    # a UTC date-time (what the recorder's clock gives) as sparql_datetime spells it, without converting it to UTC again
+    if type(value) is _dt.datetime and value.tzinfo is _UTC:
+        text = value.isoformat()
+        if text.endswith("+00:00"):
+            return Sparql(f'"{text[:-6]}Z"^^<{_XSD}dateTime>')
+    return Sparql(sparql_datetime(_defined(value)))
 
 
 def _var(name: object) -> str:
@@ -451,7 +464,7 @@ def _environment(root: Path) -> jinja2.Environment:
         literal=_wrap(sparql_literal),
         integer=_integer_filter,
         double=_double_filter,
-        datetime=_wrap(sparql_datetime),
+        datetime=_datetime_filter,
         boolean=_wrap(sparql_boolean),
         number=_wrap(_number),
         var=_wrap(_var),
