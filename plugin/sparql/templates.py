@@ -240,12 +240,15 @@ def _iri_list(values: object, sep: str = " ") -> Sparql:
     one filter call for a whole list, where a ``{% for %}`` loop costs a few per item."""
     if isinstance(_defined(values), (str, bytes, NamedNode)):
         raise TemplateError(f"iri_list takes a list of IRIs, got {type(values).__name__}")
-    out = []
-    for v in values:  # type: ignore[attr-defined]
-        # _iri_filter's fast path inline (a NamedNode whose text may end an IRI), else _iri_filter
-        text = v.value if type(v) is NamedNode else None
-        out.append("<" + text + ">" if text is not None and _IRI_FORBIDDEN.search(text) is None else _iri_filter(v))
-    return Sparql(_separator(sep).join(out))
+    sep = _separator(sep)
+    values = list(values)  # type: ignore[call-overload]
+    if values and all(type(v) is NamedNode for v in values):
+        # _iri_filter's fast path for the whole list at once: a character no IRI may hold is in
+        # one of them exactly when it is in their concatenation (one search, then one join)
+        texts = [v.value for v in values]
+        if _IRI_FORBIDDEN.search("".join(texts)) is None:
+            return Sparql("<" + (">" + sep + "<").join(texts) + ">")
+    return Sparql(sep.join([_iri_filter(v) for v in values]))
 
 
 @jinja2.pass_context
