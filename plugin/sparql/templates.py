@@ -644,15 +644,22 @@ class Catalog:
                 f"{', '.join(self.info(name).params) or 'none'}"
             )
         # every declared parameter, an optional one None when not given (or given as None)
-        values = {**optional, **params}
+        env = self._env
+        values = {**env.globals, **optional, **params}
         for pname, ptype in required:
-            if values.get(pname) is None:
+            if params.get(pname) is None:
                 raise ParameterError(f"template {name!r} needs parameter {pname!r} ({ptype})")
         pending: list[Triple] = []
         values["_dialect"] = dialect if type(dialect) is Dialect else Dialect.parse(dialect)
         values["_pending"] = pending
+        # Template.render, with the context built from one dict (the globals and the values, as
+        # Template.new_context would merge them) instead of copied again, and no globals to list:
+        # the templates have none of their own (what Jinja2 reads them for, an import's context)
         try:
-            text = tpl.render(values)
+            try:
+                text = "".join(tpl.root_render_func(env.context_class(env, values, tpl.name, tpl.blocks)))
+            except Exception:
+                env.handle_exception()
         except jinja2.UndefinedError as e:
             raise TemplateError(f"template {name!r}: {e}") from None
         if pending and update:
