@@ -241,14 +241,14 @@ def _iri_list(values: object, sep: str = " ") -> Sparql:
     if isinstance(_defined(values), (str, bytes, NamedNode)):
         raise TemplateError(f"iri_list takes a list of IRIs, got {type(values).__name__}")
     sep = _separator(sep)
-    values = list(values)  # type: ignore[call-overload]
-    if values and all(type(v) is NamedNode for v in values):
+    items: list[Any] = list(values)  # type: ignore[call-overload]
+    if items and all(type(v) is NamedNode for v in items):
         # _iri_filter's fast path for the whole list at once: a character no IRI may hold is in
         # one of them exactly when it is in their concatenation (one search, then one join)
-        texts = [v.value for v in values]
+        texts = [v.value for v in items]
         if _IRI_FORBIDDEN.search("".join(texts)) is None:
             return Sparql("<" + (">" + sep + "<").join(texts) + ">")
-    return Sparql(sep.join([_iri_filter(v) for v in values]))
+    return Sparql(sep.join([_iri_filter(v) for v in items]))
 
 
 @jinja2.pass_context
