@@ -28,13 +28,15 @@ True
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import functools
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
+import jinja2.compiler
 from markupsafe import Markup
 from pyoxigraph import NamedNode, Triple
 
@@ -44,6 +46,7 @@ from ..resources import data_dir, queries_dir
 from .dialect import Dialect
 from .escape import (
     _IRI_FORBIDDEN,
+    _NEEDS_ESCAPE,
     sparql_boolean,
     sparql_datetime,
     sparql_double,
@@ -146,6 +149,9 @@ def _iri_filter(value: object) -> Sparql:
 
 
 def _string_filter(value: object) -> Sparql:
+    # sparql_string's own fast path, without its calls: text with nothing to escape is quoted as is
+    if type(value) is str and _NEEDS_ESCAPE.search(value) is None:
+        return Sparql('"' + value + '"')
     return Sparql(sparql_string(_defined(value)))  # type: ignore[arg-type]  # sparql_string refuses a non-string itself
 
 
@@ -162,6 +168,18 @@ def _double_filter(value: object) -> Sparql:
     if type(value) is float and value - value == 0.0:  # finite
         return Sparql(f'"{value!r}"^^<{_XSD}double>')
     return Sparql(sparql_double(_defined(value)))
+
+
+_UTC = _dt.timezone.utc
+
+
+def _datetime_filter(value: object) -> Sparql:
+    # a UTC date-time (what the recorder's clock gives) as sparql_datetime spells it, without converting it to UTC again
+    if type(value) is _dt.datetime and value.tzinfo is _UTC:
+        text = value.isoformat()
+        if text.endswith("+00:00"):
+            return Sparql(f'"{text[:-6]}Z"^^<{_XSD}dateTime>')
+    return Sparql(sparql_datetime(_defined(value)))
 
 
 def _var(name: object) -> str:
@@ -186,13 +204,26 @@ def _term(ctx, value: object) -> Sparql:
     return Sparql(sparql_term(value))
 
 
+#: quoted triples as printed (the dialect's spelling, cached there too), by dialect and triple: a
+#: stage quotes each kept edge twice (its document link and its INSERT DATA). Bounded.
+_QUOTED: dict[tuple[Dialect, Triple], Sparql] = {}
+_QUOTED_KEPT = 4096
+
+
 @jinja2.pass_context
 def _quoted(ctx, triple: Triple) -> Sparql:
-    _defined(triple)
-    dialect: Dialect = ctx["_dialect"]
+    dialect: Dialect = ctx.resolve_or_missing("_dialect")
     if dialect is Dialect.REIFICATION:
-        ctx["_pending"].append(triple)
-    return Sparql(dialect.quote(triple))
+        ctx.resolve_or_missing("_pending").append(_defined(triple))
+    if type(triple) is Triple:
+        key = (dialect, triple)
+        text = _QUOTED.get(key)
+        if text is None:
+            if len(_QUOTED) >= _QUOTED_KEPT:
+                _QUOTED.clear()
+            text = _QUOTED[key] = Sparql(dialect.quote(triple))
+        return text
+    return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
 
 
 _LIST_SEPARATORS = (" ", ", ")
@@ -209,7 +240,15 @@ def _iri_list(values: object, sep: str = " ") -> Sparql:
     one filter call for a whole list, where a ``{% for %}`` loop costs a few per item."""
     if isinstance(_defined(values), (str, bytes, NamedNode)):
         raise TemplateError(f"iri_list takes a list of IRIs, got {type(values).__name__}")
-    return Sparql(_separator(sep).join([_iri_filter(v) for v in values]))  # type: ignore[attr-defined]
+    sep = _separator(sep)
+    items: list[Any] = list(values)  # type: ignore[call-overload]
+    if items and all(type(v) is NamedNode for v in items):
+        # _iri_filter's fast path for the whole list at once: a character no IRI may hold is in
+        # one of them exactly when it is in their concatenation (one search, then one join)
+        texts = [v.value for v in items]
+        if _IRI_FORBIDDEN.search("".join(texts)) is None:
+            return Sparql("<" + (">" + sep + "<").join(texts) + ">")
+    return Sparql(sep.join([_iri_filter(v) for v in items]))
 
 
 @jinja2.pass_context
@@ -266,8 +305,18 @@ def _dialect_is(ctx, name: str) -> bool:
     return ctx["_dialect"] is Dialect.parse(name)
 
 
+#: an include of one of the recorder's fragments (the document link and its walks), as written
+_RECORD_INCLUDE = re.compile(r'\{% include "(record/_[\w.-]+)" %\}\n?')
+
+
 class _BodyLoader(jinja2.FileSystemLoader):
-    """Loads a template without its header: the header documents the file, it is never sent."""
+    """Loads a template without its header: the header documents the file, it is never sent.
+
+    The recorder's fragments (``{% include "record/_….j2" %}``) are put in place of their include
+    when a template is loaded: the same text is rendered, without a context built and copied per
+    include on every stage (a third of rendering a Focus's document link). What an include does
+    to the newline after it (``trim_blocks`` removes it), the inlined text does too: it ends with
+    its own tag and newline, which are trimmed the same way."""
 
     def get_source(self, environment, template):
         source, filename, uptodate = super().get_source(environment, template)
@@ -275,8 +324,9 @@ class _BodyLoader(jinja2.FileSystemLoader):
         n = 0
         while n < len(lines) and lines[n].startswith("#"):
             n += 1
-        # Blank lines keep the line numbers of error messages right.
-        return "\n" * n + "\n".join(lines[n:]), filename, uptodate
+        # Blank lines keep the line numbers of error messages right (the fragments' own lines excepted).
+        body = _RECORD_INCLUDE.sub(lambda m: self.get_source(environment, m[1])[0], "\n".join(lines[n:]))
+        return "\n" * n + body, filename, uptodate
 
 
 def _autoescape(name: str | None) -> bool:
@@ -298,11 +348,105 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
             return None
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(folder)
+    return _BytecodeCache(folder)
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja2's cache of compiled templates, keyed by this module's compiler too (:class:`_CodeGenerator`):
+    Jinja2 keys by the template's name and source only, and would load code another compiler wrote."""
+
+    COMPILER = "ragprov-codegen-2"
+
+    def get_cache_key(self, name, filename=None):
+        return super().get_cache_key(f"{self.COMPILER}|{name}", filename)
+
+
+class _CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja2's compiler, with two spellings of the same thing that cost less per printed value:
+    ``x is none`` as Python's ``x is None`` (Jinja2's ``none`` test, without a call), and a printed
+    value as what ``finalize`` returns, without ``str()`` around it where nothing is escaped
+    (``_finalize`` returns text or refuses: a Sparql, a Markup or "")."""
+
+    def visit_Test(self, node, frame):
+        if node.name == "none" and not node.args and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None:
+            self.write("(")
+            self.visit(node.node, frame)
+            self.write(" is None)")
+            return
+        super().visit_Test(node, frame)
+
+    def _plain_output(self, frame, finalize) -> bool:
+        return finalize.src is not None and not frame.eval_ctx.volatile and not frame.eval_ctx.autoescape
+
+    def _output_child_pre(self, node, frame, finalize):
+        if self._plain_output(frame, finalize):
+            self.write(finalize.src)
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node, frame, finalize):
+        if self._plain_output(frame, finalize):
+            self.write(")")
+        else:
+            super()._output_child_post(node, frame, finalize)
+
+
+class _Environment(jinja2.Environment):
+    """Jinja2's environment, with each template's globals a plain dict (a copy of the environment's,
+    which are set once, below): Jinja2's default ChainMap is copied key by key into every render's
+    context (and every include's), a third of the cost of rendering a small update."""
+
+    code_generator_class = _CodeGenerator
+
+    def make_globals(self, d):
+        return {**self.globals, **(d or {})}
+
+    def getitem(self, obj, argument):
+        # A plain tuple (the recorder's rows are named tuples) has no item named by a string: go
+        # straight to the attribute Jinja2 falls back to (``map(attribute=…)``), not through a
+        # TypeError per row. The same value or the same Undefined as Jinja2's own order.
+        if type(argument) is str and isinstance(obj, tuple) and type(obj).__getitem__ is tuple.__getitem__:
+            try:
+                return getattr(obj, argument)
+            except AttributeError:
+                return self.undefined(obj=obj, name=argument)
+        return super().getitem(obj, argument)
+
+    def getattr(self, obj, attribute):
+        # Jinja2's own order (the attribute, else the item), where a plain dict (the Microsoft
+        # traces' rows) goes straight to its item when its class has no such name: a dict has no
+        # attribute of its own, and no AttributeError is raised per look-up.
+        if type(obj) is dict and not hasattr(dict, attribute):
+            if attribute in obj:
+                return obj[attribute]
+            return self.undefined(obj=obj, name=attribute)
+        try:
+            return getattr(obj, attribute)
+        except AttributeError:
+            pass
+        try:
+            return obj[attribute]
+        except (TypeError, LookupError, AttributeError):
+            return self.undefined(obj=obj, name=attribute)
+
+
+def _map_filter(jinja_map):
+    """Jinja2's ``map``, with ``map(attribute="name")`` (one plain name, nothing else) done as one
+    list of look-ups instead of a generator of attribute getters: the same items."""
+
+    @jinja2.pass_context
+    def map_(ctx, value, *args, **kwargs):
+        attribute = kwargs.get("attribute")
+        if not args and len(kwargs) == 1 and type(attribute) is str and "." not in attribute and not attribute.isdigit():
+            getitem = ctx.environment.getitem
+            return [getitem(item, attribute) for item in value]
+        return jinja_map(ctx, value, *args, **kwargs)
+
+    return map_
 
 
 def _environment(root: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = _Environment(
         bytecode_cache=_bytecode_cache(),
         loader=_BodyLoader(str(root)),
         undefined=jinja2.StrictUndefined,
@@ -317,12 +461,13 @@ def _environment(root: Path) -> jinja2.Environment:
         cache_size=-1,
     )
     env.filters.update(
+        map=_map_filter(env.filters["map"]),
         iri=_iri_filter,
         string=_string_filter,
         literal=_wrap(sparql_literal),
         integer=_integer_filter,
         double=_double_filter,
-        datetime=_wrap(sparql_datetime),
+        datetime=_datetime_filter,
         boolean=_wrap(sparql_boolean),
         number=_wrap(_number),
         var=_wrap(_var),
@@ -423,6 +568,14 @@ def _read_header_cache(root: Path) -> dict[str, dict]:
         return {}
 
 
+class _Plan(NamedTuple):
+    template: jinja2.Template
+    declared: frozenset[str]
+    optional: dict[str, None]
+    required: tuple[tuple[str, str], ...]
+    update: bool
+
+
 class Catalog:
     """Every template under a folder (by default the package's ``queries/``), by name.
 
@@ -434,6 +587,7 @@ class Catalog:
         self._env = _environment(self.root)
         self._infos: dict[str, TemplateInfo] = {}
         self._templates: dict[str, jinja2.Template] = {}
+        self._plans: dict[str, _Plan] = {}
         cache = _read_header_cache(self.root)
         for name, path in _template_files(self.root):
             self._infos[name] = _parse_header(name, path, path.read_text(encoding="utf-8"), cache.get(name))
@@ -464,32 +618,51 @@ class Catalog:
             self._templates[name] = tpl
         return tpl
 
+    def _plan(self, name: str) -> _Plan:
+        """What :meth:`render` checks a template's parameters against, worked out once per template."""
+        plan = self._plans.get(name)
+        if plan is None:
+            info = self.info(name)
+            declared = info.params
+            plan = _Plan(
+                self.template(name),
+                frozenset(declared),
+                {p.name: None for p in declared.values() if p.optional},
+                tuple((p.name, p.type) for p in declared.values() if not p.optional),
+                info.kind == "update",
+            )
+            self._plans[name] = plan
+        return plan
+
     def render(self, name: str, dialect: Dialect | str, /, **params: Any) -> str:
         """The SPARQL text of template ``name`` for ``dialect``, with ``params`` escaped into it."""
-        info = self.info(name)
-        tpl = self.template(name)
-        declared = info.params
-        unknown = set(params) - set(declared)
-        if unknown:
+        tpl, declared, optional, required, update = self._plan(name)
+        if not declared.issuperset(params):
+            unknown = set(params) - declared
             raise ParameterError(
                 f"template {name!r} takes no parameter {', '.join(sorted(unknown))}; it takes "
-                f"{', '.join(declared) or 'none'}"
+                f"{', '.join(self.info(name).params) or 'none'}"
             )
-        values = {}
-        for pname, p in declared.items():
-            if pname in params and params[pname] is not None:
-                values[pname] = params[pname]
-            elif p.optional:
-                values[pname] = None
-            else:
-                raise ParameterError(f"template {name!r} needs parameter {pname!r} ({p.type})")
+        # every declared parameter, an optional one None when not given (or given as None)
+        env = self._env
+        values = {**env.globals, **optional, **params}
+        for pname, ptype in required:
+            if params.get(pname) is None:
+                raise ParameterError(f"template {name!r} needs parameter {pname!r} ({ptype})")
         pending: list[Triple] = []
-        dialect = Dialect.parse(dialect)
+        values["_dialect"] = dialect if type(dialect) is Dialect else Dialect.parse(dialect)
+        values["_pending"] = pending
+        # Template.render, with the context built from one dict (the globals and the values, as
+        # Template.new_context would merge them) instead of copied again, and no globals to list:
+        # the templates have none of their own (what Jinja2 reads them for, an import's context)
         try:
-            text = tpl.render(values, _dialect=dialect, _pending=pending)
+            try:
+                text = "".join(tpl.root_render_func(env.context_class(env, values, tpl.name, tpl.blocks)))
+            except Exception:
+                env.handle_exception()
         except jinja2.UndefinedError as e:
             raise TemplateError(f"template {name!r}: {e}") from None
-        if pending and info.kind == "update":
+        if pending and update:
             raise TemplateError(f"template {name!r} quotes triples but never writes their reifications()")
         return text
 

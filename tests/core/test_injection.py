@@ -175,3 +175,32 @@ def test_invalid_iris_are_rejected_before_anything_is_sent(bad):
     with pytest.raises(InvalidValueError):
         trace.exploration([ox.NamedNode("urn:ok"), bad], edge_count=1)  # type: ignore[list-item]
     assert store.requests == sent
+
+
+def _lenient_node(text: str) -> ox.NamedNode:
+    """A NamedNode holding ``text`` as a lenient parser leaves it (never validated)."""
+    (quad,) = ox.parse(f"<{text}> <urn:p> <urn:o> .".encode(), format=ox.RdfFormat.N_TRIPLES, lenient=True)
+    return quad.subject  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("bad", ["urn:x|y", "urn:x^y", "urn:x`y", "urn:x{y}"])
+@pytest.mark.parametrize("position", [0, 1, 4])
+def test_named_nodes_never_validated_are_refused_in_lists_too(bad, position):
+    """A list of IRIs is escaped in one go: a bad one anywhere in it is refused like a lone one."""
+    from ragprov.record import Recorder
+
+    node = _lenient_node(bad)
+    assert node.value == bad
+    entities = [ox.NamedNode(f"urn:ok:{i}") for i in range(5)]
+    entities[position] = node
+    store = CountingStore()
+    trace = Recorder(store).graph_rag("q")
+    trace.grounding(["c"])
+    sent = store.requests
+    with pytest.raises(InvalidValueError, match="not an absolute IRI"):
+        trace.exploration(entities, edge_count=1)
+    with pytest.raises(InvalidValueError, match="not an absolute IRI"):
+        catalog().render("record/question", Dialect.RDF12, question=node, session=ox.NamedNode("urn:s"),
+                         question_type=ox.NamedNode("urn:t"), label="l", query="q", started="2026-01-01T00:00:00Z",
+                         software=ox.NamedNode("urn:sw"), software_label="sw")
+    assert store.requests == sent
