@@ -38,10 +38,11 @@ from ragprov.record.microsoft import MicrosoftTrace
 from ragprov.store import EmbeddedStore
 
 KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
-#: the cached stores' name carries this: bump it when the recorded trace shape changes (2: the question
+#: the cached stores' name carries this: bump it when the recorded trace shape or the build changes (2: the question
 #: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md;
-#: 3: the stages that keep items link their documents, tg:restsOn)
-STORE_VERSION = 3
+#: 3: the stages that keep items link their documents, tg:restsOn; 4: the disk store compacted after its bulk load, as
+#: `ragprov load` leaves a store and as RocksDB keeps one that has served: bound look-ups cost about half)
+STORE_VERSION = 4
 _POOLS = """
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX tg: <https://trustgraph.ai/ns/>
@@ -198,6 +199,7 @@ def build(folder: Path, traces: int, copies: int) -> dict:
     (folder / "store.nq").write_bytes(index.dump())
     disk = EmbeddedStore(folder / "disk")
     disk.raw.bulk_load(path=str(folder / "store.nq"), format=ox.RdfFormat.N_QUADS)
+    disk.optimize()  # as `ragprov load` leaves it: the bulk loader's files compacted
     disk.close()
     shutil.rmtree(staging, ignore_errors=True)
     meta = {"traces": [[k, q.value, d] for k, q, d in made], "facts": facts, "quads": len(index.raw),
