@@ -13,7 +13,10 @@ kept under ``bench-cache/navigate-…`` (``RAGPROV_BENCH_CACHE``) and rebuilt on
 Each view is timed beside the floor of the same store, in the same run and alternated with it
 sample by sample: one SELECT of one bound triple through the same store API (what any query costs
 here). A view must stay near it as the store grows: it binds what it looks up and never walks or
-scans. Prints p50 / p95 in milliseconds, in memory and on disk.
+scans. Prints p50 / p95 in milliseconds, in memory and on disk. ``lineage document`` is what
+``ragprov lineage document`` shows by default (the newest ``--page`` traces and how many in all),
+``lineage document --all`` every trace. list-traces, which reads every trace's start, is timed in a
+group of its own (alternated with the bound look-ups, it evicted their blocks before each of them).
 
     python bench/navigate.py [--traces 10000] [--copies 28] [--samples 200]
 """
