@@ -13,7 +13,10 @@ kept under ``bench-cache/navigate-…`` (``RAGPROV_BENCH_CACHE``) and rebuilt on
 Each view is timed beside the floor of the same store, in the same run and alternated with it
 sample by sample: one SELECT of one bound triple through the same store API (what any query costs
 here). A view must stay near it as the store grows: it binds what it looks up and never walks or
-scans. Prints p50 / p95 in milliseconds, in memory and on disk.
+scans. Prints p50 / p95 in milliseconds, in memory and on disk. ``lineage document`` is what
+``ragprov lineage document`` shows by default (the newest ``--page`` traces and how many in all),
+``lineage document --all`` every trace. list-traces, which reads every trace's start, is timed in a
+group of its own (alternated with the bound look-ups, it evicted their blocks before each of them).
 
     python bench/navigate.py [--traces 10000] [--copies 28] [--samples 200]
 """
@@ -38,10 +41,11 @@ from ragprov.record.microsoft import MicrosoftTrace
 from ragprov.store import EmbeddedStore
 
 KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
-#: the cached stores' name carries this: bump it when the recorded trace shape changes (2: the question
+#: the cached stores' name carries this: bump it when the recorded trace shape or the build changes (2: the question
 #: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md;
-#: 3: the stages that keep items link their documents, tg:restsOn)
-STORE_VERSION = 3
+#: 3: the stages that keep items link their documents, tg:restsOn; 4: the disk store compacted after its bulk load, as
+#: `ragprov load` leaves a store and as RocksDB keeps one that has served: bound look-ups cost about half)
+STORE_VERSION = 4
 _POOLS = """
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX tg: <https://trustgraph.ai/ns/>
@@ -198,6 +202,7 @@ def build(folder: Path, traces: int, copies: int) -> dict:
     (folder / "store.nq").write_bytes(index.dump())
     disk = EmbeddedStore(folder / "disk")
     disk.raw.bulk_load(path=str(folder / "store.nq"), format=ox.RdfFormat.N_QUADS)
+    disk.optimize()  # as `ragprov load` leaves it: the bulk loader's files compacted
     disk.close()
     shutil.rmtree(staging, ignore_errors=True)
     meta = {"traces": [[k, q.value, d] for k, q, d in made], "facts": facts, "quads": len(index.raw),
@@ -231,10 +236,10 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         "floor: trace rows": lambda i: store.select(by_rows % trace_nodes[picks[i % samples][1]]),
         "show-trace": lambda i: nav.trace(NamedNode(picks[i % samples][1])),
         "floor: 1 row per trace": lambda i: store.select(prefix + per_trace % _values(listed[doc_picks[i % samples]])),
-        "lineage document": lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples])),
+        "lineage document --all": lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples])),
         f"floor: {page} rows": lambda i: store.select(prefix + per_trace % _values(listed[doc_picks[i % samples]][:page])),
-        f"lineage page {page}": lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), limit=page),
-        "list-traces": lambda i: nav.list_traces(limit=20),
+        # what `ragprov lineage document` shows by default: the newest page, and how many traces in all
+        "lineage document": lambda i: lineage.document_page(NamedNode(doc_picks[i % samples]), limit=page),
     }
     tick = CLOCKS[clock]
     out = interleaved(sides, samples, clock=tick)
@@ -244,18 +249,13 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         print(f"{label:7} {name:22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x")
         figure("navigate", f"{label} {name}", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor,
                traces=len(meta["traces"]), quads=meta["quads"], clock=clock)
-    for view, own in (("show-trace", "floor: trace rows"), ("lineage document", "floor: 1 row per trace"),
-        (f"lineage page {page}", f"floor: {page} rows")):
+    # the default lineage view orders every trace of the document (one start each) and details a page:
+    # beside both floors
+    for view, own in (("show-trace", "floor: trace rows"), ("lineage document --all", "floor: 1 row per trace"),
+        ("lineage document", "floor: 1 row per trace"), ("lineage document", f"floor: {page} rows")):
         ratio = percentiles(out[view])[0] / percentiles(out[own])[0]
         print(f"{label:7} {view} / {own}: {ratio:.1f}x")
         figure("navigate", f"{label} {view} / {own}", ratio=ratio)
-    # the tying items too (a drill-down: one more query from the listed traces), fewer samples
-    few = max(3, samples // 10)
-    with_items = lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), items=True)  # noqa: E731
-    drill = interleaved({"lineage document": sides["lineage document"], "lineage document + items": with_items}, few, clock=tick)
-    p50, p95 = percentiles(drill["lineage document + items"])
-    print(f"{label:7} {'lineage doc + items':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x  ({few} samples)")
-    figure("navigate", f"{label} lineage document + items", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor, samples=few)
     by_kind: dict[str, list[float]] = {}
     for i in range(samples):  # show-trace per kind, for the record (not interleaved: a breakdown)
         kind, q, _ = picks[i]
@@ -263,6 +263,25 @@ def measure(store: EmbeddedStore, meta: dict, samples: int, label: str, *, page:
         nav.trace(NamedNode(q))
         by_kind.setdefault(kind, []).append(tick() - t)
     print(f"{label:7} show-trace by kind (p50 ms): " + ", ".join(f"{k} {percentiles(v)[0] * 1000:.2f}" for k, v in sorted(by_kind.items())))
+    # list-traces sorts every trace by its start (a read of the whole set, ~0.5 s at 10,000 traces): alternated
+    # with the bound look-ups above it would evict the store's block cache before each of them, and charge the
+    # views its own reads; timed on its own, beside the bound-triple floor, with fewer samples
+    few = max(3, samples // 10)
+    listing = interleaved({"floor: 1 bound triple": sides["floor: 1 bound triple"],
+                           "list-traces": lambda i: nav.list_traces(limit=20)}, few, clock=tick)
+    p50, p95 = percentiles(listing["list-traces"])
+    p50_floor = percentiles(listing["floor: 1 bound triple"])[0]
+    print(f"{label:7} {'list-traces':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / p50_floor:>10.1f}x  ({few} samples, "
+          f"on its own: floor {p50_floor * 1000:.2f} ms)")
+    figure("navigate", f"{label} list-traces", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / p50_floor, samples=few,
+           traces=len(meta["traces"]), quads=meta["quads"], clock=clock)
+    # the tying items too (a drill-down: one more query from the listed traces), fewer samples
+    with_items = lambda i: lineage.document_answers(NamedNode(doc_picks[i % samples]), items=True)  # noqa: E731
+    drill = interleaved({"lineage document --all": sides["lineage document --all"], "lineage document + items": with_items}, few,
+                        clock=tick)
+    p50, p95 = percentiles(drill["lineage document + items"])
+    print(f"{label:7} {'lineage doc + items':22} {p50 * 1000:>8.2f} {p95 * 1000:>8.2f} {p50 / floor:>10.1f}x  ({few} samples)")
+    figure("navigate", f"{label} lineage document + items", p50_ms=p50 * 1000, p95_ms=p95 * 1000, ratio_to_floor=p50 / floor, samples=few)
     print(f"{label:7} lineage document: {percentiles(answers)[0]:.0f} traces per document (p50)")
 
 
@@ -271,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--traces", type=int, default=10_000)
     parser.add_argument("--copies", type=int, default=28)
     parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--page", type=int, default=50, help="the lineage page size timed beside the whole listing")
+    parser.add_argument("--page", type=int, default=50, help="the lineage page size (`ragprov lineage document`'s default) timed "
+                        "beside the whole listing")
     parser.add_argument("--stores", default="memory,disk", help="which stores to time (memory, disk)")
     parser.add_argument("--build-only", action="store_true", help="build (or find) the cached stores and stop")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
@@ -296,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         store.close()
     print("floors: through the same store API, alternated with the views sample by sample: one bound triple; the trace's own\n"
           "triples read by their bound subjects; one bound triple per trace the document lists (all of them, or a page)")
-    print("targets (issue 10): show-trace p50 <= 2 ms on disk; lineage document p50 <= 10 ms")
+    print("targets (issue 10): show-trace p50 <= 2 ms on disk; lineage document p50 <= 10 ms (the default view: the newest page)")
     return 0
 
 

@@ -8,6 +8,9 @@ from ..errors import InvalidValueError, NotFoundError
 from . import cli
 from .common import echo_json, print_table, with_store
 
+PAGE_SIZE = 50
+"""Traces a page of `ragprov lineage document` shows by default."""
+
 _FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 
 
@@ -82,7 +85,11 @@ def lineage_edge(store, subject, predicate, object_, fmt):
     help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
 )
 @click.option("--limit", type=click.IntRange(min=1), default=None,
-              help="A first page: at most this many traces, the newest; default all.")
+              help=f"Traces per page, the newest first (default {PAGE_SIZE}; with --format json every trace unless "
+                   "--limit or --page is given).")
+@click.option("--page", "page_number", type=click.IntRange(min=1), default=None,
+              help="Which page of traces, newest first (default the first).")
+@click.option("--all", "show_all", is_flag=True, help="Every trace that rests on DOCUMENT, in one listing.")
 @click.option("--items", is_flag=True,
               help="Also the kept items (edges, chunks, text units, entities, claims, reports) that tie each trace to DOCUMENT.")
 @click.option("--unlinked", is_flag=True,
@@ -90,14 +97,21 @@ def lineage_edge(store, subject, predicate, object_, fmt):
                    "document-links`): found by slower link-free look-ups. Traces built by TrustGraph are linked by "
                    "`ragprov import` (in a store TrustGraph writes to, by `ragprov migrate document-links`).")
 @with_store(read_only=True)
-def lineage_document(store, document, fmt, facts_graph, limit, items, unlinked):
-    """Every recorded answer whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT, newest first."""
+def lineage_document(store, document, fmt, facts_graph, limit, page_number, show_all, items, unlinked):
+    """The recorded answers whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT,
+    newest first: a page of them (how many in all on stderr), or --all."""
     from ..navigate.lineage import Lineage
 
+    if show_all and (limit is not None or page_number is not None):
+        raise InvalidValueError("--all lists every trace: give it without --limit or --page")
     graph = parse_term(facts_graph, position="facts graph") if facts_graph else None
-    answers = Lineage(store, facts_graph=graph).document_answers(
-        parse_term(document, position="document"), limit=limit, items=items, unlinked=unlinked
+    every = show_all or (fmt == "json" and limit is None and page_number is None)
+    size = None if every else limit or PAGE_SIZE
+    offset = 0 if size is None else (page_number - 1 if page_number else 0) * size
+    found = Lineage(store, facts_graph=graph).document_page(
+        parse_term(document, position="document"), limit=size, offset=offset, items=items, unlinked=unlinked
     )
+    answers = found.answers
     if fmt == "json":
         echo_json([a.to_json() for a in answers])
         return
@@ -113,8 +127,14 @@ def lineage_document(store, document, fmt, facts_graph, limit, items, unlinked):
         for a in answers
     ]
     print_table(("started", "kind", "trace", "question", "answer", "via" if items else "stages"), rows)
-    if not answers:
+    if not answers and not offset:
         click.echo("no recorded answer rests on this document", err=True)
+    elif size is not None and (found.total is None or found.total > offset + len(answers) or offset):
+        page = offset // size + 1
+        shown = f"traces {offset + 1}-{offset + len(answers)}" if answers else f"no trace on page {page}"
+        of = f" of {found.total}" if found.total is not None else " (the first found: more may follow)"
+        more = [f"--page {page + 1} for the next"] if found.total is None or found.total > offset + len(answers) else []
+        click.echo(f"{shown}{of}, newest first; " + ", ".join([*more, "--all for every one"]), err=True)
 
 
 @cli.group("extraction")

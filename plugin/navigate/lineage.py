@@ -1,8 +1,9 @@
 """Lineage: from an edge to the documents it rests on, and from a document to what it produced.
 
 Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/extraction``; a document's
-answers ``lineage/document-traces``, through the document links stages record) rendered in the store's
-dialect, so it works on ``rdf12``, ``rdfstar`` and ``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
+answers ``lineage/document-traces``, a page of them ``lineage/document-page`` first, through the
+document links stages record) rendered in the store's dialect, so it works on ``rdf12``,
+``rdfstar`` and ``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
 TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple.
 
 >>> from ragprov.store import open_store
@@ -38,7 +39,7 @@ from ..sparql.templates import catalog as default_catalog
 from ._terms import int_value, str_value
 from .traces import nearest_caller
 
-__all__ = ["QUESTION_KINDS", "DocumentAnswer", "Extraction", "Lineage", "SourceChain", "SourceNode", "StatementInfo"]
+__all__ = ["QUESTION_KINDS", "AnswerPage", "DocumentAnswer", "Extraction", "Lineage", "SourceChain", "SourceNode", "StatementInfo"]
 
 _TG = str(TG)
 _KINDS = {_TG + "Statement": "statement", _TG + "Document": "document", _TG + "Page": "page", _TG + "Chunk": "chunk"}
@@ -208,6 +209,17 @@ class DocumentAnswer:
             "chunks": [c.value for c in self.chunks],
             "stages": [s.value for s in self.stages],
         }
+
+
+@dataclasses.dataclass
+class AnswerPage:
+    """A page of :meth:`Lineage.document_page`: the answers shown, how many traces rest on the
+    document in all (None when a first page of link-free look-ups left it unknown), and how many
+    newer ones came before the page."""
+
+    answers: list[DocumentAnswer]
+    total: int | None
+    offset: int = 0
 
 
 #: the trace kind of each question subtype (``ragprov trace list`` names them so too)
@@ -392,39 +404,69 @@ class Lineage:
         self, document: NamedNode | str, *, limit: int | None = None, items: bool = False, unlinked: bool = False
     ) -> list[DocumentAnswer]:
         """Every recorded trace whose kept items rest on ``document``, newest first (``limit``: the
-        newest that many).
+        newest that many); :meth:`document_page` says how many there are in all and reads later pages."""
+        return self.document_page(document, limit=limit, items=items, unlinked=unlinked).answers
 
-        One query of bound look-ups (``lineage/document-traces``): the stages that recorded a link
-        to the document (``tg:restsOn``, written in the stage's own update) and their traces'
-        details; each answer's ``stages`` are those stages. ``items``: also the kept items that tie
-        each trace to the document (``items``, ``edges``, ``statements``, ``chunks``; one more query,
-        ``lineage/document-answers`` from the listed questions). Traces without the link (recorded
+    def document_page(
+        self, document: NamedNode | str, *, limit: int | None = None, offset: int = 0, items: bool = False,
+        unlinked: bool = False,
+    ) -> AnswerPage:
+        """The recorded traces whose kept items rest on ``document``, newest first: ``limit`` of them
+        after the newest ``offset`` (all when ``limit`` is None), and how many there are in all.
+
+        Bound look-ups: the stages that recorded a link to the document (``tg:restsOn``, written in
+        the stage's own update) and their traces' details (``lineage/document-traces``), one query for
+        all of them; for a page, every linked trace's start first (``lineage/document-page``: the
+        order and the total), then the details of the page's traces. Each answer's ``stages`` are its
+        linked stages. ``items``: also the kept items that tie each
+        trace to the document (``items``, ``edges``, ``statements``, ``chunks``; one more query,
+        ``lineage/document-answers`` from the document's side). Traces without the link (recorded
         before ragprov wrote it — ``ragprov migrate document-links`` adds it — or built by
         TrustGraph) are read by the link-free look-ups of ``lineage/document-answers`` when
         ``unlinked`` is set, or when no linked trace rests on the document (a page or a chunk given
-        as the document is found that way too)."""
+        as the document is found that way too); a first page of those (``offset`` 0) is the first
+        ``limit`` found, in the store's order, and leaves the total unknown (None)."""
         doc = to_named_node(document)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise InvalidValueError(f"limit: a positive number of traces, got {limit!r}")
-        by_question = self._linked(doc, limit)
-        if items and by_question:
-            self._fill_items(doc, by_question)
-        if unlinked or not by_question:
-            for key, found in self._tied(doc, limit).items():
-                by_question.setdefault(key, found)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidValueError(f"offset: a number of traces (0 or more), got {offset!r}")
+        linked, total = self._linked(doc, limit, offset)
+        by_question = linked
+        known: int | None = total
+        link_free = unlinked or not total
+        if link_free:
+            if offset == 0 and limit is not None:  # a first page: the first `limit` tied traces found
+                tied = self._tied(doc, limit)
+                # every trace is in hand when neither side filled the page
+                known = len({**tied, **linked}) if len(tied) < limit and total <= limit else None
+            else:  # all of them, or a later page: every tied trace, and every linked one
+                tied = self._tied(doc, None)
+                if offset and total:
+                    linked = self._linked(doc, None, 0)[0]
+                known = len({**tied, **linked})
+            by_question = {**tied, **linked}  # a linked trace's details over the link-free ones
+        if items and linked:  # the tied traces hold theirs already
+            self._fill_items(doc, linked)
         if not by_question and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):
             raise NotFoundError(f"no document {doc.value} in the store's extraction provenance; see `ragprov load`")
         answers = sorted(by_question.values(), key=lambda a: (_time_key(a.started), a.question.value), reverse=True)
-        return answers if limit is None else answers[:limit]
+        if link_free:
+            answers = answers[offset:] if limit is None else answers[offset : offset + limit]
+        return AnswerPage(answers, known, offset)
 
-    def _linked(self, doc: NamedNode, limit: int | None) -> dict[str, DocumentAnswer]:
-        """The traces whose stages link ``doc`` (``lineage/document-traces``), with their details;
-        with ``limit`` the newest first (``lineage/document-page``), then the details of those."""
+    def _linked(self, doc: NamedNode, limit: int | None, offset: int = 0) -> tuple[dict[str, DocumentAnswer], int]:
+        """The traces whose stages link ``doc`` with their details (``lineage/document-traces``), and
+        how many link it in all. With ``limit`` (or an ``offset``) first every linked trace's start,
+        newest first (``lineage/document-page``), then the details of the ``limit`` after ``offset``."""
         page = None
-        if limit is not None:
-            page = [row["question"] for row in self._select("lineage/document-page", document=doc, limit=limit)]
+        total = 0
+        if limit is not None or offset:
+            listed = dict.fromkeys(row["question"].value for row in self._select("lineage/document-page", document=doc))
+            total = len(listed)
+            page = [NamedNode(q) for q in list(listed)[offset : None if limit is None else offset + limit]]
             if not page:
-                return {}
+                return {}, total
         by_question: dict[str, DocumentAnswer] = {}
         derived: set[str] = set()  # questions derived from a stage: sub-traces
         for row in self._select("lineage/document-traces", document=doc, questions=page):
@@ -448,7 +490,7 @@ class Lineage:
         for key in sorted(derived):
             if by_question[key].parent_question is None:
                 by_question[key].parent_question = nearest_caller(self._select("trace/caller", question=by_question[key].question))
-        return by_question
+        return by_question, total if page is not None else len(by_question)
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
         """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from

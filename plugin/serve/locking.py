@@ -121,6 +121,10 @@ class SharedStore:
         with self.lock.writing():
             self.store.bulk_extend(quads)
 
+    def optimize(self) -> bool:
+        with self.lock.writing():
+            return self.store.optimize()
+
     def close(self) -> None:
         with self.lock.writing():
             self.store.close()

@@ -62,7 +62,8 @@ class Store(Protocol):
     say which one they expect. ``update`` runs a SPARQL UPDATE request atomically; ``load`` adds
     serialized RDF; ``dump`` serializes the whole store. ``extend`` adds quads; ``bulk_extend`` and
     ``bulk_load`` add many as fast as the store allows (not atomic: loaders write their completion
-    mark last). ``count`` counts quads; ``close`` releases the store. ``dialect`` says how this store
+    mark last). ``count`` counts quads; ``optimize`` compacts an on-disk store after a big load (False: nothing
+    to do); ``close`` releases the store. ``dialect`` says how this store
     spells quoted triples; ``path`` is an on-disk store's directory (``None`` for any other store).
     """
 
@@ -90,6 +91,8 @@ class Store(Protocol):
     def bulk_extend(self, quads: Iterable[Quad]) -> None: ...
 
     def count(self, graph: NamedNode | None = None) -> int: ...
+
+    def optimize(self) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -153,6 +156,11 @@ class StoreMixin:
 
             q = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH " + sparql_iri(graph) + " { ?s ?p ?o } }"
         return int(self.select(q)[0]["n"].value)
+
+    def optimize(self) -> bool:
+        """Compact the store after a big load, if its engine needs it (see
+        :meth:`ragprov.store.embedded.EmbeddedStore.optimize`); False: nothing to do here."""
+        return False
 
     def close(self) -> None:
         """Release the store (files, connections). Safe to call twice."""

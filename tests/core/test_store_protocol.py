@@ -111,3 +111,23 @@ def test_loaders_use_only_the_protocol(tmp_path, path):
     (tmp_path / "facts.nt").write_text("<urn:a> <urn:b> <urn:c> .\n", encoding="utf-8")
     assert load_triples(store, tmp_path / "facts.nt", source="urn:ragprov:doc:x", require_source=False).quads > 0
     inner.close()
+
+
+def test_optimize_compacts_an_on_disk_store_and_keeps_its_content(tmp_path):
+    """``optimize`` after a bulk load: the on-disk store compacts (and answers the same); a store in
+    memory and a read-only one have nothing to do."""
+    data = "".join(f"<urn:x:s{i}> <urn:x:p> \"{i}\" <urn:graph:g> .\n" for i in range(500)).encode()
+    disk = EmbeddedStore(tmp_path / "store")
+    disk.bulk_load(data)
+    before = sorted(str(r["s"]) for r in disk.select("SELECT ?s WHERE { GRAPH ?g { ?s ?p ?o } }"))
+    assert disk.optimize() is True
+    assert sorted(str(r["s"]) for r in disk.select("SELECT ?s WHERE { GRAPH ?g { ?s ?p ?o } }")) == before
+    assert disk.count() == 500
+    disk.close()
+    reader = EmbeddedStore(tmp_path / "store", read_only=True)
+    assert reader.optimize() is False and reader.count() == 500
+    reader.close()
+    memory = EmbeddedStore()
+    memory.bulk_load(data)
+    assert memory.optimize() is False and memory.count() == 500
+    assert SharedStore(memory).optimize() is False

@@ -80,6 +80,25 @@ def test_load_and_trace_lineage(tmp_path, capsys):
     code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--json", "--store", store)
     assert code == 0 and json.loads(out) == {"stages": 0, "links": 0, "dry_run": True}, err
 
+    # a page of the traces, newest first, and how many there are in all
+    with open_store(store) as opened:
+        later = Recorder(opened).graph_rag("Who signed it again?", model="m")
+        later.grounding(["register"])
+        later.exploration([edge.subject], edge_count=1)
+        later.focus([EdgeSelection(edge, score=1.0)])
+        later.synthesis("Scrooge, again.")
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--limit", "1", "--store", store)
+    assert code == 0 and later.question.value in out and t.question.value not in out, err
+    assert "traces 1-1 of 2, newest first; --page 2 for the next, --all for every one" in err
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--limit", "1", "--page", "2", "--store", store)
+    assert code == 0 and t.question.value in out and later.question.value not in out and "traces 2-2 of 2" in err, err
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store)
+    assert code == 0 and t.question.value in out and later.question.value in out and "of 2" not in err, err
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--limit", "1", "--format", "json", "--store", store)
+    assert [a["question"] for a in json.loads(out)] == [later.question.value], err
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--all", "--page", "2", "--store", store)
+    assert code != 0 and "--all lists every trace" in err
+
 
 def test_load_graphrag_and_errors(tmp_path, capsys):
     store = str(tmp_path / "store")
