@@ -172,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         lookups.append(float(t_lookup))
     floor50 = percentiles(walls["floor"])[0]
     print(f"store: {store_dir} ({args.rounds} rounds, interleaved)")
-    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {percentiles(cpus['floor'])[0] * 1000:.0f} ms); "
+    floor_cpu = percentiles(cpus["floor"])[0]
+    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
           f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
     print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'peak MiB':>9}")
     for mode in MODES:

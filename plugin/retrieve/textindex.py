@@ -725,12 +725,69 @@ class StoredEntityIndex:
                 if all(("label", t) in unread for t in q):
                     candidates.update(index.of_length("entity", "label", q[0], len(q)))
             if len(candidates) >= limit:
+                if unread is not common:  # every label posting read: bound first, score the few that can win
+                    found = self._bounded(queries, candidates, unread, limit)
+                    if found is not None:
+                        return found
+                    continue
                 totals, per_concept = self._totals(queries, candidates)
                 cut = heapq.nlargest(limit, totals.values())[-1] if limit > 0 else math.inf
                 if cut > self._common_bound(queries, unread):
                     return self._matches(totals, per_concept, limit)
         totals, per_concept = self._totals(queries, None)
         return self._matches(totals, per_concept, limit)
+
+    def _bounded(self, queries: Sequence[tuple[str, list[str]]], candidates: set[int], unread: set[tuple[str, str]],
+                 limit: int) -> list[EntityMatch] | None:
+        """:meth:`search` when every label posting of the query is read and only common words'
+        description postings (``unread``) are not: each candidate's score is bounded from what is
+        read — below by its label and rarer description shares, above by adding each concept's
+        common description words at their :meth:`TextIndex.ceiling` (an exact label match
+        doubling both) — and only the candidates whose upper bound reaches the ``limit``-th best
+        lower bound are scored exactly (:meth:`_totals`: the common words' postings read for those
+        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more)."""
+        index, weight = self.index, EntityIndex.LABEL_WEIGHT
+        lower: dict[int, float] = {}  # what is read: label and rarer description shares
+        bonus: dict[int, float] = {}  # the exact-match candidates' doubling, at the ceiling
+        base = 0.0  # what any candidate may add from common description words
+        for _, query in queries:
+            rare = [t for t in query if ("description", t) not in unread]
+            by_label = index.sparse_scores("entity", "label", query)
+            by_desc = index.sparse_scores("entity", "description", rare) if rare else {}
+            ceiling = sum(qtf * index.ceiling("entity", "description", t) for t, qtf in Counter(query).items()
+                          if ("description", t) in unread)
+            base += ceiling
+            part = dict(by_desc)
+            get = by_desc.get
+            for i, s in by_label.items():
+                part[i] = weight * s + get(i, 0.0)
+            if not lower:
+                lower = dict(part)
+            else:
+                low = lower.get
+                for i, s in part.items():
+                    lower[i] = low(i, 0.0) + s
+            for i in index.holding_all("entity", "label", query, length=len(query)):  # may equal the concept: doubled
+                bonus[i] = bonus.get(i, 0.0) + part.get(i, 0.0) + ceiling
+        if len(lower) < limit:
+            return None
+        margin = 1.0 + 1e-9  # above any rounding of the sums
+        floor = heapq.nlargest(limit, lower.values())[-1] / margin
+        # the candidates whose upper bound (read + bonus + base) reaches the limit-th best lower bound
+        if base >= floor:
+            scored = set(candidates)
+        else:
+            reach = floor - base
+            scored = {i for i, s in lower.items() if s >= reach}
+            scored.update(i for i, b in bonus.items() if lower.get(i, 0.0) + b >= reach)
+        totals, per_concept = self._totals(queries, scored)
+        if len(totals) < limit:
+            return None
+        cut = heapq.nlargest(limit, totals.values())[-1]
+        # every candidate left out is below `floor`; every other entity scores common description words only
+        if cut > max(floor, self._common_bound(queries, unread)):
+            return self._matches(totals, per_concept, limit)
+        return None
 
     def _common_bound(self, queries: Sequence[tuple[str, list[str]]], common: set[tuple[str, str]]) -> float:
         """The most an entity that is not a candidate can score: common words only, at their

@@ -223,6 +223,42 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
     assert pruned >= 3, pruned
 
 
+def test_bounded_scoring_of_common_words_gives_the_same_top_k(carol_dir, monkeypatch):
+    """When the candidates a rarer word found cannot settle the top k, every label posting is read
+    and each candidate bounded (label shares below, common description words at their ceiling
+    above): only those whose bound reaches the k-th best are scored. The same winners and scores
+    as a from-scratch build, and most such searches settled by the bounds (few entities scored)."""
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
+    settled: list[int] = []
+    bounded = StoredEntityIndex._bounded
+
+    def spy(self, queries, candidates, unread, limit):
+        found = bounded(self, queries, candidates, unread, limit)
+        settled.append(len(candidates) if found is not None else -1)
+        return found
+
+    scored: list[int] = []
+    totals = StoredEntityIndex._totals
+    monkeypatch.setattr(StoredEntityIndex, "_bounded", spy)
+    monkeypatch.setattr(StoredEntityIndex, "_totals", lambda self, queries, only: scored.append(len(only) if only is not None else -1)
+                        or totals(self, queries, only))
+    fewer = 0
+    for question in [*QUESTIONS, "Scrooge and the ghost", "Tiny Tim Christmas dinner", "the spirit of Christmas", "Scrooge's nephew Fred",
+                     "Christmas ghost spirit", "Who is Scrooge?"]:
+        concepts = extract_concepts(question)
+        for limit in (1, 3, 10):
+            settled.clear()
+            scored.clear()
+            index = TextIndex.open(index_location(reader.store))
+            assert index.entities().search(concepts, limit=limit) == scratch.search(concepts, limit=limit), (question, limit)
+            if settled and settled[-1] > 0:
+                fewer += scored[-1] < settled[-1]  # fewer entities scored than the candidates
+            index.close()
+    assert fewer >= 3, fewer
+
+
 def test_primer_reports_and_report_levels_from_the_index_keep_to_the_community_level(carol_dir):
     """DRIFT's primer reports (``best_reports``) and the levels local search filters by, read from
     the index, stay within the community level and agree with the store's."""
