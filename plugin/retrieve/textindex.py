@@ -74,9 +74,25 @@ CREATE TABLE IF NOT EXISTS context (entity TEXT PRIMARY KEY, tokens INTEGER, row
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector (embedder TEXT NOT NULL, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL,
   dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (embedder, kind, iri)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bound (field INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, tf INTEGER NOT NULL,
+  length INTEGER NOT NULL, PRIMARY KEY (field, term)) WITHOUT ROWID;
 """
 #: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
-_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item", "vector")
+_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item", "vector", "bound")
+
+#: a (field, word) in more documents than this keeps, in table ``bound``, its document count,
+#: highest term frequency and shortest field: what :meth:`TextIndex.frequency` and
+#: :meth:`TextIndex.ceiling` would otherwise aggregate over its every posting, in every process
+#: (a common word's tens of thousands). Rarer words are aggregated when asked (a few postings).
+#: The table is rewritten with the postings by :meth:`TextIndex.apply` and trusted only while the
+#: index is as that write left it (:meth:`TextIndex._bounds_mark`): a file another ragprov wrote
+#: since, or one older than the table, is aggregated as before.
+BOUND_MIN = 64
+#: a write touching more (field, word) pairs than this recomputes ``bound`` in one pass
+_BOUND_REWRITE = 2000
+_BOUNDS_ALL = f"""
+INSERT INTO bound SELECT field, term, count(*), max(tf), min(length) FROM posting GROUP BY field, term HAVING count(*) > {BOUND_MIN}
+"""
 
 #: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
 #: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
@@ -163,6 +179,8 @@ class TextIndex:
         self._vectors: dict[tuple[str, str], Any] = {}
         #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
         self._named: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: the ``bound`` table, read once (``None``: not read yet; ``{}`` also when it cannot be trusted)
+        self._bounds: dict[tuple[int, str], tuple[int, int, int]] | None = None
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -231,6 +249,7 @@ class TextIndex:
         self._forget()
         db.execute("BEGIN IMMEDIATE")
         try:
+            bounds_kept = self._bounds_current()  # the bound table matches the postings before this write
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
@@ -259,7 +278,9 @@ class TextIndex:
                 context.write(db)
             if report.written:
                 db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": first})
+            self._write_bounds(None if not bounds_kept or len(self._pending.touched) > _BOUND_REWRITE else self._pending.touched)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('bound', ?)", (self._bounds_mark(),))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -277,14 +298,16 @@ class TextIndex:
             counts = Counter(tokens)
             pending.lengths.append((doc_id, field, len(tokens), " ".join(counts)))
             pending.postings.extend((field_id, term, doc_id, tf, len(tokens)) for term, tf in counts.items())
+            pending.touched.update((field_id, term) for term in counts)
             pending.count(doc.kind, field, 1, len(tokens))
 
     def _remove(self, doc_id: int, kind: str) -> None:
         db = self.db
         for field, length, terms in db.execute("SELECT field, length, terms FROM length WHERE doc = ?", (doc_id,)).fetchall():
             self._pending.count(kind, field, -1, -length)
-            db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?",
-                           [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term])
+            removed = [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term]
+            db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?", removed)
+            self._pending.touched.update((f, t) for f, t, _ in removed)
         db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM anchor WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
@@ -300,6 +323,45 @@ class TextIndex:
         self._among_read.clear()
         self._vectors.clear()
         self._named.clear()
+        self._bounds = None
+
+    # -- the bound table (see BOUND_MIN) -----------------------------------------------------------
+    def _bounds_mark(self) -> str:
+        """What the postings look like now, cheaply: the stamp, the highest document id (ids only
+        grow: any document written since changes it) and the document counts (any removed one
+        changes them). :meth:`apply` keeps it beside the ``bound`` table it wrote."""
+        stamp = self.db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        top = self.db.execute("SELECT max(id) FROM doc").fetchone()[0]
+        counts = self.db.execute("SELECT kind, field, n FROM stats ORDER BY kind, field").fetchall()
+        return json.dumps([BOUND_MIN, stamp[0] if stamp else None, top, counts])
+
+    def _bounds_current(self) -> bool:
+        """Whether the ``bound`` table was written with the postings as they are."""
+        kept = self.db.execute("SELECT value FROM meta WHERE key = 'bound'").fetchone()
+        return kept is not None and kept[0] == self._bounds_mark()
+
+    def _write_bounds(self, touched: set[tuple[int, str]] | None) -> None:
+        """Bring ``bound`` up to date: the ``touched`` (field, word) pairs counted again, or
+        (``None``) the whole table in one pass over the postings."""
+        db = self.db
+        if touched is None:
+            db.execute("DELETE FROM bound")
+            db.execute(_BOUNDS_ALL)
+            return
+        for key in sorted(touched):
+            df, tf, length = db.execute("SELECT count(*), max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
+            if df > BOUND_MIN:
+                db.execute("INSERT OR REPLACE INTO bound VALUES (?, ?, ?, ?, ?)", (*key, df, tf, length))
+            else:
+                db.execute("DELETE FROM bound WHERE field = ? AND term = ?", key)
+
+    def _bound(self, key: tuple[int, str]) -> tuple[int, int, int] | None:
+        """``(documents, highest tf, shortest field)`` of a common (field id, word) from the
+        ``bound`` table (read whole, once); ``None`` for a rarer one or an untrusted table."""
+        if self._bounds is None:
+            trusted = self._bounds_current()
+            self._bounds = {(f, t): (df, tf, n) for f, t, df, tf, n in self.db.execute("SELECT * FROM bound")} if trusted else {}
+        return self._bounds.get(key)
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -361,7 +423,9 @@ class TextIndex:
         if key in self._postings:
             return len(self._postings[key])
         if key not in self._frequencies:
-            self._frequencies[key] = self.db.execute("SELECT count(*) FROM posting WHERE field = ? AND term = ?", key).fetchone()[0]
+            bound = self._bound(key)
+            self._frequencies[key] = bound[0] if bound is not None else self.db.execute(
+                "SELECT count(*) FROM posting WHERE field = ? AND term = ?", key).fetchone()[0]
         return self._frequencies[key]
 
     def ceiling(self, kind: str, field: str, term: str) -> float:
@@ -370,7 +434,9 @@ class TextIndex:
         one aggregate, the postings stay unread."""
         key = (FIELD_IDS[kind, field], term)
         if key not in self._ceilings:
-            tf, length = self.db.execute("SELECT max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
+            bound = self._bound(key)
+            tf, length = bound[1:] if bound is not None else self.db.execute(
+                "SELECT max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
             avgdl = self._stats(kind, field)[1]
             self._ceilings[key] = 0.0 if tf is None else (
                 self.idf(kind, field, term) * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * (length / avgdl if avgdl else 0.0))))
@@ -639,6 +705,8 @@ class _Pending:
         self.lengths: list[tuple] = []
         self.postings: list[tuple] = []
         self.counts: dict[tuple[str, str], list[int]] = {}
+        #: the (field id, word) pairs whose postings this write changes
+        self.touched: set[tuple[int, str]] = set()
 
     def count(self, kind: str, field: str, n: int, total: int) -> None:
         c = self.counts.setdefault((kind, field), [0, 0])

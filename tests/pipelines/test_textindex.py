@@ -89,6 +89,54 @@ def test_a_second_load_updates_it(carol_dir, tmp_path):
     assert [m.iri for m in found] == [NamedNode("urn:x:fezziwig-ball")]
 
 
+def _aggregated_bounds(index: TextIndex, least: int) -> dict:
+    return {(f, t): (df, tf, n) for f, t, df, tf, n in index.db.execute(
+        "SELECT field, term, count(*), max(tf), min(length) FROM posting GROUP BY field, term HAVING count(*) > ?", (least,))}
+
+
+def test_common_words_bounds_are_kept_at_load_time_and_trusted_only_as_written(carol_dir, tmp_path, monkeypatch):
+    """The ``bound`` table (a common word's document count, highest tf and shortest field) is
+    written by the load, kept up to date by a second load (the words it touched), and not trusted
+    once the postings changed without it (another writer): then the aggregates are read as before."""
+    import sqlite3
+
+    from ragprov.loaders.triples import load_triples
+    from ragprov.retrieve import textindex
+
+    monkeypatch.setattr(textindex, "BOUND_MIN", 5)  # enough common words in the fixture
+    monkeypatch.setattr(textindex, "_BOUNDS_ALL", textindex._BOUNDS_ALL.replace("> 64", "> 5"))
+    store = EmbeddedStore(carol_dir)
+    location = index_location(store)
+    db = sqlite3.connect(location)
+    with db:
+        db.execute("DELETE FROM meta WHERE key = 'bound'")  # as a file written before the table: recomputed whole
+    db.close()
+    facts = tmp_path / "more.nt"
+    facts.write_text('<urn:x:quokka> <http://www.w3.org/2000/01/rdf-schema#label> "Christmas Quokka" .\n'
+                     '<urn:x:quokka> <http://purl.org/dc/terms/description> "a ghost of Christmas" .\n', encoding="utf-8")
+    for n in range(2):  # a full recomputation, then an incremental update of the touched words
+        if n:
+            load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)
+        update_text_index(store, facts_graph=FACTS)
+        index = TextIndex.open(location)
+        expected = _aggregated_bounds(index, 5)
+        assert index._bounds_current() and len(expected) > 20
+        assert {(f, t): (df, tf, ln) for f, t, df, tf, ln in index.db.execute("SELECT * FROM bound")} == expected
+        label = textindex.FIELD_IDS["entity", "label"]
+        assert index.frequency("entity", "label", "christmas") == expected[label, "christmas"][0]
+        index.close()
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    index = TextIndex.open(location)
+    index.db.execute("UPDATE bound SET df = 1, tf = 1, length = 1000")  # what the bounds would say if nobody noticed
+    index.db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES ('chunk', 'urn:x:another-writer', '', '{}')")
+    assert not index._bounds_current()
+    for question in QUESTIONS:
+        concepts = extract_concepts(question)
+        assert index.entities().search(concepts, limit=5) == scratch.search(concepts, limit=5), question
+    index.close()
+
+
 def test_a_store_changed_behind_its_back_is_noticed(carol_dir, tmp_path, capsys):
     from ragprov.loaders.triples import load_triples
 
