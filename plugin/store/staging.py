@@ -284,6 +284,15 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
     applies in one transaction, so the store holds all of them or none, with no checkpoint to
     make and swap. A store that does not exist yet is made by :func:`staged`. The persistent text
     index is written in place too: its writes are SQLite transactions of their own.
+
+    The command reads the store through a read-only handle and opens it for writing only to
+    send its one update: a writable pyoxigraph store compacts its table files in background
+    threads for as long as it is open (RocksDB merges every two new level-0 files into the
+    table files they overlap: on a large store, hundreds of megabytes rewritten, begun again by
+    each process that closes before it ends), so a command that reads for a second burns that
+    work in the background for a second. The directory's lock (:func:`_one_writer`) is held
+    throughout, and the writer note names this process from the start: a second writer is
+    refused as before.
     """
     path = Path(path).expanduser().resolve()
     if not (path / "CURRENT").is_file():
@@ -291,15 +300,22 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
             yield store
         return
     with _one_writer(path):
-        live = EmbeddedStore(path)
+        live = EmbeddedStore(path, read_only=True)
         live.staging_of = path
+        live._claim()  # the command writes this store: say so while it reads
         live.defer_updates()
         try:
             yield live
             with _signals_held():
-                live.send_deferred()
+                if live.deferring:
+                    writer = EmbeddedStore(path)
+                    writer.staging_of = path
+                    try:
+                        live.send_deferred(to=writer)
+                    finally:
+                        _release_alone(writer)
         finally:
-            _release_alone(live)
+            live.close(flush=False)
 
 
 def _release_alone(store: EmbeddedStore) -> None:
