@@ -501,6 +501,16 @@ class TextIndex:
                 out[doc_id] = (iri, json.loads(data))
         return out
 
+    def _labels(self, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+        """``id → (iri, label)`` of entity documents (the label read inside SQLite: no document decoded)."""
+        ids = list(ids)
+        out: dict[int, tuple[str, str]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update((doc_id, (iri, label)) for doc_id, iri, label in self.db.execute(
+                f"SELECT id, iri, json_extract(data, '$.label') FROM doc WHERE id IN ({','.join('?' * len(part))})", part))
+        return out
+
     def top(self, totals: dict[int, float], limit: int) -> list[tuple[int, str, dict, float]]:
         """The best ``limit`` of ``totals`` (ties broken by IRI): ``(id, iri, data, score)``."""
         if not totals or limit < 1:
@@ -758,9 +768,9 @@ class StoredEntityIndex:
                 "SELECT a.doc, l.terms FROM anchor a JOIN length l ON l.doc = a.doc AND l.field = 'label' "
                 f"WHERE a.term IN ({','.join('?' * len(part))})", part))
         found = [[doc for doc, words in labels.items() if words <= text] for text in present]
-        docs = self.index._docs({doc for docs in found for doc in docs})
+        names = self.index._labels({doc for docs in found for doc in docs})
         for text, ds in zip(fresh, found, strict=True):
-            known[text] = tuple(sorted(((docs[d][0], docs[d][1]["label"]) for d in ds), key=lambda f: f[0]))
+            known[text] = tuple(sorted((names[d] for d in ds), key=lambda f: f[0]))
         return [[(NamedNode(iri), label) for iri, label in known[t]] for t in texts]
 
     #: texts whose names :meth:`named_in` keeps per process
