@@ -378,6 +378,20 @@ class TextIndex:
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
+            if only is not None and qtf == 1 and (FIELD_IDS[kind, field], term) in self._postings:
+                # read whole already: each document's share as computed once per process (the same
+                # arithmetic), looked up for these documents
+                share = self._contribution(kind, field, term)[0]
+                get = out.get
+                if len(only) < len(share):
+                    for doc in only:
+                        if (s := share.get(doc)) is not None:
+                            out[doc] = get(doc, 0.0) + s
+                else:
+                    for doc, s in share.items():
+                        if doc in only:
+                            out[doc] = get(doc, 0.0) + s
+                continue
             posting = self._posting(kind, field, term) if only is None else self._among(kind, field, term, only)
             if not posting:
                 continue
@@ -474,14 +488,15 @@ class TextIndex:
     def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int, only: set[int] | None = None) -> list[int]:
         """The documents of ``kind`` (among ``only`` when given) whose ``field`` is ``length``
         tokens long and holds every one of ``terms`` (the only ones whose field can equal a query of those words)."""
-        if only is not None:
-            lengths = [{doc: n for doc, _, n in self._among(kind, field, t, only)} for t in dict.fromkeys(terms)]
-        else:
-            lengths = [self._contribution(kind, field, t)[1] for t in dict.fromkeys(terms)]
+        lengths = [
+            self._contribution(kind, field, t)[1] if only is None or (FIELD_IDS[kind, field], t) in self._postings  # read whole
+            else {doc: n for doc, _, n in self._among(kind, field, t, only)}
+            for t in dict.fromkeys(terms)]
         if not lengths or not all(lengths):
             return []
         lengths.sort(key=len)
-        return [d for d, n in lengths[0].items() if n == length and all(d in other for other in lengths[1:])]
+        return [d for d, n in lengths[0].items()
+                if n == length and (only is None or d in only) and all(d in other for other in lengths[1:])]
 
     def _posting(self, kind: str, field: str, term: str) -> list[tuple[int, int, int]]:
         """``(document, term frequency, field length)`` of the documents whose ``field`` holds ``term``."""
