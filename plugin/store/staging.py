@@ -300,6 +300,9 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
             yield store
         return
     with _one_writer(path):
+        if not os.access(path, os.W_OK):  # refused now, as a writable open would be, not after the run
+            raise StoreError(f"cannot write to the store at {path} (permission denied): "
+                             "reading commands still work; run writing ones where the store may be written")
         live = EmbeddedStore(path, read_only=True)
         live.staging_of = path
         live._claim()  # the command writes this store: say so while it reads
