@@ -12,7 +12,8 @@ does; an editable install under ``PYTHONDONTWRITEBYTECODE=1`` would recompile th
 process). Each round runs, interleaved, one process per mode (graph-rag, doc-rag, local, global, drift,
 agent; offline engine) and one *floor* process that opens the same store and looks up one bound
 triple (``quads_for_pattern``) — printed as its time to open the store and its whole-process
-time. Per mode: wall p50/p95 and peak RSS (``wait4``), and the ratio to the floor process; then,
+time. Per mode: wall p50/p95, CPU p50 (user + sys of the process and its threads, from ``wait4``:
+what a shared machine inflates least) and peak RSS, and the ratio to the floor process; then,
 per mode, where one run's time goes (imports, store open, the pipeline's stages, the number of
 SPARQL queries and text-index statements).
 
@@ -114,14 +115,19 @@ def build(store_dir: Path, facts: int) -> None:
           f"({report.written:,} documents) → index {100 * index / (load + growth + index):.1f} % of load time; index {mib:.0f} MiB")
 
 
+#: user + sys CPU seconds of each process :func:`measure` ran, in order
+CPU: list[float] = []
+
+
 def measure(argv: list[str]) -> tuple[float, int, str]:
-    """Wall seconds and peak RSS (KiB) of one process, from its own rusage."""
+    """Wall seconds and peak RSS (KiB) of one process, from its own rusage (its CPU seconds go to :data:`CPU`)."""
     t = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     out = proc.stdout.read().decode()
     err = proc.stderr.read().decode()
+    CPU.append(usage.ru_utime + usage.ru_stime)
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"{' '.join(argv[:5])} failed: {err.strip()[-400:]}")
     return wall, usage.ru_maxrss, out
@@ -146,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     for mode in MODES:
         measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
     walls: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
+    cpus: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
     rss: dict[str, int] = {m: 0 for m in (*MODES, "floor")}
     opens: list[float] = []
     lookups: list[float] = []
@@ -154,21 +161,25 @@ def main(argv: list[str] | None = None) -> int:
         for mode in MODES:
             wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
             walls[mode].append(wall)
+            cpus[mode].append(CPU[-1])
             rss[mode] = max(rss[mode], peak)
         wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
         t_open, t_lookup, _ = out.split()
         walls["floor"].append(wall)
+        cpus["floor"].append(CPU[-1])
         rss["floor"] = max(rss["floor"], peak)
         opens.append(float(t_open))
         lookups.append(float(t_lookup))
     floor50 = percentiles(walls["floor"])[0]
     print(f"store: {store_dir} ({args.rounds} rounds, interleaved)")
-    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms; "
+    floor_cpu = percentiles(cpus["floor"])[0]
+    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
           f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
-    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'peak MiB':>9}")
+    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'peak MiB':>9}")
     for mode in MODES:
         p50, p95 = percentiles(walls[mode])
-        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {rss[mode] / 1024:9.0f}")
+        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
+              f"{rss[mode] / 1024:9.0f}")
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
     for mode in MODES:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)

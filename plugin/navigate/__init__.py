@@ -1,6 +1,32 @@
-"""Navigating stored provenance: traces (list, show, stage, incomplete, delete) and lineage."""
+"""Navigating stored provenance: traces (list, show, stage, incomplete, delete) and lineage.
 
-from .model import Selection, Stage, Trace, TraceSummary
-from .traces import TRACE_KINDS, Navigator
+The names below are imported on first use, so that retrieval, which reads a few helpers of this
+package (``_terms``, ``lineage``), does not load trace navigation with them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .model import Selection, Stage, Trace, TraceSummary
+    from .traces import TRACE_KINDS, Navigator
 
 __all__ = ["TRACE_KINDS", "Navigator", "Selection", "Stage", "Trace", "TraceSummary"]
+
+_HOMES = {"Selection": ".model", "Stage": ".model", "Trace": ".model", "TraceSummary": ".model",
+          "TRACE_KINDS": ".traces", "Navigator": ".traces"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

@@ -16,19 +16,51 @@ default).
 from __future__ import annotations
 
 import dataclasses
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
-from ..retrieve import ChunkIndex, EntityIndex, FactsReader, FactsSchema
-from .agent import Agent, AgentParams
-from .base import Pipeline, RunResult, Timings, Tokens
-from .basic import BasicSearch, BasicSearchParams
-from .docrag import DocRag, DocRagParams
-from .graphrag import GraphRag, GraphRagParams
-from .microsoft import llm_of
-from .microsoft_defaults import microsoft_params
-from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
+
+if TYPE_CHECKING:
+    from ..retrieve import ChunkIndex, EntityIndex, FactsReader, FactsSchema
+    from .agent import Agent, AgentParams
+    from .base import Pipeline, RunResult, Timings, Tokens
+    from .basic import BasicSearch, BasicSearchParams
+    from .docrag import DocRag, DocRagParams
+    from .graphrag import GraphRag, GraphRagParams
+    from .msgraphrag import DriftSearch, DriftSearchParams, GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
+
+#: where each public name lives: imported on first use, so that a command running one pipeline
+#: imports that pipeline's modules only (``ragprov ask drift`` needs neither the agent nor GraphRAG's)
+_HOMES = {
+    "ChunkIndex": "..retrieve", "EntityIndex": "..retrieve", "FactsReader": "..retrieve", "FactsSchema": "..retrieve",
+    "Agent": ".agent", "AgentParams": ".agent",
+    "Pipeline": ".base", "RunResult": ".base", "Timings": ".base", "Tokens": ".base",
+    "BasicSearch": ".basic", "BasicSearchParams": ".basic",
+    "DocRag": ".docrag", "DocRagParams": ".docrag",
+    "GraphRag": ".graphrag", "GraphRagParams": ".graphrag",
+    "DriftSearch": ".msgraphrag", "DriftSearchParams": ".msgraphrag", "GlobalSearch": ".msgraphrag",
+    "GlobalSearchParams": ".msgraphrag", "LocalSearch": ".msgraphrag", "LocalSearchParams": ".msgraphrag",
+}
+#: the class of each pipeline name (see :data:`PIPELINES`)
+_CLASSES = {"graph-rag": "GraphRag", "doc-rag": "DocRag", "agent": "Agent", "local": "LocalSearch", "global": "GlobalSearch",
+            "drift": "DriftSearch", "basic": "BasicSearch"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
 
 __all__ = [
     "PIPELINES",
@@ -82,14 +114,21 @@ def pipeline(kind: str, store, *, engine=None, recorder=None, facts_graph: Named
     >>> pipeline("global", open_store("memory:"), community_level=1, dynamic_selection=True).params.max_level
     1
     """
-    classes = {cls.kind: cls for cls in (GraphRag, DocRag, Agent, LocalSearch, GlobalSearch, DriftSearch, BasicSearch)}
-    if kind not in classes:
+    if kind not in _CLASSES:
         raise ConfigurationError(f"no pipeline {kind!r}; choose one of {', '.join(PIPELINES)}")
+    cls = __getattr__(_CLASSES[kind])
     # with an LLM, the Microsoft GraphRAG modes take Microsoft's defaults (docs/microsoft-parameters.md)
-    params = microsoft_params(kind) if kind in ("local", "global", "drift", "basic") and llm_of(engine) is not None else None
+    params = None
+    if kind in ("local", "global", "drift", "basic"):
+        from .microsoft import llm_of
+
+        if llm_of(engine) is not None:
+            from .microsoft_defaults import microsoft_params
+
+            params = microsoft_params(kind)
     if not isinstance(community_level, Unset) or dynamic_selection is not None:
-        params = _ms_options(kind, params or classes[kind].params_type(), community_level, dynamic_selection)
-    return classes[kind](store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)
+        params = _ms_options(kind, params or cls.params_type(), community_level, dynamic_selection)
+    return cls(store, engine=engine, recorder=recorder, facts_graph=facts_graph, params=params)
 
 
 def _ms_options(kind: str, params, community_level: int | Unset | None, dynamic_selection: bool | None):

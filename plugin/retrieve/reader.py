@@ -22,14 +22,13 @@ that seed GraphRAG and DocRAG; they are built once per reader and reused.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import NamedNode, Triple
 
 from ..errors import StoreError
-from ..navigate._terms import int_value
-from ..navigate.lineage import Lineage
 from ..record.events import Source
 from ..sparql.templates import Catalog
 from ..sparql.templates import catalog as default_catalog
@@ -40,6 +39,7 @@ from .schema import FactsSchema
 from .terms import EdgeOrigin, source_citation
 
 if TYPE_CHECKING:
+    from ..navigate.lineage import Lineage
     from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
     from .vectors import Embedder, VectorIndex
 
@@ -53,7 +53,6 @@ class FactsReader:
         self.facts_graph = facts_graph
         self.schema = schema or FactsSchema()
         self.catalog = catalog or default_catalog()
-        self.lineage = Lineage(store, catalog=self.catalog)
         self._labels: dict[NamedNode, str] = {}
         self._types: dict[NamedNode, str | None] = {}
         self._chunk_positions: dict[NamedNode, int] = {}
@@ -63,6 +62,14 @@ class FactsReader:
         self._chunk_records: dict[NamedNode, ChunkRecord] = {}
         self._text_index: Any = False  # not looked for yet
         self._memo: dict[Any, Any] = {}  # what one reader reads once (community reports, their BM25)
+
+    @functools.cached_property
+    def lineage(self) -> Lineage:
+        """Trace navigation's lineage queries (edge → statement → chunk → page → document), made
+        when first needed: the modes that never cite an edge's origin do not load navigation."""
+        from ..navigate.lineage import Lineage
+
+        return Lineage(self.store, catalog=self.catalog)
 
     def _select(self, name: str, **params):
         return self.store.select(self.catalog.render(name, self.store.dialect, **params))
@@ -261,6 +268,8 @@ class FactsReader:
 
     def read_chunks(self, chunks: Sequence[NamedNode] | None = None) -> list[ChunkRecord]:
         """Every chunk (or those of ``chunks``) with its text and location (``retrieve/chunks``), ordered by IRI."""
+        from ..navigate._terms import int_value
+
         records: dict[NamedNode, ChunkRecord] = {}
         for row in self._select("retrieve/chunks", limit=None, chunks=list(chunks) if chunks is not None else None):
             chunk = row["chunk"]
@@ -417,3 +426,4 @@ def update_text_index(store, *, facts_graph: NamedNode | None = None, schema: Fa
         return reader.sync_text_index(index)
     finally:
         index.close()
+

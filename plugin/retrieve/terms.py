@@ -8,12 +8,15 @@ and the origin of an edge.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
 from ..labels import readable_name as local_name  # the readable form, for labels and prompts
-from ..navigate.lineage import SourceChain
 from ..record.events import Source
+
+if TYPE_CHECKING:  # trace navigation is loaded by the modes that read lineage, not by every retrieval
+    from ..navigate.lineage import SourceChain
 
 __all__ = ["EdgeOrigin", "local_name", "source_citation", "term_text"]
 

@@ -74,9 +74,25 @@ CREATE TABLE IF NOT EXISTS context (entity TEXT PRIMARY KEY, tokens INTEGER, row
 CREATE TABLE IF NOT EXISTS item (iri TEXT PRIMARY KEY, label TEXT, text TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector (embedder TEXT NOT NULL, kind TEXT NOT NULL, iri TEXT NOT NULL, hash TEXT NOT NULL,
   dim INTEGER NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (embedder, kind, iri)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bound (field INTEGER NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, tf INTEGER NOT NULL,
+  length INTEGER NOT NULL, PRIMARY KEY (field, term)) WITHOUT ROWID;
 """
 #: the tables of one format; an older format is dropped and rebuilt by the next synchronisation
-_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item", "vector")
+_TABLES = ("meta", "doc", "length", "posting", "stats", "anchor", "context", "item", "vector", "bound")
+
+#: a (field, word) in more documents than this keeps, in table ``bound``, its document count,
+#: highest term frequency and shortest field: what :meth:`TextIndex.frequency` and
+#: :meth:`TextIndex.ceiling` would otherwise aggregate over its every posting, in every process
+#: (a common word's tens of thousands). Rarer words are aggregated when asked (a few postings).
+#: The table is rewritten with the postings by :meth:`TextIndex.apply` and trusted only while the
+#: index is as that write left it (:meth:`TextIndex._bounds_mark`): a file another ragprov wrote
+#: since, or one older than the table, is aggregated as before.
+BOUND_MIN = 64
+#: a write touching more (field, word) pairs than this recomputes ``bound`` in one pass
+_BOUND_REWRITE = 2000
+_BOUNDS_ALL = f"""
+INSERT INTO bound SELECT field, term, count(*), max(tf), min(length) FROM posting GROUP BY field, term HAVING count(*) > {BOUND_MIN}
+"""
 
 #: each entity's *anchor*: the rarest word of its label when it was written. An entity whose every
 #: label word occurs in a text has its anchor there, so :meth:`StoredEntityIndex.named_in` looks at
@@ -163,6 +179,8 @@ class TextIndex:
         self._vectors: dict[tuple[str, str], Any] = {}
         #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
         self._named: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: the ``bound`` table, read once (``None``: not read yet; ``{}`` also when it cannot be trusted)
+        self._bounds: dict[tuple[int, str], tuple[int, int, int]] | None = None
 
     @classmethod
     def open(cls, location: Path | None) -> TextIndex:
@@ -231,6 +249,7 @@ class TextIndex:
         self._forget()
         db.execute("BEGIN IMMEDIATE")
         try:
+            bounds_kept = self._bounds_current()  # the bound table matches the postings before this write
             known = {(k, i): (d, h) for d, k, i, h in db.execute(
                 f"SELECT id, kind, iri, hash FROM doc WHERE kind IN ({','.join('?' * len(kinds))})", kinds)}
             seen: set[tuple[str, str]] = set()
@@ -259,7 +278,9 @@ class TextIndex:
                 context.write(db)
             if report.written:
                 db.execute(_ANCHORS, {"field": FIELD_IDS["entity", "label"], "first": first})
+            self._write_bounds(None if not bounds_kept or len(self._pending.touched) > _BOUND_REWRITE else self._pending.touched)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", (stamp,))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('bound', ?)", (self._bounds_mark(),))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -277,14 +298,16 @@ class TextIndex:
             counts = Counter(tokens)
             pending.lengths.append((doc_id, field, len(tokens), " ".join(counts)))
             pending.postings.extend((field_id, term, doc_id, tf, len(tokens)) for term, tf in counts.items())
+            pending.touched.update((field_id, term) for term in counts)
             pending.count(doc.kind, field, 1, len(tokens))
 
     def _remove(self, doc_id: int, kind: str) -> None:
         db = self.db
         for field, length, terms in db.execute("SELECT field, length, terms FROM length WHERE doc = ?", (doc_id,)).fetchall():
             self._pending.count(kind, field, -1, -length)
-            db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?",
-                           [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term])
+            removed = [(FIELD_IDS[kind, field], term, doc_id) for term in terms.split(" ") if term]
+            db.executemany("DELETE FROM posting WHERE field = ? AND term = ? AND doc = ?", removed)
+            self._pending.touched.update((f, t) for f, t, _ in removed)
         db.execute("DELETE FROM length WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM anchor WHERE doc = ?", (doc_id,))
         db.execute("DELETE FROM doc WHERE id = ?", (doc_id,))
@@ -300,6 +323,45 @@ class TextIndex:
         self._among_read.clear()
         self._vectors.clear()
         self._named.clear()
+        self._bounds = None
+
+    # -- the bound table (see BOUND_MIN) -----------------------------------------------------------
+    def _bounds_mark(self) -> str:
+        """What the postings look like now, cheaply: the stamp, the highest document id (ids only
+        grow: any document written since changes it) and the document counts (any removed one
+        changes them). :meth:`apply` keeps it beside the ``bound`` table it wrote."""
+        stamp = self.db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        top = self.db.execute("SELECT max(id) FROM doc").fetchone()[0]
+        counts = self.db.execute("SELECT kind, field, n FROM stats ORDER BY kind, field").fetchall()
+        return json.dumps([BOUND_MIN, stamp[0] if stamp else None, top, counts])
+
+    def _bounds_current(self) -> bool:
+        """Whether the ``bound`` table was written with the postings as they are."""
+        kept = self.db.execute("SELECT value FROM meta WHERE key = 'bound'").fetchone()
+        return kept is not None and kept[0] == self._bounds_mark()
+
+    def _write_bounds(self, touched: set[tuple[int, str]] | None) -> None:
+        """Bring ``bound`` up to date: the ``touched`` (field, word) pairs counted again, or
+        (``None``) the whole table in one pass over the postings."""
+        db = self.db
+        if touched is None:
+            db.execute("DELETE FROM bound")
+            db.execute(_BOUNDS_ALL)
+            return
+        for key in sorted(touched):
+            df, tf, length = db.execute("SELECT count(*), max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
+            if df > BOUND_MIN:
+                db.execute("INSERT OR REPLACE INTO bound VALUES (?, ?, ?, ?, ?)", (*key, df, tf, length))
+            else:
+                db.execute("DELETE FROM bound WHERE field = ? AND term = ?", key)
+
+    def _bound(self, key: tuple[int, str]) -> tuple[int, int, int] | None:
+        """``(documents, highest tf, shortest field)`` of a common (field id, word) from the
+        ``bound`` table (read whole, once); ``None`` for a rarer one or an untrusted table."""
+        if self._bounds is None:
+            trusted = self._bounds_current()
+            self._bounds = {(f, t): (df, tf, n) for f, t, df, tf, n in self.db.execute("SELECT * FROM bound")} if trusted else {}
+        return self._bounds.get(key)
 
     def _stats(self, kind: str, field: str) -> tuple[int, float]:
         cached = self._field_stats.get((kind, field))
@@ -316,6 +378,20 @@ class TextIndex:
         n, avgdl = self._stats(kind, field)
         out: dict[int, float] = {}
         for term, qtf in Counter(query).items():
+            if only is not None and qtf == 1 and (FIELD_IDS[kind, field], term) in self._postings:
+                # read whole already: each document's share as computed once per process (the same
+                # arithmetic), looked up for these documents
+                share = self._contribution(kind, field, term)[0]
+                get = out.get
+                if len(only) < len(share):
+                    for doc in only:
+                        if (s := share.get(doc)) is not None:
+                            out[doc] = get(doc, 0.0) + s
+                else:
+                    for doc, s in share.items():
+                        if doc in only:
+                            out[doc] = get(doc, 0.0) + s
+                continue
             posting = self._posting(kind, field, term) if only is None else self._among(kind, field, term, only)
             if not posting:
                 continue
@@ -361,7 +437,9 @@ class TextIndex:
         if key in self._postings:
             return len(self._postings[key])
         if key not in self._frequencies:
-            self._frequencies[key] = self.db.execute("SELECT count(*) FROM posting WHERE field = ? AND term = ?", key).fetchone()[0]
+            bound = self._bound(key)
+            self._frequencies[key] = bound[0] if bound is not None else self.db.execute(
+                "SELECT count(*) FROM posting WHERE field = ? AND term = ?", key).fetchone()[0]
         return self._frequencies[key]
 
     def ceiling(self, kind: str, field: str, term: str) -> float:
@@ -370,7 +448,9 @@ class TextIndex:
         one aggregate, the postings stay unread."""
         key = (FIELD_IDS[kind, field], term)
         if key not in self._ceilings:
-            tf, length = self.db.execute("SELECT max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
+            bound = self._bound(key)
+            tf, length = bound[1:] if bound is not None else self.db.execute(
+                "SELECT max(tf), min(length) FROM posting WHERE field = ? AND term = ?", key).fetchone()
             avgdl = self._stats(kind, field)[1]
             self._ceilings[key] = 0.0 if tf is None else (
                 self.idf(kind, field, term) * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * (length / avgdl if avgdl else 0.0))))
@@ -408,14 +488,15 @@ class TextIndex:
     def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int, only: set[int] | None = None) -> list[int]:
         """The documents of ``kind`` (among ``only`` when given) whose ``field`` is ``length``
         tokens long and holds every one of ``terms`` (the only ones whose field can equal a query of those words)."""
-        if only is not None:
-            lengths = [{doc: n for doc, _, n in self._among(kind, field, t, only)} for t in dict.fromkeys(terms)]
-        else:
-            lengths = [self._contribution(kind, field, t)[1] for t in dict.fromkeys(terms)]
+        lengths = [
+            self._contribution(kind, field, t)[1] if only is None or (FIELD_IDS[kind, field], t) in self._postings  # read whole
+            else {doc: n for doc, _, n in self._among(kind, field, t, only)}
+            for t in dict.fromkeys(terms)]
         if not lengths or not all(lengths):
             return []
         lengths.sort(key=len)
-        return [d for d, n in lengths[0].items() if n == length and all(d in other for other in lengths[1:])]
+        return [d for d, n in lengths[0].items()
+                if n == length and (only is None or d in only) and all(d in other for other in lengths[1:])]
 
     def _posting(self, kind: str, field: str, term: str) -> list[tuple[int, int, int]]:
         """``(document, term frequency, field length)`` of the documents whose ``field`` holds ``term``."""
@@ -433,6 +514,16 @@ class TextIndex:
             part = ids[start : start + 500]
             for doc_id, iri, data in self.db.execute(f"SELECT id, iri, data FROM doc WHERE id IN ({','.join('?' * len(part))})", part):
                 out[doc_id] = (iri, json.loads(data))
+        return out
+
+    def _labels(self, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+        """``id → (iri, label)`` of entity documents (the label read inside SQLite: no document decoded)."""
+        ids = list(ids)
+        out: dict[int, tuple[str, str]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            out.update((doc_id, (iri, label)) for doc_id, iri, label in self.db.execute(
+                f"SELECT id, iri, json_extract(data, '$.label') FROM doc WHERE id IN ({','.join('?' * len(part))})", part))
         return out
 
     def top(self, totals: dict[int, float], limit: int) -> list[tuple[int, str, dict, float]]:
@@ -639,6 +730,8 @@ class _Pending:
         self.lengths: list[tuple] = []
         self.postings: list[tuple] = []
         self.counts: dict[tuple[str, str], list[int]] = {}
+        #: the (field id, word) pairs whose postings this write changes
+        self.touched: set[tuple[int, str]] = set()
 
     def count(self, kind: str, field: str, n: int, total: int) -> None:
         c = self.counts.setdefault((kind, field), [0, 0])
@@ -690,9 +783,9 @@ class StoredEntityIndex:
                 "SELECT a.doc, l.terms FROM anchor a JOIN length l ON l.doc = a.doc AND l.field = 'label' "
                 f"WHERE a.term IN ({','.join('?' * len(part))})", part))
         found = [[doc for doc, words in labels.items() if words <= text] for text in present]
-        docs = self.index._docs({doc for docs in found for doc in docs})
+        names = self.index._labels({doc for docs in found for doc in docs})
         for text, ds in zip(fresh, found, strict=True):
-            known[text] = tuple(sorted(((docs[d][0], docs[d][1]["label"]) for d in ds), key=lambda f: f[0]))
+            known[text] = tuple(sorted((names[d] for d in ds), key=lambda f: f[0]))
         return [[(NamedNode(iri), label) for iri, label in known[t]] for t in texts]
 
     #: texts whose names :meth:`named_in` keeps per process
@@ -725,12 +818,69 @@ class StoredEntityIndex:
                 if all(("label", t) in unread for t in q):
                     candidates.update(index.of_length("entity", "label", q[0], len(q)))
             if len(candidates) >= limit:
+                if unread is not common:  # every label posting read: bound first, score the few that can win
+                    found = self._bounded(queries, candidates, unread, limit)
+                    if found is not None:
+                        return found
+                    continue
                 totals, per_concept = self._totals(queries, candidates)
                 cut = heapq.nlargest(limit, totals.values())[-1] if limit > 0 else math.inf
                 if cut > self._common_bound(queries, unread):
                     return self._matches(totals, per_concept, limit)
         totals, per_concept = self._totals(queries, None)
         return self._matches(totals, per_concept, limit)
+
+    def _bounded(self, queries: Sequence[tuple[str, list[str]]], candidates: set[int], unread: set[tuple[str, str]],
+                 limit: int) -> list[EntityMatch] | None:
+        """:meth:`search` when every label posting of the query is read and only common words'
+        description postings (``unread``) are not: each candidate's score is bounded from what is
+        read — below by its label and rarer description shares, above by adding each concept's
+        common description words at their :meth:`TextIndex.ceiling` (an exact label match
+        doubling both) — and only the candidates whose upper bound reaches the ``limit``-th best
+        lower bound are scored exactly (:meth:`_totals`: the common words' postings read for those
+        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more)."""
+        index, weight = self.index, EntityIndex.LABEL_WEIGHT
+        lower: dict[int, float] = {}  # what is read: label and rarer description shares
+        bonus: dict[int, float] = {}  # the exact-match candidates' doubling, at the ceiling
+        base = 0.0  # what any candidate may add from common description words
+        for _, query in queries:
+            rare = [t for t in query if ("description", t) not in unread]
+            by_label = index.sparse_scores("entity", "label", query)
+            by_desc = index.sparse_scores("entity", "description", rare) if rare else {}
+            ceiling = sum(qtf * index.ceiling("entity", "description", t) for t, qtf in Counter(query).items()
+                          if ("description", t) in unread)
+            base += ceiling
+            part = dict(by_desc)
+            get = by_desc.get
+            for i, s in by_label.items():
+                part[i] = weight * s + get(i, 0.0)
+            if not lower:
+                lower = dict(part)
+            else:
+                low = lower.get
+                for i, s in part.items():
+                    lower[i] = low(i, 0.0) + s
+            for i in index.holding_all("entity", "label", query, length=len(query)):  # may equal the concept: doubled
+                bonus[i] = bonus.get(i, 0.0) + part.get(i, 0.0) + ceiling
+        if len(lower) < limit:
+            return None
+        margin = 1.0 + 1e-9  # above any rounding of the sums
+        floor = heapq.nlargest(limit, lower.values())[-1] / margin
+        # the candidates whose upper bound (read + bonus + base) reaches the limit-th best lower bound
+        if base >= floor:
+            scored = set(candidates)
+        else:
+            reach = floor - base
+            scored = {i for i, s in lower.items() if s >= reach}
+            scored.update(i for i, b in bonus.items() if lower.get(i, 0.0) + b >= reach)
+        totals, per_concept = self._totals(queries, scored)
+        if len(totals) < limit:
+            return None
+        cut = heapq.nlargest(limit, totals.values())[-1]
+        # every candidate left out is below `floor`; every other entity scores common description words only
+        if cut > max(floor, self._common_bound(queries, unread)):
+            return self._matches(totals, per_concept, limit)
+        return None
 
     def _common_bound(self, queries: Sequence[tuple[str, list[str]]], common: set[tuple[str, str]]) -> float:
         """The most an entity that is not a candidate can score: common words only, at their

@@ -178,13 +178,20 @@ class EmbeddedStore(StoreMixin):
         the kept updates; loads and quad writes are refused meanwhile."""
         self._deferred = []
 
-    def send_deferred(self) -> None:
-        """Send the updates kept since :meth:`defer_updates` as one request, and stop keeping them."""
+    def send_deferred(self, to: EmbeddedStore | None = None) -> None:
+        """Send the updates kept since :meth:`defer_updates` as one request — to this store, or
+        to ``to`` (a writer of the same directory, when this one reads it read-only) — and stop
+        keeping them."""
         from ..sparql.templates import join_updates
 
         kept, self._deferred = self._deferred, None
         if kept:
-            self._update(join_updates(kept))
+            (to or self)._update(join_updates(kept))
+
+    @property
+    def deferring(self) -> bool:
+        """Whether updates are being kept (:meth:`defer_updates`), and some are."""
+        return bool(self._deferred)
 
     def _not_deferring(self, what: str) -> None:
         if self._deferred is not None:

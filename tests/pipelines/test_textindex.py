@@ -89,6 +89,54 @@ def test_a_second_load_updates_it(carol_dir, tmp_path):
     assert [m.iri for m in found] == [NamedNode("urn:x:fezziwig-ball")]
 
 
+def _aggregated_bounds(index: TextIndex, least: int) -> dict:
+    return {(f, t): (df, tf, n) for f, t, df, tf, n in index.db.execute(
+        "SELECT field, term, count(*), max(tf), min(length) FROM posting GROUP BY field, term HAVING count(*) > ?", (least,))}
+
+
+def test_common_words_bounds_are_kept_at_load_time_and_trusted_only_as_written(carol_dir, tmp_path, monkeypatch):
+    """The ``bound`` table (a common word's document count, highest tf and shortest field) is
+    written by the load, kept up to date by a second load (the words it touched), and not trusted
+    once the postings changed without it (another writer): then the aggregates are read as before."""
+    import sqlite3
+
+    from ragprov.loaders.triples import load_triples
+    from ragprov.retrieve import textindex
+
+    monkeypatch.setattr(textindex, "BOUND_MIN", 5)  # enough common words in the fixture
+    monkeypatch.setattr(textindex, "_BOUNDS_ALL", textindex._BOUNDS_ALL.replace("> 64", "> 5"))
+    store = EmbeddedStore(carol_dir)
+    location = index_location(store)
+    db = sqlite3.connect(location)
+    with db:
+        db.execute("DELETE FROM meta WHERE key = 'bound'")  # as a file written before the table: recomputed whole
+    db.close()
+    facts = tmp_path / "more.nt"
+    facts.write_text('<urn:x:quokka> <http://www.w3.org/2000/01/rdf-schema#label> "Christmas Quokka" .\n'
+                     '<urn:x:quokka> <http://purl.org/dc/terms/description> "a ghost of Christmas" .\n', encoding="utf-8")
+    for n in range(2):  # a full recomputation, then an incremental update of the touched words
+        if n:
+            load_triples(store, str(facts), source="urn:x:notes", facts_graph=FACTS, require_source=False, show_progress=False)
+        update_text_index(store, facts_graph=FACTS)
+        index = TextIndex.open(location)
+        expected = _aggregated_bounds(index, 5)
+        assert index._bounds_current() and len(expected) > 20
+        assert {(f, t): (df, tf, ln) for f, t, df, tf, ln in index.db.execute("SELECT * FROM bound")} == expected
+        label = textindex.FIELD_IDS["entity", "label"]
+        assert index.frequency("entity", "label", "christmas") == expected[label, "christmas"][0]
+        index.close()
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    index = TextIndex.open(location)
+    index.db.execute("UPDATE bound SET df = 1, tf = 1, length = 1000")  # what the bounds would say if nobody noticed
+    index.db.execute("INSERT INTO doc (kind, iri, hash, data) VALUES ('chunk', 'urn:x:another-writer', '', '{}')")
+    assert not index._bounds_current()
+    for question in QUESTIONS:
+        concepts = extract_concepts(question)
+        assert index.entities().search(concepts, limit=5) == scratch.search(concepts, limit=5), question
+    index.close()
+
+
 def test_a_store_changed_behind_its_back_is_noticed(carol_dir, tmp_path, capsys):
     from ragprov.loaders.triples import load_triples
 
@@ -221,6 +269,42 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
             pruned += True not in calls  # ranked without reading every posting
             index.close()
     assert pruned >= 3, pruned
+
+
+def test_bounded_scoring_of_common_words_gives_the_same_top_k(carol_dir, monkeypatch):
+    """When the candidates a rarer word found cannot settle the top k, every label posting is read
+    and each candidate bounded (label shares below, common description words at their ceiling
+    above): only those whose bound reaches the k-th best are scored. The same winners and scores
+    as a from-scratch build, and most such searches settled by the bounds (few entities scored)."""
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
+    settled: list[int] = []
+    bounded = StoredEntityIndex._bounded
+
+    def spy(self, queries, candidates, unread, limit):
+        found = bounded(self, queries, candidates, unread, limit)
+        settled.append(len(candidates) if found is not None else -1)
+        return found
+
+    scored: list[int] = []
+    totals = StoredEntityIndex._totals
+    monkeypatch.setattr(StoredEntityIndex, "_bounded", spy)
+    monkeypatch.setattr(StoredEntityIndex, "_totals", lambda self, queries, only: scored.append(len(only) if only is not None else -1)
+                        or totals(self, queries, only))
+    fewer = 0
+    for question in [*QUESTIONS, "Scrooge and the ghost", "Tiny Tim Christmas dinner", "the spirit of Christmas", "Scrooge's nephew Fred",
+                     "Christmas ghost spirit", "Who is Scrooge?"]:
+        concepts = extract_concepts(question)
+        for limit in (1, 3, 10):
+            settled.clear()
+            scored.clear()
+            index = TextIndex.open(index_location(reader.store))
+            assert index.entities().search(concepts, limit=limit) == scratch.search(concepts, limit=limit), (question, limit)
+            if settled and settled[-1] > 0:
+                fewer += scored[-1] < settled[-1]  # fewer entities scored than the candidates
+            index.close()
+    assert fewer >= 3, fewer
 
 
 def test_primer_reports_and_report_levels_from_the_index_keep_to_the_community_level(carol_dir):
