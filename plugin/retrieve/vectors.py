@@ -47,16 +47,23 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "ENTITY_INDEX_VECTORS",
     "INDEX_VECTORS",
+    "SHIPPED",
     "Embedder",
     "HashedEmbedder",
     "VectorIndex",
+    "entity_text",
     "normalise",
     "text_digest",
 ]
 
+#: what the names of the vector sets an index output shipped begin with
+SHIPPED = "graphrag-output:"
 #: the name of the text-unit vectors a GraphRAG output ships (:mod:`ragprov.loaders.graphrag_embeddings`)
-INDEX_VECTORS = "graphrag-output:text_unit_text"
+INDEX_VECTORS = SHIPPED + "text_unit_text"
+#: the name of the entity-description vectors a GraphRAG output ships (``embeddings.entity_description.parquet``)
+ENTITY_INDEX_VECTORS = SHIPPED + "entity_description"
 
 
 class Embedder(Protocol):
@@ -132,6 +139,16 @@ class HashedEmbedder:
         return normalise(rows)
 
 
+def entity_text(title: str | None, description: str | None) -> str:
+    """What an entity's vector is computed from: ``title:description``, the text Microsoft
+    GraphRAG embeds for its ``entity_description`` vectors.
+
+    >>> entity_text("Jacob Marley", "Scrooge's late business partner")
+    "Jacob Marley:Scrooge's late business partner"
+    """
+    return f"{title or ''}:{description or ''}"
+
+
 def text_digest(text: str) -> str:
     """What a stored vector remembers of the text it was computed from."""
     return hashlib.sha1(text.encode()).hexdigest()
@@ -153,6 +170,7 @@ class VectorIndex:
         self.iris = list(iris)
         self.matrix = matrix
         self.ref = ref
+        self._row: dict[str, int] | None = None
 
     def __len__(self) -> int:
         return len(self.iris)
@@ -167,6 +185,33 @@ class VectorIndex:
 
             raise ConfigurationError(
                 f"the query vector has {query.shape[-1]} dimensions, the text units' vectors ({self.ref}) {self.matrix.shape[1]}")
+        import numpy as np
+
         scores = self.matrix @ query.astype(self.matrix.dtype)
-        order = sorted(range(len(self.iris)), key=lambda i: (-float(scores[i]), self.iris[i]))[:k]
+        if len(self.iris) > 4 * k:  # the k best, and every item tied with the k-th, sorted (not all of them)
+            cut = np.partition(scores, len(scores) - k)[len(scores) - k]
+            candidates = np.flatnonzero(scores >= cut).tolist()
+        else:
+            candidates = range(len(self.iris))
+        order = sorted(candidates, key=lambda i: (-float(scores[i]), self.iris[i]))[:k]
         return [(self.iris[i], round(float(scores[i]), 6)) for i in order]
+
+    def similarity(self, query: np.ndarray, iris: Sequence[str]) -> dict[str, float]:
+        """The cosine similarity of each of ``iris`` that has a vector here to ``query``.
+
+        >>> e = HashedEmbedder(dim=64)
+        >>> index = VectorIndex(["urn:a"], e.embed(["Tiny Tim is ill"]), e.ref)
+        >>> index.similarity(e.embed(["Tiny Tim is ill"])[0], ["urn:a", "urn:z"])
+        {'urn:a': 1.0}
+        """
+        row = self._rows()
+        found = [(iri, row[iri]) for iri in iris if iri in row]
+        if not found or query.shape[-1] != self.matrix.shape[1]:
+            return {}
+        scores = self.matrix[[n for _, n in found]] @ query.astype(self.matrix.dtype)
+        return {iri: round(float(s), 6) for (iri, _), s in zip(found, scores, strict=True)}
+
+    def _rows(self) -> dict[str, int]:
+        if self._row is None:
+            self._row = {iri: n for n, iri in enumerate(self.iris)}
+        return self._row
