@@ -39,7 +39,7 @@ from .vectors import ENTITY_INDEX_VECTORS, HashedEmbedder
 if TYPE_CHECKING:
     from .vectors import Embedder
 
-__all__ = ["FUSED", "LEXICAL", "OVERSAMPLE", "RRF_K", "VECTOR", "EntityRanking", "map_query_to_entities"]
+__all__ = ["FUSED", "LEXICAL", "OVERSAMPLE", "RRF_K", "VECTOR", "EntityRanking", "map_query_to_entities", "reciprocal_rank_fusion"]
 
 #: Microsoft's ``oversample_scaler``: the vector search returns ``k ×`` this many entities
 OVERSAMPLE = 2
@@ -74,7 +74,8 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
     if embedder is None:
         return _lexical(reader, concepts, limit)
     offline = isinstance(embedder, HashedEmbedder)
-    vector = embedder.embed([query])[0]
+    # offline, the question's few non-zero dimensions (no numpy: the stored vectors are searched by those columns)
+    vector = embedder.sparse(query) if isinstance(embedder, HashedEmbedder) else embedder.embed([query])[0]
     vectors = None if offline else reader.imported_entity_vectors(ENTITY_INDEX_VECTORS, len(vector))
     if vectors is None or not len(vectors):
         vectors = reader.entity_vectors(embedder)
@@ -88,15 +89,25 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
         scores = {NamedNode(iri): score for iri, score in hits[:limit]}
         return EntityRanking(entities, scores, dict(scores), VECTOR.format(vectors.ref), vectors.ref, spent)
     lexical = reader.entity_index().search(concepts, limit=limit * OVERSAMPLE)
-    fused: dict[str, float] = {}
-    for ranking in ([m.iri.value for m in lexical], [iri for iri, _ in hits]):
-        for rank, iri in enumerate(ranking, start=1):
-            fused[iri] = fused.get(iri, 0.0) + 1.0 / (RRF_K + rank)
-    best = sorted(fused, key=lambda iri: (-fused[iri], iri))[:limit]
-    similarity = vectors.similarity(vector, best)
-    entities = [NamedNode(iri) for iri in best]
-    return EntityRanking(entities, {e: round(fused[e.value], 6) for e in entities},
+    fused = reciprocal_rank_fusion([[m.iri.value for m in lexical], [iri for iri, _ in hits]], limit=limit)
+    similarity = vectors.similarity(vector, [iri for iri, _ in fused])
+    entities = [NamedNode(iri) for iri, _ in fused]
+    return EntityRanking(entities, {NamedNode(iri): score for iri, score in fused},
                          {e: similarity[e.value] for e in entities if e.value in similarity}, FUSED.format(vectors.ref), vectors.ref, spent)
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], *, limit: int, k: int = RRF_K) -> list[tuple[str, float]]:
+    """The best ``limit`` items of several rankings (best first each): each item scores
+    ``Σ 1 / (k + rank)`` over the rankings it appears in; ties by IRI.
+
+    >>> reciprocal_rank_fusion([["urn:a", "urn:b"], ["urn:b", "urn:c"]], limit=2)
+    [('urn:b', 0.032522), ('urn:a', 0.016393)]
+    """
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, iri in enumerate(ranking, start=1):
+            fused[iri] = fused.get(iri, 0.0) + 1.0 / (k + rank)
+    return [(iri, round(fused[iri], 6)) for iri in sorted(fused, key=lambda iri: (-fused[iri], iri))[:limit]]
 
 
 def _lexical(reader, concepts: Sequence[str], limit: int) -> EntityRanking:

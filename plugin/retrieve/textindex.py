@@ -643,9 +643,8 @@ class TextIndex:
         """The :class:`~.vectors.VectorIndex` of local search's entities (those of the ``context``
         table) by ``embedder``: their stored vectors (kind ``entity`` in the ``vector`` table, kept
         current by :meth:`refresh_entity_vectors` at load time), those missing embedded now from
-        :func:`~.vectors.entity_text` (``title:description``) and stored; read once per index object."""
-        import numpy as np
-
+        :func:`~.vectors.entity_text` (``title:description``) and stored; read once per index
+        object, packed (a sparse query searches them without numpy)."""
         from .vectors import VectorIndex, entity_text, text_digest
 
         key = (embedder.ref, "entity")
@@ -655,22 +654,22 @@ class TextIndex:
             f"SELECT c.entity, v.dim, v.vec FROM {_LOCAL_ENTITIES} LEFT JOIN vector v "
             "ON v.embedder = ? AND v.kind = 'entity' AND v.iri = c.entity ORDER BY c.entity", (embedder.ref,)).fetchall()
         missing = [iri for iri, _, vec in rows if vec is None]
-        fresh: dict[str, Any] = {}
+        fresh: dict[str, bytes] = {}
         if missing:
+            import numpy as np
+
             found = self.item_texts(missing)
             texts = [entity_text(*found.get(iri, (None, None))) for iri in missing]
             matrix = embedder.embed(texts)
-            fresh = {iri: matrix[n].astype(np.float32) for n, iri in enumerate(missing)}
-            self._write_vectors([(embedder.ref, "entity", iri, text_digest(text), int(fresh[iri].shape[0]), fresh[iri].tobytes())
+            fresh = {iri: matrix[n].astype(np.float32).tobytes() for n, iri in enumerate(missing)}
+            self._write_vectors([(embedder.ref, "entity", iri, text_digest(text), len(fresh[iri]) // 4, fresh[iri])
                                  for iri, text in zip(missing, texts, strict=True)])
-        dims = {len(fresh[iri]) if iri in fresh else dim for iri, dim, _ in rows}
+        dims = {len(fresh[iri]) // 4 if iri in fresh else dim for iri, dim, _ in rows}
         if not rows or len(dims) != 1:
-            found_index = VectorIndex([], np.zeros((0, 1), dtype=np.float32), embedder.ref)
+            found_index = VectorIndex.packed([], b"", 1, embedder.ref)
         else:
-            dim = dims.pop()
-            blob = b"".join(fresh[iri].tobytes() if iri in fresh else vec for iri, _, vec in rows)
-            matrix = np.frombuffer(blob, dtype=np.float32).reshape(len(rows), dim)
-            found_index = VectorIndex([iri for iri, *_ in rows], matrix, embedder.ref)
+            blob = b"".join(fresh.get(iri, vec) for iri, _, vec in rows)
+            found_index = VectorIndex.packed([iri for iri, *_ in rows], blob, dims.pop(), embedder.ref)
         self._vectors[key] = found_index
         return found_index
 
