@@ -34,12 +34,22 @@ from typing import TYPE_CHECKING
 
 from pyoxigraph import NamedNode
 
-from .vectors import ENTITY_INDEX_VECTORS, HashedEmbedder
+from .vectors import ENTITY_INDEX_VECTORS, SHIPPED, HashedEmbedder
 
 if TYPE_CHECKING:
     from .vectors import Embedder
 
-__all__ = ["FUSED", "LEXICAL", "OVERSAMPLE", "RRF_K", "VECTOR", "EntityRanking", "map_query_to_entities", "reciprocal_rank_fusion"]
+__all__ = [
+    "FUSED",
+    "LEXICAL",
+    "OVERSAMPLE",
+    "RRF_K",
+    "VECTOR",
+    "EntityRanking",
+    "describe_ranking",
+    "map_query_to_entities",
+    "reciprocal_rank_fusion",
+]
 
 #: Microsoft's ``oversample_scaler``: the vector search returns ``k ×`` this many entities
 OVERSAMPLE = 2
@@ -113,3 +123,27 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], *, limit: int, k: 
 def _lexical(reader, concepts: Sequence[str], limit: int) -> EntityRanking:
     matches = reader.entity_index().search(concepts, limit=limit)
     return EntityRanking([m.iri for m in matches], {m.iri: m.score for m in matches}, {}, LEXICAL)
+
+
+def describe_ranking(method: str | None, embedder: str | None) -> str:
+    """How a trace's entities were ranked, in words (``ragprov explain``, ``trace show``), from the
+    Exploration's ``tg:prompt`` and ``tg:embeddingModel``.
+
+    >>> print(describe_ranking("entity-rrf-bm25+hashed-tf-embedding@1", "hashed-tf-embedding@1"))
+    BM25 and vector similarity fused by reciprocal rank; vectors: hashed-tf-embedding@1, a deterministic
+    hashed term-frequency text vector (offline, no model)
+    >>> print(describe_ranking("entity-similarity:embeddings:text-embedding-3-small@api", "embeddings:text-embedding-3-small@api"))
+    vector similarity; vectors: embeddings:text-embedding-3-small@api, the embeddings API model text-embedding-3-small
+    """
+    if embedder is None:
+        return "BM25 over labels and descriptions" if method == LEXICAL else (method or "unknown")
+    how = "BM25 and vector similarity fused by reciprocal rank" if (method or "").startswith(FUSED.format("")) else "vector similarity"
+    if embedder.startswith("hashed-tf-embedding"):
+        what = "a deterministic hashed term-frequency text vector (offline, no model)"
+    elif embedder.startswith("embeddings:") and embedder.endswith("@api"):
+        what = f"the embeddings API model {embedder[len('embeddings:'):-len('@api')]}"
+    elif embedder.startswith(SHIPPED):
+        what = "the vectors the GraphRAG index output shipped"
+    else:
+        what = "vectors"
+    return f"{how}; vectors: {embedder}, {what}"

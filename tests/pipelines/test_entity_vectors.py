@@ -16,6 +16,7 @@ import pytest
 from pyoxigraph import NamedNode
 
 import ragprov.loaders.graphrag as graphrag_loader
+from ragprov.cli.explain import describe
 from ragprov.llm import LLMClient, LLMConfig, LLMEngine
 from ragprov.loaders.triples import load_triples
 from ragprov.namespaces import TG
@@ -206,8 +207,13 @@ def test_the_entity_embeddings_a_graphrag_output_ships_are_read_and_used(tmp_pat
 
 def test_offline_the_trace_names_the_hashed_vector_and_drift_maps_its_follow_ups_alike(index):
     pipe = LocalSearch(index, facts_graph=FACTS)
-    ids = stages(list(pipe.run("Which city does Scrooge live in?")))
+    events = list(pipe.run("Which city does Scrooge live in?"))
+    ids = stages(events)
     exploration = ids["exploration"]
+    # what `ask -x` prints of the stage says it in words
+    shown = describe(next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "exploration"))
+    assert ("  entities ranked by: BM25 and vector similarity fused by reciprocal rank; vectors: hashed-tf-embedding@1, "
+            "a deterministic hashed term-frequency text vector (offline, no model)") in shown
     assert one(index, exploration, TG.embeddingModel).value == "hashed-tf-embedding@1"
     assert one(index, exploration, TG.prompt).value == FUSED.format("hashed-tf-embedding@1") == "entity-rrf-bm25+hashed-tf-embedding@1"
     kept = kept_entities(index, ids["focus"])
