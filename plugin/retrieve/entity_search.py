@@ -10,13 +10,15 @@ the vectors :meth:`~.reader.FactsReader.entity_vectors` keeps (:mod:`.vectors`):
   by the API and searched among the vectors the index output shipped when they have its
   dimension (``embeddings.entity_description.parquet``, as Microsoft's query engine searches the
   index's vectors), else among the API's own vectors of the entities (computed on first use,
-  then kept); the ranking is the vectors' alone (:data:`VECTOR`), as Microsoft's;
+  then kept); the ranking is the vectors' alone (:data:`VECTOR`), as Microsoft's, and as
+  Microsoft's it keeps all ``k × oversample`` nearest entities (``top_k_entities`` 10: 20);
 - offline, the vectors are the deterministic hashed term-frequency text vector
   (``hashed-tf-embedding@1``, computed at load time): a bag of words and character trigrams, not a
   language model's embedding. On its own it ranks entities worse than the lexical (BM25) entity
   search over labels and descriptions (``bench/answers.py``: local search's first-line accuracy),
-  so offline the two rankings are fused by reciprocal rank fusion (:data:`FUSED`: each entity
-  scores ``Σ 1 / (RRF_K + rank)`` over the rankings it appears in);
+  so offline the two rankings (the ``k × oversample`` best of each) are fused by reciprocal rank
+  fusion (:data:`FUSED`: each entity scores ``Σ 1 / (RRF_K + rank)`` over the rankings it
+  appears in) and the best ``k`` kept;
 - without entity vectors (a store with no loaded index entities) the lexical search alone ranks
   them (:data:`LEXICAL`).
 
@@ -78,9 +80,11 @@ class EntityRanking:
 
 def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit: int, embedder: Embedder | None = None,
                           fuse: bool | None = None) -> EntityRanking:
-    """Map ``query`` (the question, with the earlier user questions of a conversation) to at most
-    ``limit`` entities (see the module docstring). ``concepts`` feed the lexical search;
-    ``fuse``: fuse the lexical and vector rankings (default: offline only)."""
+    """Map ``query`` (the question, with the earlier user questions of a conversation) to
+    entities (see the module docstring): by the vectors alone, the ``limit × OVERSAMPLE`` nearest
+    (Microsoft's ``k × oversample_scaler``: it drops none of them when no entity is excluded);
+    fused or lexical, the best ``limit``. ``concepts`` feed the lexical search; ``fuse``: fuse the
+    lexical and vector rankings (default: offline only)."""
     if embedder is None:
         return _lexical(reader, concepts, limit)
     offline = isinstance(embedder, HashedEmbedder)
@@ -94,9 +98,9 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
     hits = vectors.search(vector, k=limit * OVERSAMPLE) if len(vectors) else []
     if not hits:  # no entity vectors, or a question of stopwords only: the lexical search
         return dataclasses.replace(_lexical(reader, concepts, limit), in_token=spent)
-    if not (offline if fuse is None else fuse):
-        entities = [NamedNode(iri) for iri, _ in hits[:limit]]
-        scores = {NamedNode(iri): score for iri, score in hits[:limit]}
+    if not (offline if fuse is None else fuse):  # Microsoft keeps every one of the k × oversample nearest
+        entities = [NamedNode(iri) for iri, _ in hits]
+        scores = {NamedNode(iri): score for iri, score in hits}
         return EntityRanking(entities, scores, dict(scores), VECTOR.format(vectors.ref), vectors.ref, spent)
     lexical = reader.entity_index().search(concepts, limit=limit * OVERSAMPLE)
     fused = reciprocal_rank_fusion([[m.iri.value for m in lexical], [iri for iri, _ in hits]], limit=limit)
