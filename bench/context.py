@@ -14,8 +14,9 @@ Runs alternate side by side, question by question; p50/p95 and the ratio are pri
 How the two setups were made equivalent:
 
 - **Local** (``LocalSearchMixedContext.build_context`` vs ragprov's ``retrieve.context`` reads,
-  candidate ranking and token budgets): the same seed entities — ragprov's lexical entity search
-  for the question (timed on ragprov's side only) is handed to Microsoft's builder as
+  candidate ranking and token budgets): the same seed entities — ragprov's offline entity mapping
+  for the question (the hashed text vector fused with the lexical search,
+  :mod:`ragprov.retrieve.entity_search`, as ``ragprov ask local`` maps it; timed on ragprov's side only) is handed to Microsoft's builder as
   ``include_entity_names`` with ``top_k_mapped_entities=0`` and an empty query, so no embedding
   model is involved; ``max_context_tokens`` 12,000, ``community_prop`` 0.25, ``text_unit_prop``
   0.5, ``top_k_relationships`` 10 on both; Microsoft's tokenizer is replaced by the same
@@ -120,24 +121,28 @@ def ragprov_local(store, facts, question: str):
     """ragprov's local context: seeds, then candidates, texts, ranking and budgets."""
     from ragprov.retrieve import FactsReader
     from ragprov.retrieve import context as ctx
+    from ragprov.retrieve.entity_search import map_query_to_entities
     from ragprov.retrieve.lexical import extract_concepts
+    from ragprov.retrieve.vectors import HashedEmbedder
 
     t = time.perf_counter()
     reader = FactsReader(store, facts_graph=facts)
     reader.text_index()  # open the index, check the load stamp (a process does it once)
     opened = time.perf_counter() - t
     t = time.perf_counter()
-    matches = reader.entity_index().search(extract_concepts(question), limit=10)
+    ranking = map_query_to_entities(reader, question, extract_concepts(question), limit=10, embedder=HashedEmbedder())
     seeds = time.perf_counter() - t
     t = time.perf_counter()
-    entities = [m.iri for m in matches]
+    entities = ranking.entities
     candidates = reader.local_context(entities)
     items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
     texts = reader.item_texts(items)
-    kept = ctx.select_local(candidates, texts, entity_scores={m.iri: m.score for m in matches}, max_tokens=MAX_TOKENS,
+    kept = ctx.select_local(candidates, texts, entity_scores=ranking.scores, max_tokens=MAX_TOKENS,
                             community_prop=COMMUNITY_PROP, text_unit_prop=TEXT_UNIT_PROP, top_k_relationships=TOP_K_REL)
     ctx.unit_sources(reader, [k["item"] for k in kept if k["kind"] == "text_unit"])
-    return time.perf_counter() - t, seeds + opened, [m.label for m in matches], len(kept)
+    elapsed = time.perf_counter() - t
+    labels = reader.labels(entities)  # Microsoft's builder takes the seeds by title (not timed)
+    return elapsed, seeds + opened, [labels[e] for e in entities if e in labels], len(kept)
 
 
 def ragprov_global(store, facts):

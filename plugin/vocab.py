@@ -495,6 +495,15 @@ class TG(metaclass=_ClosedNamespace):
     #: edge count (datatype property). How many knowledge-graph edges a GraphRAG Exploration
     #: reached.
     edgeCount = NamedNode("https://trustgraph.ai/ns/edgeCount")
+    #: embedding model (datatype property). The vectors an Exploration ranked items by (local
+    #: search: the entities the question was mapped to): embeddings:{model}@api, an OpenAI-
+    #: compatible /embeddings model; graphrag-output:{name}@{dim}d, the vectors a Microsoft
+    #: GraphRAG index output shipped; or hashed-tf-embedding@1, ragprov's offline
+    #: deterministic hashed term-frequency text vector (words and their character trigrams
+    #: hashed into 1,024 signed buckets), no learned model. The Exploration's tg:prompt names
+    #: the ranking (entity-similarity:… alone, entity-rrf-bm25+… fused with the lexical
+    #: ranking).
+    embeddingModel = NamedNode("https://trustgraph.ai/ns/embeddingModel")
     #: claim end date (datatype property). When the claimed fact ended, as the indexer's LLM
     #: wrote it (free text, often ISO 8601 or NONE).
     endDate = NamedNode("https://trustgraph.ai/ns/endDate")
@@ -591,6 +600,12 @@ class TG(metaclass=_ClosedNamespace):
     #: global search map point, the rating of a DRIFT action's answer, the relevance rating of
     #: a community report in a dynamic community selection. Higher is more relevant.
     score = NamedNode("https://trustgraph.ai/ns/score")
+    #: similarity (datatype property). The cosine similarity (-1 to 1) of a selected item's
+    #: vector to the question's vector, by the vectors its trace's Exploration names
+    #: (tg:embeddingModel): in local search, how near a kept entity's title:description is to
+    #: the question. tg:score keeps the score that ranked the item (the similarity itself, or
+    #: its fusion with a lexical ranking).
+    similarity = NamedNode("https://trustgraph.ai/ns/similarity")
     #: community size (datatype property). How many entities a community has (the size column
     #: of the index).
     size = NamedNode("https://trustgraph.ai/ns/size")
@@ -758,6 +773,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.depth,
         TG.duration,
         TG.edgeCount,
+        TG.embeddingModel,
         TG.endDate,
         TG.entityType,
         TG.explanation,
@@ -789,6 +805,7 @@ DATATYPE_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.ratingExplanation,
         TG.reasoning,
         TG.score,
+        TG.similarity,
         TG.size,
         TG.sourceText,
         TG.startDate,
@@ -839,6 +856,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.depth: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.duration: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
         TG.edgeCount: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
+        TG.embeddingModel: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.endDate: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.entityType: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.explanation: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -870,6 +888,7 @@ DATATYPES: Mapping[NamedNode, NamedNode] = MappingProxyType(
         TG.ratingExplanation: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.reasoning: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.score: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
+        TG.similarity: NamedNode("http://www.w3.org/2001/XMLSchema#double"),
         TG.size: NamedNode("http://www.w3.org/2001/XMLSchema#integer"),
         TG.sourceText: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
         TG.startDate: NamedNode("http://www.w3.org/2001/XMLSchema#string"),
@@ -969,6 +988,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.duration: 'duration',
         TG.edge: 'edge',
         TG.edgeCount: 'edge count',
+        TG.embeddingModel: 'embedding model',
         TG.endDate: 'claim end date',
         TG.entity: 'seed entity',
         TG.entityType: 'entity type',
@@ -1022,6 +1042,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.selectedEdge: 'selected edge',
         TG.selectedItem: 'selected item',
         TG.selectedPoint: 'selected point',
+        TG.similarity: 'similarity',
         TG.size: 'community size',
         TG.source: 'relationship source',
         TG.sourceText: 'claim source text',

@@ -145,6 +145,12 @@ def _explored_candidates(stage: _Stage) -> list[str]:
     labels = stage.labeler(entities)
     if entities:
         lines.append(f"  entities ({len(entities)}): " + _some_entities(entities, labels))
+    if TG.embeddingModel in props or TG.prompt in props:  # local search: how the question was mapped to them
+        from ..retrieve.entity_search import describe_ranking
+
+        model, method = _one(props, TG.embeddingModel), _one(props, TG.prompt)
+        lines.append("  entities ranked by: " + describe_ranking(_val(method) if method is not None else None,
+                                                                 _val(model) if model is not None else None))
     kinds: dict[str, int] = {}
     for item in props.get(TG.candidate, []):
         kind = re.sub(r"[:/][^:/]*$", "", item.value).rsplit(":", 1)[-1] if isinstance(item, NamedNode) else "?"

@@ -161,11 +161,14 @@ def load_graphrag_command(store, output_dir, namespace, unknown_entities, facts_
         store, output_dir, facts_graph=_facts_graph(facts_graph), namespace=namespace, unknown_entities=unknown_entities
     )
     _update_text_index(store, _facts_graph(facts_graph))
-    from ragprov.loaders.graphrag_embeddings import TABLE, import_text_unit_embeddings
+    from ragprov.loaders.graphrag_embeddings import ENTITY_TABLE, TABLE, import_entity_embeddings, import_text_unit_embeddings
 
     kept = import_text_unit_embeddings(store, output_dir, namespace=namespace)
     if kept:
         click.echo(f"text index: {kept} text-unit vector(s) from {TABLE} kept for basic search", err=True)
+    kept = import_entity_embeddings(store, output_dir, namespace=namespace)
+    if kept:
+        click.echo(f"text index: {kept} entity vector(s) from {ENTITY_TABLE} kept for local search", err=True)
     _compact(store)
     if as_json:
         echo_json(

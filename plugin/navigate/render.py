@@ -52,6 +52,11 @@ def stage_lines(stage: Stage, labels: Labels | None = None, *, sources: Callable
     concepts = stage.values(TG.concept)
     if concepts:
         lines.append("  concepts: " + ", ".join(concepts))
+    ranking = stage.value(TG.prompt) if stage.kind == "Exploration" else None
+    if ranking is not None or stage.value(TG.embeddingModel) is not None:  # local search: how the question met its entities
+        from ..retrieve.entity_search import describe_ranking
+
+        lines.append("  entities ranked by: " + describe_ranking(ranking, stage.value(TG.embeddingModel)))
     if stage.value(TG.edgeCount) is not None:
         entities = stage.node.values(TG.entity)
         shown = ", ".join(term_text(e, labels) for e in entities[:10]) + (" …" if len(entities) > 10 else "")

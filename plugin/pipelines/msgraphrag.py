@@ -4,13 +4,16 @@ with the provenance Microsoft's implementation throws away.
 Both read the index as :mod:`ragprov.loaders.graphrag` writes it (entities, singleton-property
 relationships, communities, community reports with findings, claims, text units).
 
-- **Local search**: the query's concepts are mapped to entities (lexical index over labels and
-  descriptions); the candidate community reports, relationships, claims and text units of those
+- **Local search**: the question is mapped to entities as Microsoft maps it, by the similarity of
+  its vector to each entity's ``title:description`` vector (:mod:`ragprov.retrieve.entity_search`:
+  an embeddings API's vectors, or offline the deterministic hashed text vector fused with the
+  lexical index over labels and descriptions); the candidate community reports, relationships, claims and text units of those
   entities are ranked as GraphRAG ranks them (reports by how many selected entities their community
   holds, then rank; in-network relationships before out-network ones, by links then combined
   degree; text units by entity order then relationship count) and kept while they fit token
   budgets (``max_tokens`` split by ``community_prop`` / ``text_unit_prop``). The Exploration
-  records every candidate, the Focus every kept item (kind, rank, score, tokens — relationships also
+  records the entities (with how they were ranked, ``tg:prompt``, and whose vectors,
+  ``tg:embeddingModel``) and every candidate, the Focus every kept item (kind, rank, score, tokens — relationships also
   as the quoted fact, so lineage works), the Synthesis the answer built from them.
 - **Global search**: community reports up to ``max_level`` are shuffled (seeded: the same question
   gives the same batches), cut into batches by token budget, and each batch is *mapped* to scored
@@ -44,8 +47,9 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError
+from ..llm.embeddings import embedder_for
 from ..llm.engine import Mention, Passage
-from ..llm.history import ConversationTurn
+from ..llm.history import ConversationTurn, previous_questions
 from ..llm.parallel import in_order
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
@@ -53,6 +57,7 @@ from ..record.microsoft import MicrosoftTrace
 from ..retrieve.context import approx_tokens, best_reports, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
+from ..retrieve.entity_search import map_query_to_entities
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
 from .base import Pipeline
@@ -130,25 +135,29 @@ class LocalSearch(_Mode):
         timings = result.timings
 
         with timings.measure("seeds"):
-            matches = self.reader.entity_index().search(concepts + history_concepts(self.history), limit=p.top_k_entities)
-        entities = [m.iri for m in matches]
+            ranking = map_query_to_entities(
+                self.reader, "\n".join([question, *previous_questions(self.history)]), concepts + history_concepts(self.history),
+                limit=p.top_k_entities, embedder=embedder_for(self.engine))
+        result.tokens.add(ranking.in_token, None)
+        entities = ranking.entities
         with timings.measure("context"):
             candidates = self.reader.local_context(entities, max_level=p.max_level)
         all_items = [c["item"] for kind in ("report", "entity", "relationship", "claim", "text_unit") for c in candidates[kind]]
         with timings.measure("record"):
-            event = session.exploration(entities, all_items)
+            event = session.exploration(entities, all_items, prompt=ranking.method, embedding_model=ranking.embedder)
         exploration = session.last
         yield event
 
         with timings.measure("context"):
             texts = self.reader.item_texts(all_items)
             kept = select_local(
-                candidates, texts, entity_scores={m.iri: m.score for m in matches}, max_tokens=p.max_tokens,
+                candidates, texts, entity_scores=ranking.scores, max_tokens=p.max_tokens,
                 community_prop=p.community_prop, text_unit_prop=p.text_unit_prop, top_k_relationships=p.top_k_relationships,
             )
         selections = [
             {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": k["item"], "kind": k["kind"], "rank": n,
-             "score": k.get("score"), "tokens": k["tokens"], "edge": k.get("edge")}
+             "score": k.get("score"), "tokens": k["tokens"], "edge": k.get("edge"),
+             "similarity": ranking.similarity.get(k["item"]) if k["kind"] == "entity" else None}
             for n, k in enumerate(kept, start=1)
         ]
         with timings.measure("record"):

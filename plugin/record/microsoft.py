@@ -90,11 +90,14 @@ class MicrosoftTrace(TraceRecording):
         return self._stage("record/grounding", "grounding", iri, grounding=iri, concepts=list(concepts),
                            in_token=in_token, out_token=out_token, prompt=prompt)
 
-    def exploration(self, entities: Sequence[NamedNode], candidates: Sequence[NamedNode], batches: Sequence[dict] = ()) -> ExplainEvent:
-        """The matched entities, every candidate item, and (global search) the batches."""
+    def exploration(self, entities: Sequence[NamedNode], candidates: Sequence[NamedNode], batches: Sequence[dict] = (), *,
+                    prompt: str | None = None, embedding_model: str | None = None) -> ExplainEvent:
+        """The matched entities, every candidate item, and (global search) the batches; ``prompt``:
+        how the entities were ranked (``id@version``), ``embedding_model``: whose vectors ranked them."""
         iri = self.stage_iri("exploration")
         return self._stage("record/context-exploration", "exploration", iri, exploration=iri, derived_from=self.last,
-                           entities=list(entities), candidates=list(candidates), batches=list(batches))
+                           entities=list(entities), candidates=list(candidates), batches=list(batches), prompt=prompt,
+                           embedding_model=embedding_model)
 
     def community_selection(self, ratings: Sequence[Any], *, threshold: float, prompt: str | None,
                             in_token: int | None = None, out_token: int | None = None) -> ExplainEvent:

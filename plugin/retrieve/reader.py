@@ -179,7 +179,9 @@ class FactsReader:
         report = index.apply(documents, stamp=stamp, context=local)
         from .vectors import HashedEmbedder
 
-        index.vectors(HashedEmbedder())  # the offline text vectors of the text units, computed at load time
+        embedder = HashedEmbedder()
+        index.vectors(embedder)  # the offline text vectors of the text units, computed at load time
+        index.refresh_entity_vectors(embedder)  # and of local search's entities (title:description)
         return report
 
     def neighbourhood(self, entities: Sequence[NamedNode], *, limit: int) -> list[tuple[NamedNode, Triple]]:
@@ -347,6 +349,35 @@ class FactsReader:
         dimensions, or ``None`` (none shipped, another dimension, or no persistent index)."""
         stored = self.text_index()
         return stored.imported(prefix, dim) if stored is not None else None
+
+    def entity_vectors(self, embedder: Embedder) -> VectorIndex:
+        """The vectors of local search's entities (the loaded index's entities: those of the
+        entity index with candidate rows) by ``embedder``, computed from each one's ``title:description``
+        (:func:`.vectors.entity_text`): kept in the persistent index where the store has one
+        (:meth:`.textindex.TextIndex.entity_vectors`: the offline embedder's computed at load
+        time, an API's on first use, then kept), else computed here once per reader."""
+        key = ("entity-vectors", embedder.ref)
+        if key not in self._memo:
+            stored = self.text_index()
+            if stored is not None:
+                self._memo[key] = stored.entity_vectors(embedder)
+            else:
+                from .vectors import VectorIndex, entity_text
+
+                index = self.entity_index()
+                known = set(index.entities) if isinstance(index, EntityIndex) else set()
+                # the entities of the entity index with candidate rows (claims and relationships have some too)
+                entities = sorted({row[0] for row in context.all_entity_context(self)} & known, key=lambda n: n.value)
+                texts = context.store_item_texts(self, entities) if entities else {}
+                matrix = embedder.embed([entity_text(*texts.get(e, (None, None))) for e in entities])
+                self._memo[key] = VectorIndex([e.value for e in entities], matrix, embedder.ref)
+        return self._memo[key]
+
+    def imported_entity_vectors(self, prefix: str, dim: int) -> VectorIndex | None:
+        """The entity vectors an index output shipped (``embeddings.entity_description.parquet``,
+        kept in the persistent index at load) of ``dim`` dimensions, or ``None``."""
+        stored = self.text_index()
+        return stored.imported(prefix, dim, kind="entity") if stored is not None else None
 
     def chunk_names(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """``title, p. N, chunk K`` for the chunks among ``nodes`` this reader has already met

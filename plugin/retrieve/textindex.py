@@ -723,6 +723,96 @@ class TextIndex:
         return [(iri, score) for _, iri, _, score in self.top(scores, limit)]
 
 
+    # -- entity vectors (local search's entity mapping) ------------------------------------------
+    def _entity_rows(self) -> list[tuple[str, str | None, str | None]]:
+        """``(entity, label, description)`` of every entity local search can put in context (the
+        entities of the entity index with candidate rows: the loaded index's entities), ordered by IRI."""
+        return self.rows_db.execute(
+            f"SELECT c.entity, i.label, i.text FROM {_LOCAL_ENTITIES} LEFT JOIN item i ON i.iri = c.entity ORDER BY c.entity").fetchall()
+
+    def entity_vectors(self, embedder):
+        """The :class:`~.vectors.VectorIndex` of local search's entities (those of the ``context``
+        table) by ``embedder``: their stored vectors (kind ``entity`` in the ``vector`` table, kept
+        current by :meth:`refresh_entity_vectors` at load time), those missing embedded now from
+        :func:`~.vectors.entity_text` (``title:description``) and stored; read once per index
+        object, packed (a sparse query searches them without numpy)."""
+        from .vectors import VectorIndex, entity_text, text_digest
+
+        key = (embedder.ref, "entity")
+        if key in self._vectors:
+            return self._vectors[key]
+        rows = self.rows_db.execute(
+            f"SELECT c.entity, v.dim, v.vec FROM {_LOCAL_ENTITIES} LEFT JOIN vector v "
+            "ON v.embedder = ? AND v.kind = 'entity' AND v.iri = c.entity ORDER BY c.entity", (embedder.ref,)).fetchall()
+        missing = [iri for iri, _, vec in rows if vec is None]
+        fresh: dict[str, bytes] = {}
+        if missing:
+            import numpy as np
+
+            found = self.item_texts(missing)
+            texts = [entity_text(*found.get(iri, (None, None))) for iri in missing]
+            matrix = embedder.embed(texts)
+            fresh = {iri: matrix[n].astype(np.float32).tobytes() for n, iri in enumerate(missing)}
+            self._write_vectors([(embedder.ref, "entity", iri, text_digest(text), len(fresh[iri]) // 4, fresh[iri])
+                                 for iri, text in zip(missing, texts, strict=True)])
+        dims = {len(fresh[iri]) // 4 if iri in fresh else dim for iri, dim, _ in rows}
+        if not rows or len(dims) != 1:
+            found_index = VectorIndex.packed([], b"", 1, embedder.ref)
+        else:
+            blob = b"".join(fresh.get(iri, vec) for iri, _, vec in rows)
+            found_index = VectorIndex.packed([iri for iri, *_ in rows], blob, dims.pop(), embedder.ref)
+        self._vectors[key] = found_index
+        return found_index
+
+    def refresh_entity_vectors(self, embedder) -> int:
+        """Bring the entity vectors up to date after a synchronisation: ``embedder``'s (the offline
+        one, at load time) are computed for the entities whose ``title:description`` changed (its
+        hash is kept beside each vector) or are new; other embedders' stale vectors are dropped (an
+        API's are embedded again when a search needs them; the sets an index output shipped,
+        checked against their entity's document, are left alone), and so are the vectors of
+        entities local search no longer has. Returns how many vectors were computed."""
+        import numpy as np
+
+        from .vectors import SHIPPED, entity_text, text_digest
+
+        texts = {iri: entity_text(label, text) for iri, label, text in self._entity_rows()}
+        current = {iri: text_digest(text) for iri, text in texts.items()}
+        stored = self.db.execute("SELECT embedder, iri, hash FROM vector WHERE kind = 'entity' AND substr(embedder, 1, ?) != ?",
+                                 (len(SHIPPED), SHIPPED)).fetchall()
+        mine = {iri: digest for ref, iri, digest in stored if ref == embedder.ref}
+        stale = [iri for iri, digest in current.items() if mine.get(iri) != digest]
+        dropped = [(ref, iri) for ref, iri, digest in stored if ref != embedder.ref and current.get(iri) != digest]
+        dropped += [(embedder.ref, iri) for iri in mine if iri not in current]
+        rows = []
+        if stale:
+            matrix = embedder.embed([texts[iri] for iri in stale])
+            rows = [(embedder.ref, "entity", iri, current[iri], int(matrix.shape[1]), matrix[n].astype(np.float32).tobytes())
+                    for n, iri in enumerate(stale)]
+        if rows or dropped:
+            self._write_vectors(rows, dropped)
+        return len(rows)
+
+    def _write_vectors(self, rows: Sequence[tuple], dropped: Sequence[tuple[str, str]] = (), kind: str = "entity") -> None:
+        """Store vectors (``INSERT OR REPLACE``) and drop ``(embedder, iri)`` ones of ``kind``, in one
+        transaction; a read-only index keeps them for this process only."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR REPLACE INTO vector VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("DELETE FROM vector WHERE embedder = ? AND kind = ? AND iri = ?",
+                                [(ref, kind, iri) for ref, iri in dropped])
+            self.db.execute("COMMIT")
+        except sqlite3.Error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        self._vectors.clear()
+
+
+#: local search's entities: those of the entity index with candidate rows (the ``context`` table's
+#: first column also holds claims and relationships, derived from text units as entities are);
+#: ``CROSS JOIN`` keeps SQLite scanning the few context rows, in IRI order, not every entity
+_LOCAL_ENTITIES = "context c CROSS JOIN doc d ON d.kind = 'entity' AND d.iri = c.entity"
+
+
 class _Pending:
     """What one :meth:`TextIndex.apply` writes in batches at its end: lengths, postings, counts."""
 

@@ -104,7 +104,7 @@ def test_every_update_template_with_text_is_covered():
                 for p in catalog().info(name).params.values())
     }
     # These take object lists whose fields are IRIs and numbers only: no text to fuzz.
-    assert with_text - {name for name, _, _ in SLOTS} <= {"record/exploration", "record/chunk-exploration", "record/context-exploration"}
+    assert with_text - {name for name, _, _ in SLOTS} <= {"record/exploration", "record/chunk-exploration"}
 
 
 @pytest.mark.parametrize("dialect", [Dialect.RDF12, Dialect.REIFICATION], ids=lambda d: d.value)

@@ -2,7 +2,8 @@
 with scripted replies (whole or streamed as server-sent events), for the pipeline tests.
 
 ``reply`` decides each chat reply from the request: a callable ``(request_json) -> str`` or a
-``Reply`` (text plus optional HTTP status for scripted failures). Every request is kept in
+``Reply`` (text plus optional HTTP status for scripted failures); ``embed``, each embedded
+text's vector. Every request is kept in
 ``requests`` (path, headers, JSON body) so tests can check what was sent.
 """
 
@@ -28,8 +29,10 @@ class Reply:
 
 
 class OpenAIStub:
-    def __init__(self, reply: Callable[[dict], Any]):
+    def __init__(self, reply: Callable[[dict], Any], *, embed: Callable[[str], list[float]] | None = None):
         self.reply = reply
+        #: each text's vector (default: its length and a checksum of its characters)
+        self.embed = embed or (lambda t: [float(len(t)), float(sum(map(ord, t)) % 97)])
         self.requests: list[dict[str, Any]] = []
         stub = self
 
@@ -45,7 +48,7 @@ class OpenAIStub:
                 stub.requests.append({"path": self.path, "headers": dict(self.headers), "json": body})
                 if self.path.endswith("/embeddings"):
                     inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                    data = [{"index": i, "embedding": [float(len(t)), float(sum(map(ord, t)) % 97)]} for i, t in enumerate(inputs)]
+                    data = [{"index": i, "embedding": stub.embed(t)} for i, t in enumerate(inputs)]
                     return self._json(
                         200,
                         {

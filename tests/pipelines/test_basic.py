@@ -102,7 +102,7 @@ def test_vectors_are_computed_at_load_and_kept_in_the_text_index(tmp_path, monke
     update_text_index(store)  # what `ragprov load` does last
     sidecar = next(tmp_path.glob("store.ragprov-index*"))
     db = sqlite3.connect(sidecar)
-    rows = db.execute("SELECT embedder, count(*), min(dim), max(dim) FROM vector GROUP BY embedder").fetchall()
+    rows = db.execute("SELECT embedder, count(*), min(dim), max(dim) FROM vector WHERE kind = 'chunk' GROUP BY embedder").fetchall()
     db.close()
     assert rows == [("hashed-tf-embedding@1", len(text_units(store)), 1024, 1024)]
 

@@ -162,6 +162,8 @@ RECORD = {
         entities=[graphs.n("scrooge")],
         candidates=[NamedNode("urn:x:r1"), NamedNode("urn:x:r2")],
         batches=[{"iri": NamedNode("urn:x:b1"), "number": 1, "reports": [NamedNode("urn:x:r1")]}],
+        prompt="entity-rrf-bm25+hashed-tf-embedding@1",
+        embedding_model="hashed-tf-embedding@1",
     ),
     "record/context-focus": dict(
         focus=NamedNode("urn:x:f"),
@@ -179,7 +181,9 @@ RECORD = {
                 "score": 2.0,
                 "tokens": 12,
                 "edge": EDGE,
-            }
+            },
+            {"iri": NamedNode("urn:x:s2"), "item": graphs.n("scrooge"), "kind": "entity", "rank": 2, "score": 0.03,
+             "tokens": 9, "edge": None, "similarity": 0.41},
         ],
         points=[NamedNode("urn:x:p1")],
     ),
