@@ -180,6 +180,11 @@ def test_drift_search_records_the_action_dag(index):
     assert set(values(s, focus, PROV.wasDerivedFrom)) == set(actions)
     assert len(values(s, focus, TG.selectedItem)) == 3
     assert re.search(r"\bTim\b", pipe.result.answer)
+    # offline, the answer is read from the kept actions' evidence (the local searches' context),
+    # and it rests on the reduce step's selections of those actions
+    assert any(p.kind in ("entity", "relationship", "text_unit") for p in pipe.result.passages)
+    supported = set(values(s, top[-1].explain_id, TG.supportedBy))
+    assert supported and supported <= set(values(s, focus, TG.selectedItem))
     again = DriftSearch(index, facts_graph=FACTS, params=params)
     list(again.run("What happens to Tiny Tim?"))
     assert again.result.answer == pipe.result.answer
