@@ -187,7 +187,8 @@ class LocalSearch(_Mode):
             [
                 p.text if k["kind"] not in ("entity", "relationship") else ""
                 for p, k in zip(passages, kept, strict=False)
-            ]
+            ],
+            name_parts=False,  # the kept entities and relationships name the people in full
         )
 
         def mention(node: NamedNode) -> Mention:
