@@ -205,7 +205,7 @@ def _name_parts(persons: Sequence[Mention]) -> dict[str, Mention]:
 
 def _parts_in(text: str, mentions: Sequence[Mention], parts: dict[str, Mention]) -> list[Mention]:
     """The :func:`_name_parts` of the persons ``mentions`` holds that ``text`` writes as a name —
-    capitalised, never in lower case — and no known name of its own
+    capitalised after a lower-case word, never in lower case — and no known name of its own
     ("Bob" in "said Bob"), each a mention of its person.
 
     >>> bob, mrs = Mention("BOB CRATCHIT", "PERSON", "urn:e:bob"), Mention("MRS. CRATCHIT", "PERSON", "urn:e:mrs")
@@ -224,7 +224,7 @@ def _parts_in(text: str, mentions: Sequence[Mention], parts: dict[str, Mention])
         if owner.iri not in iris or word in known:
             continue
         name = word.capitalize()
-        if re.search(rf"(?<![\w'’-]){word}(?![\w'’-])", text) or not re.search(rf"(?<![\w'’-]){name}(?![\w-])", text):
+        if re.search(rf"(?<![\w'’-]){word}(?![\w'’-])", text) or not re.search(rf"(?<=[a-z,;] ){name}(?![\w-])", text):
             continue
         out.append(Mention(name, owner.type, owner.iri))
     return out
