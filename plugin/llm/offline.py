@@ -53,6 +53,10 @@ OFFLINE_MODEL = f"{OFFLINE_NAME}/{OFFLINE_VERSION}"
 _FIELDS = ("subject", "predicate", "object", "description")
 
 
+#: a GraphRAG report's reference to the index rows a statement rests on ("[Data: Entities (412); Relationships (699)]")
+_DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
+
+
 def _fmt(x: float) -> str:
     return f"{x:.3f}"
 
@@ -186,7 +190,9 @@ class OfflineEngine:
         sentences: list[tuple[int, str]] = []
         for i, p in enumerate(passages):
             for a, b in split_sentences(p.text):
-                text = " ".join(p.text[a:b].split())
+                # a point is a claim of its report: the report's own "[Data: …]" references (row
+                # ids of the index) are no part of it, and the point rests on the report anyway
+                text = " ".join(_DATA_REFERENCE.sub("", p.text[a:b]).split())
                 if len(text) >= 20:
                     sentences.append((i, text))
         bm = BM25([content_tokens(s) for _, s in sentences])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import Any
@@ -102,13 +103,21 @@ class Pipeline:
         self.params = params if params is not None or self.params_type is None else self.params_type()
         self.result = RunResult()
 
-    def _named_in(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]:
+    def _named_in(self, texts: Sequence[str], *, name_parts: bool = True) -> list[tuple[Mention, ...]]:
         """The known entities (labels of the entity index, typed where the graph types them) whose
-        every word occurs in each of ``texts``: the names the answer step may find there."""
+        every word occurs in each of ``texts``: the names the answer step may find there; and,
+        with ``name_parts``, for a person the graph names in full, the part of that name a text
+        writes on its own (:func:`_name_parts`: "Bob" for BOB CRATCHIT), a mention of the same
+        entity — for plain text, where no structured evidence names the person in full."""
         with self.result.timings.measure("labels"):
             found = self.reader.entity_index().named_in(texts)
             types = self.reader.entity_types({node for names in found for node, _ in names})
-        return [tuple(Mention(label, types.get(node), node.value) for node, label in names) for names in found]
+            mentions = [[Mention(label, types.get(node), node.value) for node, label in names] for names in found]
+            if name_parts:
+                parts = _name_parts([m for ms in mentions for m in ms if m.type == "PERSON"])
+                for text, ms in zip(texts, mentions, strict=True):
+                    ms += _parts_in(text, ms, parts)
+        return [tuple(ms) for ms in mentions]
 
     def _open(self, question: str, used: NamedNode | None) -> Any:
         """Record the Question; returns the trace the stages are written to (the subclass's)."""
@@ -168,3 +177,54 @@ class Pipeline:
         result.last = trace.last
         yield event
         yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
+
+
+#: words of a person's name that are no name by themselves (titles, articles, epithets)
+_NOT_NAMES = frozenset(
+    "mr mrs miss ms dr doctor sir lady lord madam master agent captain professor old young little tiny the a an of and "
+    "father mother uncle aunt brother sister saint st".split()
+)
+_NAME_WORD = re.compile(r"[A-Za-z][a-z]+")
+
+
+def _name_parts(persons: Sequence[Mention]) -> dict[str, Mention]:
+    """The first and last names of ``persons`` (full names of two or three words, titles and
+    epithets aside) that only one of them has ("bob" → BOB CRATCHIT; not "cratchit", which BOB
+    CRATCHIT and MRS. CRATCHIT share, nor "peter" when PETER CRATCHIT and MASTER PETER are both known)."""
+    owners: dict[str, dict[str, Mention]] = {}
+    for m in persons:
+        if re.search(r"['’(),]", m.name):
+            continue  # "Scrooge's nephew", "Scrooge's nephew (Fred)": descriptions, not names
+        words = re.findall(r"[\w.]+", m.name)
+        core = [w for w in words if w.lower().strip(".") not in _NOT_NAMES]
+        for w in {core[0], core[-1]} if 2 <= len(words) <= 3 and 1 <= len(core) <= 2 else ():
+            if _NAME_WORD.fullmatch(w.capitalize()):
+                owners.setdefault(w.lower(), {})[m.iri or m.name] = m
+    return {w: next(iter(ms.values())) for w, ms in owners.items() if len(ms) == 1}
+
+
+def _parts_in(text: str, mentions: Sequence[Mention], parts: dict[str, Mention]) -> list[Mention]:
+    """The :func:`_name_parts` of the persons ``mentions`` holds that ``text`` writes as a name —
+    capitalised after a lower-case word, never in lower case — and no known name of its own
+    ("Bob" in "said Bob"), each a mention of its person.
+
+    >>> bob, mrs = Mention("BOB CRATCHIT", "PERSON", "urn:e:bob"), Mention("MRS. CRATCHIT", "PERSON", "urn:e:mrs")
+    >>> parts = _name_parts([bob, mrs, Mention("TINY TIM", "PERSON", "urn:e:tim")])
+    >>> sorted(parts)  # "Cratchit" is two people's; "Tiny" is an epithet
+    ['bob', 'tim']
+    >>> _parts_in("'I know,' said Bob. Tiny Tim sat by Mrs. Cratchit.", [bob, mrs], parts)
+    [Mention(name='Bob', type='PERSON', iri='urn:e:bob')]
+    >>> _parts_in("Bob came in; a bob of the head.", [bob], parts)  # written in lower case too: no name
+    []
+    """
+    known = {m.name.lower() for m in mentions}
+    iris = {m.iri for m in mentions}
+    out: list[Mention] = []
+    for word, owner in sorted(parts.items()):
+        if owner.iri not in iris or word in known:
+            continue
+        name = word.capitalize()
+        if re.search(rf"(?<![\w'’-]){word}(?![\w'’-])", text) or not re.search(rf"(?<=[a-z,;] ){name}(?![\w-])", text):
+            continue
+        out.append(Mention(name, owner.type, owner.iri))
+    return out

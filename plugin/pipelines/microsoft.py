@@ -41,7 +41,7 @@ from ..llm.prompt import load_prompt
 from ..llm.tables import ContextTables, Table, fit_rows
 from ..llm.tokens import tokenizer_for
 from ..record.events import Event
-from ..retrieve.context import approx_tokens, report_ratings
+from ..retrieve.context import approx_tokens, report_ratings, report_statements
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens, extract_concepts
 from ..retrieve.table_fields import table_fields
@@ -205,7 +205,7 @@ def global_map(
     point it returns, sources = the reports each cites); offline, the engine's own map step."""
     llm = llm_of(pipe.engine)
     if llm is None:
-        return pipe.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in batch], keep=keep), None
+        return pipe.engine.map_points(question, concepts, [Passage(report_statements(r), r["title"]) for r in batch], keep=keep), None
     tables = report_table(pipe.reader, batch)
     if history:  # Microsoft puts the conversation history before each batch's reports
         tables.tables.insert(0, _Verbatim("Conversation History", history_table(history)))
@@ -269,7 +269,7 @@ def drift_primer_step(pipe, question: str, concepts: Sequence[str], reports: Seq
         step = drift_primer(llm, question, tables, followups=followups)
         value = step.value
         return Primer(value.answer, value.score, value.follow_ups, step.prompt, step.in_token, step.out_token, tables)
-    points = pipe.engine.map_points(question, concepts, [Passage(_report_text(r), r["title"]) for r in reports], keep=5)
+    points = pipe.engine.map_points(question, concepts, [Passage(report_statements(r), r["title"]) for r in reports], keep=5)
     answer = "\n".join(pt.text for pt in points.value)
     score = max((pt.score for pt in points.value), default=0.0)
     follow = pipe.engine.follow_ups(question, answer, keep=followups) if followups else None

@@ -197,7 +197,8 @@ class LocalSearch(_Mode):
             [
                 p.text if k["kind"] not in ("entity", "relationship") else ""
                 for p, k in zip(passages, kept, strict=False)
-            ]
+            ],
+            name_parts=False,  # the kept entities and relationships name the people in full
         )
 
         def mention(node: NamedNode) -> Mention:
@@ -518,6 +519,7 @@ class DriftSearch(_Mode):
                                 if src not in result.sources:
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
+                    evidence = self.local.result.passages
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -533,7 +535,8 @@ class DriftSearch(_Mode):
                             prompt=more.prompt if more else rating.prompt,
                         )
                     yield event
-                    answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth})
+                    answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth,
+                                    "evidence": evidence})
                     if more is not None and more.value:
                         next_frontier.append((action, sub_last, list(more.value)))
             frontier = next_frontier
@@ -549,17 +552,47 @@ class DriftSearch(_Mode):
             event = session.focus(selections, derived_from=[a["action"] for a in answers], prompt="graphrag-drift-reduce@1")
         yield event
         result.selected = len(ranked)
-        bodies = [(sel, a, _body(a["answer"])) for sel, a in zip(selections, ranked, strict=False)]
-        bodies = [(sel, a, body) for sel, a, body in bodies if body]
-        named = self._named_in([body for _, _, body in bodies])
-        passages = [
-            Passage(body, f"DRIFT action '{a['query']}' (depth {a['depth']})", kind="answer", item=sel["iri"].value, mentions=named[n])
-            for n, (sel, a, body) in enumerate(bodies)
-        ]
         if llm_of(self.engine) is not None:
+            bodies = [(sel, a, _body(a["answer"])) for sel, a in zip(selections, ranked, strict=False)]
+            bodies = [(sel, a, body) for sel, a, body in bodies if body]
+            named = self._named_in([body for _, _, body in bodies])
+            passages = [
+                Passage(body, f"DRIFT action '{a['query']}' (depth {a['depth']})", kind="answer", item=sel["iri"].value, mentions=named[n])
+                for n, (sel, a, body) in enumerate(bodies)
+            ]
             yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
             return
-        yield from self._synthesize(session, question, passages, kind="passages")
+        yield from self._synthesize(session, question, self._offline_evidence(selections, ranked), kind="passages")
+
+    def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
+        """What the offline answer to the question reads: not the intermediate answers (each
+        states an answer to its own follow-up query) but the evidence they were drawn from — the
+        primer's report points, and the context each kept local search kept (its entities,
+        relationships, reports and text units, typed, each passage once), best-rated action
+        first. Each passage names the reduce step's selection of its action as the item it
+        stands for (the action's sub-trace holds the item itself)."""
+        passages: list[Passage] = []
+        seen: set[str] = set()
+        primers = []
+        for sel, a in zip(selections, ranked, strict=False):
+            if a.get("evidence") is None:  # the primer: its report points
+                body = _body(a["answer"])
+                if body:
+                    primers.append(len(passages))
+                    source = f"DRIFT action '{a['query']}' (depth {a['depth']})"
+                    passages.append(Passage(body, source, kind="answer", item=sel["iri"].value))
+                continue
+            for p in a["evidence"]:
+                key = " ".join(p.text.split()).lower()
+                if key in seen:
+                    continue
+                seen.add(key)
+                passages.append(dataclasses.replace(p, item=sel["iri"].value))
+        if primers:
+            named = self._named_in([passages[i].text for i in primers])
+            for i, mentions in zip(primers, named, strict=True):
+                passages[i] = dataclasses.replace(passages[i], mentions=mentions)
+        return passages
 
 
 def _body(answer: str) -> str:

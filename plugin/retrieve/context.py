@@ -31,6 +31,7 @@ __all__ = [
     "local_candidates",
     "local_context",
     "report_ratings",
+    "report_statements",
     "report_text",
     "report_tree",
     "report_units",
@@ -179,6 +180,7 @@ def community_reports(reader, max_level: int | None) -> list[dict[str, Any]]:
     for rep in sorted(reports.values(), key=lambda r: r["report"].value):
         findings = [tuple(v) for _, v in sorted(rep.pop("findings").items(), key=lambda kv: (kv[1][0], kv[0].value))]
         rep["text"] = _report_text(rep["title"], rep["summary"], findings)
+        rep["statements"] = " ".join(" ".join([rep["summary"], *(e for _, _, e in findings)]).split())
         out.append(rep)
     return out
 
@@ -365,9 +367,27 @@ def report_text(report: dict) -> str:
     return report["text"]
 
 
+def report_statements(report: dict) -> str:
+    """What a report states: its summary and its findings' explanations, without the title and
+    the findings' headings (an offline map step cuts its points from these sentences). A report
+    read from a text index written before statements were kept gives its whole text."""
+    return report.get("statements") or report["text"]
+
+
 def _report_text(title: str | None, summary: str, findings: Sequence[tuple[int, str, str]]) -> str:
-    joined = " ".join(f"{s} {e}" for _, s, e in findings)
+    """A report in one line: its title, summary and findings, each finding's summary (a heading,
+    usually without a full stop) ended as a sentence of its own before its explanation.
+
+    >>> _report_text("Scrooge", "About Scrooge.", [(0, "Scrooge's Office: Isolation", "His office is cold.")])
+    "Scrooge. About Scrooge. Scrooge's Office: Isolation. His office is cold."
+    """
+    joined = " ".join(f"{_ended(s)} {e}" for _, s, e in findings)
     return " ".join(f"{title or ''}. {summary} {joined}".split())
+
+
+def _ended(heading: str) -> str:
+    heading = heading.strip()
+    return heading if not heading or heading[-1] in ".!?:;" else heading + "."
 
 
 def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | None) -> list[dict[str, Any]]:

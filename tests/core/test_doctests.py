@@ -16,7 +16,7 @@ SKIP_PREFIXES = ("ragprov.cli",)  # click commands: exercised by the CLI tests i
 WITHOUT_EXAMPLES = {
     "ragprov.llm", "ragprov.loaders", "ragprov.navigate", "ragprov.record", "ragprov.retrieve", "ragprov.sparql",
     "ragprov.errors", "ragprov.llm.env", "ragprov.llm.text", "ragprov.loaders.provenance",
-    "ragprov.pipelines.base", "ragprov.store._files", "ragprov.store.detect",
+    "ragprov.store._files", "ragprov.store.detect",
     # the ontology QC jobs read the ontology files and start Java (HermiT): tests/ontology runs them
     # Microsoft GraphRAG's prompts and context tables: tests/pipelines runs them against a local LLM server
     "ragprov.pipelines.microsoft", "ragprov.retrieve.table_fields",

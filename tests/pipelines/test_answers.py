@@ -165,3 +165,13 @@ def test_trace_show_says_why_this_answer_and_not_another(carol):
     assert "stated answer: Jacob Marley  (who question)" in text
     assert "1. Jacob Marley  PERSON  score" in text and "chosen" in text and "rejected" in text and "why: support" in text
     assert synthesis.to_dict()["candidates"][0]["name"] == "Jacob Marley"
+
+
+def test_plain_text_evidence_names_a_person_by_the_part_of_the_name_it_writes(carol):
+    """Doc-rag hands the answer step typed mentions of the known names in its chunks, and of the
+    first or last name of a person the text writes alone ("said Bob": BOB CRATCHIT)."""
+    pipe = ask(carol, "doc-rag", "Who carries Tiny Tim on his shoulder?")
+    full = {m.iri: m.name for p in pipe.result.passages for m in p.mentions if m.name.isupper()}
+    parts = [m for p in pipe.result.passages for m in p.mentions if not m.name.isupper()]
+    assert parts and all(m.type == "PERSON" and m.iri in full and m.name.upper() in full[m.iri].split() for m in parts)
+    assert "BOB CRATCHIT" in {full[m.iri] for m in parts}

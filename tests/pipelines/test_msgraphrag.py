@@ -106,11 +106,36 @@ def test_global_search_batches_map_points_and_reduce(index):
     assert len(set(score.values())) > len(all_points) // 2 and max(score.values()) < 100
     assert min(score[p] for p in kept) >= max(score[p] for p in all_points - set(kept))
     assert "theme" in pipe.result.answer.lower()
+    # offline points are what the reports state: no report title or finding heading (glued to a
+    # sentence or on its own) and no "[Data: …]" row references
+    headings = {str(r["title"]).lower() for r in pipe.reader.community_reports(params.max_level)}
+    for point in kept:
+        text = one(s, point, TG.content).value
+        assert "[Data:" not in text and text.rstrip(".").lower() not in headings
+        assert not any(text.lower().startswith(h + " ") for h in headings if h)
     # deterministic: same batches and answer again
     again = GlobalSearch(index, facts_graph=FACTS, params=params)
     list(again.run("What are the main themes of the story?"))
     assert again.result.answer == pipe.result.answer
     validate(s)
+
+
+def test_offline_map_points_are_statements_not_titles(index):
+    """A report's title and its findings' headings are no points of the offline map step, even
+    for a query made of the title's own words."""
+    from ragprov.llm.engine import Passage
+    from ragprov.llm.offline import OfflineEngine
+    from ragprov.retrieve import FactsReader
+    from ragprov.retrieve.context import report_statements
+
+    reports = FactsReader(index, facts_graph=FACTS).community_reports(1)[:20]
+    engine = OfflineEngine()
+    for r in reports:
+        title = " ".join(str(r["title"]).split())
+        points = engine.map_points(title, [title], [Passage(report_statements(r), title)], keep=3).value
+        assert points, title
+        assert all(p.text.rstrip(".") != title.rstrip(".") and not p.text.startswith(title + " ") for p in points), (title, points)
+        assert all("[Data:" not in p.text for p in points)
 
 
 def test_global_search_with_an_llm_map_step(index):
@@ -180,6 +205,11 @@ def test_drift_search_records_the_action_dag(index):
     assert set(values(s, focus, PROV.wasDerivedFrom)) == set(actions)
     assert len(values(s, focus, TG.selectedItem)) == 3
     assert re.search(r"\bTim\b", pipe.result.answer)
+    # offline, the answer is read from the kept actions' evidence (the local searches' context),
+    # and it rests on the reduce step's selections of those actions
+    assert any(p.kind in ("entity", "relationship", "text_unit") for p in pipe.result.passages)
+    supported = set(values(s, top[-1].explain_id, TG.supportedBy))
+    assert supported and supported <= set(values(s, focus, TG.selectedItem))
     again = DriftSearch(index, facts_graph=FACTS, params=params)
     list(again.run("What happens to Tiny Tim?"))
     assert again.result.answer == pipe.result.answer
