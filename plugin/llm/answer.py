@@ -45,7 +45,7 @@ import re
 from collections.abc import Sequence
 
 from .engine import Passage
-from .text import content_tokens, split_sentences, tokenize
+from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
 __all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
 
@@ -53,6 +53,8 @@ __all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionTy
 MIN_SUPPORT = 0.03
 #: the least share of the question's terms the best supporting sentence must cover
 MIN_COVERAGE = 0.15
+#: the support of a sentence that states the relation a relational question asks, of the candidate
+RELATION_SUPPORT = 1.0
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -258,6 +260,8 @@ def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
 
 #: titles that belong to a name but do not tell people apart by themselves
 _TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
+#: titles that tell a man from a woman ("Mrs. Fezziwig" is not "Mr. Fezziwig")
+_FORMS_OF_ADDRESS = frozenset("mr mrs miss ms sir lady lord master madam".split())
 
 
 class _Question:
@@ -343,9 +347,182 @@ class _Question:
         when it asks about "Bob Cratchit")."""
         toks = content_tokens(name)
         roots = {_root(t) for t in toks}
-        if not toks or roots <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
+        titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
+        if titles and asked and not titles & asked:
+            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about
+        elif not toks or roots <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
             return 1.0
         return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)
+
+
+# -- relational questions ("Who is X's R?", "Who is the R of X?") ----------------------------------
+#: kinship and work relations and their converses ("Tiny Tim's father" is the one Tiny Tim is the son of)
+_CONVERSE: dict[str, tuple[str, ...]] = {}
+for _pair in ("father mother parent | son daughter child boy girl", "husband | wife", "wife | husband",
+              "brother sister sibling | brother sister sibling", "uncle aunt | nephew niece",
+              "grandfather grandmother | grandson granddaughter grandchild", "mentor teacher master | apprentice pupil student protege",
+              "employer boss master | employee clerk servant apprentice", "partner | partner", "friend | friend"):
+    _left, _right = (side.split() for side in _pair.split("|"))
+    for _a in _left:
+        _CONVERSE[_a] = tuple(dict.fromkeys((*_CONVERSE.get(_a, ()), *_right)))
+    for _b in _right:
+        _CONVERSE[_b] = tuple(dict.fromkeys((*_CONVERSE.get(_b, ()), *_left)))
+_IRREGULAR_PLURALS = {"wives": "wife", "children": "child", "men": "man", "women": "woman", "people": "person"}
+_REL_WORDS = r"(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*"
+_REL_ASK = re.compile(r"^(?:who|whom|what|which\s+\w+)\s+(?:is|was|are|were)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
+_REL_POSSESSIVE = re.compile(
+    r"^(?:the\s+)?(?P<x>(?:[A-Z][\w.'’-]*\s+)*[A-Z][\w.-]*?)(?:['’]s|s['’])\s+(?P<r>" + _REL_WORDS + r")"
+    r"(?:\s+(?:when|while|in|at|during|before|after|who|that|on|from)\b.*)?$")
+_REL_OF = re.compile(
+    r"^(?:the|a|an)\s+(?P<r>" + _REL_WORDS + r")\s+(?:of|to|for)\s+(?:the\s+)?(?P<x>[A-Z][\w.'’ -]*?)"
+    r"(?:\s+(?:when|while|in|at|during|before|after|who|that|on|from)\b.*)?$")
+_REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split())
+#: between a name and the relation phrase it is in apposition to or the subject of ("Fan is
+#: Scrooge's sister", "Mrs. Cratchit, wife of Bob Cratchit", 'Tim Cratchit ("Tiny Tim"), a cripple, son of…')
+_GAP_BEFORE = re.compile(
+    r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
+    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+#: between the relation phrase and a name that follows it ("Scrooge's nephew, Fred", "the sister of Scrooge is Fan")
+_GAP_AFTER = re.compile(r"^[\s,:\"'“”‘’(]*(?:(?:is|was|are|were|named|called)\s+)?$")
+
+
+def _noun(word: str) -> str:
+    """A noun's singular form, lower case ("Sisters" → "sister", "wives" → "wife")."""
+    w = re.sub(r"['’]s?$", "", word.lower())
+    if w in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[w]
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+@dataclasses.dataclass(frozen=True)
+class _Relation:
+    """What a relational question asks: the relation noun (``head``, singular), the words that
+    qualify it, its converses, and the words of the one it is relative to (the possessor)."""
+
+    head: str
+    modifiers: tuple[str, ...]
+    converse: tuple[str, ...]
+    of: frozenset[str]
+
+
+def _relation(question: str) -> _Relation | None:
+    """The relation a "Who is X's R?" / "Who is the R of X?" question asks for, if it is one.
+
+    >>> r = _relation("Who was Scrooge's little sister?")
+    >>> r.head, r.modifiers, sorted(r.of)
+    ('sister', ('little',), ['scrooge'])
+    >>> _relation("Who is the crippled youngest son of Bob Cratchit?").converse
+    ('father', 'mother', 'parent')
+    >>> _relation("What is the name of the operation at Dulce?") is None, _relation("Who wrote A Christmas Carol?") is None
+    (True, True)
+    """
+    m = _REL_ASK.match(" ".join(question.split()))
+    if not m:
+        return None
+    rest = m.group("rest")
+    found = _REL_POSSESSIVE.match(rest) or _REL_OF.match(rest)
+    if not found:
+        return None
+    words = found.group("r").split()
+    head = _noun(words[-1])
+    of = frozenset(t for t in content_tokens(found.group("x")) if t not in _TITLES)
+    if head in _REL_MODIFIER_STOP or head in STOPWORDS or not of:
+        return None
+    return _Relation(head, tuple(w.lower() for w in words[:-1]), _CONVERSE.get(head, ()), of)
+
+
+_WORD = re.compile(r"[A-Za-z][\w'’.-]*[\w'’]|[A-Za-z]")
+
+
+def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) -> list[tuple[int, int, int, float]]:
+    """Where ``text`` states the relation: ``(start, end, kind, strength)`` spans. Kind 0: the
+    relation phrase ("Scrooge's younger sister", "wife of Bob Cratchit") — a name standing in
+    apposition to it or as its subject answers; kind 1: the possessor of a converse phrase whose
+    other end is the one the question is about ("Bob Cratchit" in "Tiny Tim, youngest son of Bob
+    Cratchit" for "Tiny Tim's father"). ``own``: how the text names the question's possessor.
+    ``strength`` (0–1): how far the words qualifying the relation agree with the question's
+    ("the eldest son" is a weak witness for "the youngest son")."""
+    out: list[tuple[int, int, int, float]] = []
+    mods = {_root(m) for m in rel.modifiers}
+    share = len(mods & _roots(text)) / len(mods) if mods else 1.0
+    words = list(_WORD.finditer(text))
+    for n, w in enumerate(words):
+        noun = _noun(w.group(0))
+        converse = noun in rel.converse and noun != rel.head
+        if noun != rel.head and not converse:
+            continue
+        if re.search(r"['’]s?$", w.group(0)):
+            continue  # "Scrooge's niece's sisters": the niece is not the one asked about
+        # the possessor: "X's (adj){0,3} R" or "R of/to X"
+        j, start, quals = n - 1, w.start(), 0
+        while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
+                and not re.search(r"['’]s?$", words[j].group(0)) and not text[words[j].end() : start].strip():
+            start, j, quals = words[j].start(), j - 1, quals + 1
+        owner: tuple[int, int] | None = None
+        if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
+            k = j
+            while k > 0 and words[k - 1].group(0)[:1].isupper() and not text[words[k - 1].end() : words[k].start()].strip(" "):
+                k -= 1
+            owner, phrase_start = (words[k].start(), words[j].end()), words[k].start()
+        else:
+            after = re.match(r"(?:\s+(?:and|or)\s+[a-z]+)?\s+(?:of|to|for)\s+(?:the\s+)?((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+            if after:
+                owner = (w.end() + after.start(1), w.end() + after.end(1))
+                if j >= 0 and words[j].group(0).lower() in ("the", "a", "an", "his", "her", "their"):
+                    start = words[j].start()
+                phrase_start = start
+        if owner is None:
+            continue
+        owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
+        phrase_end = max(w.end(), owner[1])
+        qualifiers = {_root(x.group(0).lower()) for x in words[j + 1 : n]} - mods
+        strength = (0.7 + 0.3 * share) * (0.6 if qualifiers and share < 1 else 1.0)
+        if not converse:
+            if owner_words & rel.of:
+                out.append((phrase_start, phrase_end, 0, strength))
+        elif own is not None and not owner_words & rel.of:
+            # the question's person must stand in apposition to / as subject of the converse phrase
+            before = [m for m in own.finditer(text[:phrase_start]) if _GAP_BEFORE.match(text[m.end() : phrase_start])]
+            tail = re.match(r"[\s,:\"'“”‘’(]*(?:(?:is|was|are|were)\s+)?", text[phrase_end:])
+            behind = own.match(text, phrase_end + tail.end()) if tail else None
+            if before or behind:
+                out.append((owner[0], owner[1], 1, strength))
+    return out
+
+
+def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tuple[int, int, int, float]]]:
+    """The relation anchors (:func:`_relation_anchors`) of every sentence, by sentence index; empty
+    when the question is not relational."""
+    rel = _relation(question)
+    if rel is None:
+        return {}
+    own = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in sorted(rel.of)) + r")(?:['’]s)?(?![\w])", re.I)
+    nouns = (rel.head, *rel.converse)
+    out: dict[int, list[tuple[int, int, int, float]]] = {}
+    for k, s in enumerate(sentences):
+        low = s.text.lower()
+        if any(n[:-1] in low for n in nouns):
+            found = _relation_anchors(rel, s.text, own)
+            if found:
+                out[k] = found
+    return out
+
+
+def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int, int, int, float]]) -> float:
+    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not)."""
+    # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
+    # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
+    possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
+    best = 0.0
+    for x, y, kind, strength in anchors:
+        if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
+                (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
+            best = max(best, strength)
+    return best
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -553,12 +730,19 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 
 
 def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
-           passage_tokens: Sequence[frozenset[str]], generic: bool) -> Candidate:
+           passage_tokens: Sequence[frozenset[str]], generic: bool,
+           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None) -> Candidate:
     n_passages = len({" ".join(p.text.split()).lower() for p in passages})
     per_passage: dict[int, float] = {}
+    related = 0
     for k, a, b in c.hits:
         s = sentences[k]
-        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), _near(s, a, b, q, passage_tokens[s.passage]))
+        near = _near(s, a, b, q, passage_tokens[s.passage])
+        stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
+        if stated:
+            # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
+            near, related = max(near, RELATION_SUPPORT * stated), related + 1
+        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
@@ -603,7 +787,8 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     score = support * type_fit * novelty * plain * spread * q.found
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}"
-           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else ""))
+           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
+           + (f"; states the relation asked in {related} sentence(s)" if related else ""))
     return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
 
 
@@ -639,7 +824,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     if not describe:
         passage_tokens = [_roots(p.text) for p in passages]
         generic = {c.key for c in cands.values() if _generic(c, sentences)}
-        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic) for c in _merge_aliases(cands, generic)]
+        anchors = _anchors(question, sentences)
+        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors) for c in _merge_aliases(cands, generic)]
         scored = [c for c in scored if c.score > 0]
         scored.sort(key=lambda c: (-c.score, c.name))
         if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
