@@ -288,8 +288,10 @@ class _Question:
         # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
         singles = {}
         for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
-            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or re.search(r"[A-Z][\w'’.-]*\s+$", question[: m.start()]):
-                continue
+            previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
+            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
+                    previous and previous.group(1).lower().rstrip(".") not in _TITLES):
+                continue  # part of a longer name; a title before it does not count ("Agent Mercer")
             following = m.group(2) or ""
             possessive = re.search(r"['’]s?$", m.group(1)) is not None
             if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
@@ -350,7 +352,7 @@ class _Question:
         titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
         if titles and asked and not titles & asked:
             pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about
-        elif not toks or roots <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
+        elif not toks or roots <= set(self.tokens) or tuple(toks) in self.names or any(_affix(named, toks) for named in self.names):
             return 1.0
         return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)
 
@@ -578,6 +580,7 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
     patterns = [(c, _name_pattern(_ARTICLES.sub("", c.name.strip()) or c.name), frozenset(_roots(c.name))) for c in known]
+    patterns.extend(_short_names(known, sentences))
     for c in known:
         c.hits, c.surfaces = [], []
     for k, s in enumerate(sentences):
@@ -596,6 +599,26 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             if _DETERMINER.search(s.text[max(0, a - 8) : a]):
                 c.determined += 1
     return cands
+
+
+def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list[tuple[_Cand, re.Pattern[str], frozenset[str]]]:
+    """A person's first or last name alone names them ("Jordan was not one to embrace fantastical
+    theories" is about Jordan Hayes) when no other person shares that word, no entity is called
+    by it, and the text never writes it in lower case (a capitalised word, not "Will" or "Hope")."""
+    by_word: dict[str, list[_Cand]] = {}
+    for c in known:
+        words = [t for t in c.key.split() if t not in _TITLES]
+        if c.type != _PERSON or len(words) < 2 or re.search(r"['’(]", c.name):
+            continue
+        for w in {words[0], words[-1]}:
+            by_word.setdefault(w, []).append(c)
+    names = {c.key for c in known}
+    wanted = {w for w, hosts in by_word.items() if len(hosts) == 1 and w not in names and len(w) > 2 and w not in STOPWORDS}
+    if not wanted:
+        return []
+    lower = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)}
+    return [(by_word[w][0], re.compile(r"(?<![\w'’])" + re.escape(w[:1].upper() + w[1:]) + r"(?:['’]s)?(?![\w])"), frozenset({_root(w)}))
+            for w in sorted(wanted - lower)]
 
 
 def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None) -> None:
