@@ -222,9 +222,15 @@ def _root(token: str) -> str:
 
     >>> [_root(w) for w in ("wrote", "author", "illustrator", "illustrated", "founder", "founded", "scrooge")]
     ['writ', 'writ', 'illustr', 'illustr', 'found', 'found', 'scroog']
+    >>> [_root(w) for w in ("carries", "carried", "carrying", "plays", "played")]
+    ['carry', 'carry', 'carry', 'play', 'play']
     """
     if token in _ROOTS:
         return _ROOTS[token]
+    if len(token) > 4 and token.endswith(("ies", "ied")):
+        token = token[:-3] + "y"  # "carries", "carried" → "carry"
+    elif len(token) > 4 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        token = token[:-1]  # "plays", "visits", "ghosts"
     for _ in range(2):
         cut = _SUFFIX.sub("", token)
         if cut == token or len(cut) < 4:
@@ -639,6 +645,72 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             c.surfaces.append(name)
 
 
+_AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
+                         .split())
+
+
+def _asked_verb(question: str) -> str | None:
+    """The root of the verb a "Who VERBs …?" question asks the subject of ("Who carries Tiny Tim
+    …?" → "carri"); None for "Who is …", "Who does X …" (an object) and other forms.
+
+    >>> _asked_verb("Who carries Tiny Tim on his shoulder?"), _asked_verb("Who does Scrooge send the turkey to?")
+    ('carry', None)
+    """
+    m = re.match(r"\s*who\s+([a-z][a-z'-]*)\b", question, re.I)
+    if not m or m.group(1).lower() in _AUXILIARIES or m.group(1).lower() in STOPWORDS:
+        return None
+    return _root(m.group(1).lower())
+
+
+def _role(text: str, a: int, b: int, verb: str) -> float:
+    """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
+    (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
+    by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there)."""
+    role = 1.0
+    for w in _WORD.finditer(text):
+        if _root(w.group(0).lower()) != verb:
+            continue
+        if b <= w.start():
+            between = text[b : w.start()]
+            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between):
+                return 1.4
+        elif a >= w.end():
+            between = text[w.end() : a]
+            if re.fullmatch(r"\s+by\s+(?:the\s+)?", between):
+                return 1.4
+            if len(between.split()) <= 4 and not re.search(r"[;:!?\"“”—()]", between):
+                role = 0.6
+    return role
+
+
+_PRONOUN = re.compile(r"^(?:He|She|They)\b")
+
+
+def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
+    """A sentence that begins "He …", "She …" or "They …" is about the person the sentence
+    before it (in the same passage) names first — its subject, by the usual preference — unless
+    that is someone the question itself names: the pronoun counts as a mention of that person."""
+    firsts: dict[int, tuple[int, _Cand]] = {}
+    for c in cands.values():
+        if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1:
+            continue
+        for k, a, b in c.hits:
+            if re.search(r"['’]s?$", sentences[k].text[a:b]):
+                continue  # "Bob Cratchit's family …": the possessor is not the subject
+            if k not in firsts or a < firsts[k][0]:
+                firsts[k] = (a, c)
+    for k, s in enumerate(sentences):
+        m = _PRONOUN.match(s.text)
+        if not m:
+            continue
+        for back in (k - 1, k - 2):
+            if back < 0 or sentences[back].passage != s.passage:
+                break
+            if back in firsts:
+                firsts[back][1].hits.append((k, m.start(), m.end()))
+                break
+
+
 def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
     """Fold a name into the one longer name of the same type that begins or ends with all its
     words ("JACOB" into "JACOB MARLEY"); the longer name is kept. A common noun ("man") and a
@@ -754,13 +826,15 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 
 def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
            passage_tokens: Sequence[frozenset[str]], generic: bool,
-           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None) -> Candidate:
+           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None, verb: str | None = None) -> Candidate:
     n_passages = len({" ".join(p.text.split()).lower() for p in passages})
     per_passage: dict[int, float] = {}
     related = 0
     for k, a, b in c.hits:
         s = sentences[k]
         near = _near(s, a, b, q, passage_tokens[s.passage])
+        if verb and verb in s.tokens:
+            near = min(1.0, near * _role(s.text, a, b, verb))
         stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
         if stated:
             # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
@@ -847,8 +921,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     if not describe:
         passage_tokens = [_roots(p.text) for p in passages]
         generic = {c.key for c in cands.values() if _generic(c, sentences)}
+        _resolve_pronouns(cands, sentences, q, generic)
         anchors = _anchors(question, sentences)
-        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors) for c in _merge_aliases(cands, generic)]
+        verb = _asked_verb(question)
+        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors, verb)
+                  for c in _merge_aliases(cands, generic)]
         scored = [c for c in scored if c.score > 0]
         scored.sort(key=lambda c: (-c.score, c.name))
         if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
