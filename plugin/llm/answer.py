@@ -275,8 +275,14 @@ class _Question:
     rest (the relation or description asked about), each weighted by how rare it is in the
     evidence (a word every sentence has tells candidates apart less than a rare one)."""
 
-    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = ()):
+    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = (),
+                 kinds: dict[str, str | None] | None = None):
+        kinds = kinds or {}
         self.tokens = list(dict.fromkeys(_root(t) for t in content_tokens(question)))
+        # "What is the name of the operation at Dulce?": the answer may be made of the question's words
+        self.asks_name = re.search(r"\b(?:name|names|called|title)\b", question, re.I) is not None
+        #: the entity types of the names the question uses (a person's name inside a firm's is not the firm)
+        self.kinds: dict[tuple[str, ...], set[str | None]] = {}
         asked = set(content_tokens(question))
         folded = " " + " ".join(tokenize(question)) + " "
         named: set[str] = set()
@@ -290,6 +296,7 @@ class _Question:
             if m and m.group(0)[:1].isupper():
                 named.update(toks)
                 self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
         # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
         singles = {}
@@ -310,9 +317,12 @@ class _Question:
             if re.search(r"['’(]", name) or len(toks) < 2:
                 continue
             core = [t for t in toks if t not in _TITLES] or toks
+            if kinds.get(name) not in (_PERSON, None):
+                continue  # "Scrooge" names the person, not the firm "Scrooge and Marley"
             if core[-1] in singles or (len(core) > 1 and core[0] in singles):
                 named.update(t for t in (core[-1], core[0]) if t in singles)
                 self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
         for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
             named.update(content_tokens(m.group(1)))
@@ -348,17 +358,20 @@ class _Question:
         link = self.links(tokens)
         return self.describes(tokens) * (0.6 + 0.4 * link) if self.rest else link
 
-    def overlap(self, name: str) -> float:
+    def overlap(self, name: str, kind: str | None = None) -> float:
         """How much a candidate is the question's own: 1 for a name made of the question's words
         or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
         else a little for each of its words that is a name the question uses ("Mrs. Cratchit"
-        when it asks about "Bob Cratchit")."""
+        when it asks about "Bob Cratchit"). A longer name of another kind is another thing ("Scrooge
+        and Marley", a firm, when it asks about Scrooge)."""
         toks = content_tokens(name)
         roots = {_root(t) for t in toks}
         titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
         if titles and asked and not titles & asked:
             pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about
-        elif not toks or roots <= set(self.tokens) or tuple(toks) in self.names or any(_affix(named, toks) for named in self.names):
+        elif not toks or tuple(toks) in self.names or (roots <= set(self.tokens) and not self.asks_name) or any(
+                _affix(named, toks) and (kind is None or not self.kinds.get(named, set()) - {None} or kind in self.kinds[named])
+                for named in self.names):
             return 1.0
         return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)
 
@@ -794,17 +807,18 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
 WINDOW = 8
 
 
-def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str]) -> float:
+def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset()) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
     the words around it, each counted less the further it stands (a name next to "partner"
     beats a name at the far end of a long sentence that says "partner"), blended with its
     sentence's; times how much of what the question names its passage has. A name written as a
-    possessor ("Scrooge's clerk") is not the thing possessed."""
+    possessor ("Scrooge's clerk") is not the thing possessed. ``own``: the question's terms the
+    name itself says, which count as next to it ("the briefing room" for where they held their briefing)."""
     # words of the sentences either side count as further away than they stand
     inside_before, inside_after = s.text[:a].split(), s.text[b:].split()
     before = [*((w, 4) for w in s.before.split()), *((w, 0) for w in inside_before)][-WINDOW:]
     after = [*((w, 0) for w in inside_after), *((w, 4) for w in s.after.split())][:WINDOW]
-    distance: dict[str, int] = {}
+    distance: dict[str, int] = dict.fromkeys(own, 1)
     for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
         for t in content_tokens(word):
             r = _root(t)
@@ -830,9 +844,11 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     n_passages = len({" ".join(p.text.split()).lower() for p in passages})
     per_passage: dict[int, float] = {}
     related = 0
+    # a place the text names by what happens there: its name says the question's words
+    own = frozenset(t for t in _roots(c.name) if t in q.weight) if qt.kind == "where" else frozenset()
     for k, a, b in c.hits:
         s = sentences[k]
-        near = _near(s, a, b, q, passage_tokens[s.passage])
+        near = _near(s, a, b, q, passage_tokens[s.passage], own)
         if verb and verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, verb))
         stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
@@ -867,7 +883,7 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         best_cover = max(best_cover, cov)
         order.append(i)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
-    novelty = 1.0 - q.overlap(c.name)
+    novelty = 1.0 - q.overlap(c.name, c.type)
     # a name the evidence only ever writes in lower case, or also writes as a common noun; a
     # description standing for a name ("Cratchit's wife")
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
@@ -895,7 +911,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     qt = classify(question)
     sentences = _sentences(passages)
     names = [m.name for p in passages for m in p.mentions]
-    q = _Question(question, names, sentences)
+    kinds: dict[str, str | None] = {}
+    for p in passages:
+        for m in p.mentions:
+            kinds[m.name] = kinds.get(m.name) or m.type
+    q = _Question(question, names, sentences, kinds)
     cands = _collect(passages, sentences, qt)
     sources: list[str] = []
 
