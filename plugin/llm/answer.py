@@ -148,6 +148,23 @@ def classify(question: str) -> QuestionType:
     return QuestionType("what", {}, False)
 
 
+def _which_head(question: str) -> str | None:
+    """The root of the head noun of a "which/what NOUN …" question, when it names a kind of thing.
+
+    >>> _which_head("Which company builds the submarine engines?"), _which_head("Who is the laundress?")
+    ('company', None)
+    """
+    words = re.findall(r"[a-z']+", question.lower())
+    for i, w in enumerate(words[:6]):
+        if w in ("which", "what"):
+            for x in words[i + 1 : i + 7]:
+                if x in ("is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "name", "names"):
+                    continue
+                return _root(x) if x in _HEAD_TYPES or x.rstrip("s") in _HEAD_TYPES else None
+            return None
+    return None
+
+
 def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
     "which ghost", "what kind of business")."""
@@ -334,6 +351,11 @@ class _Question:
         # word (it tells no candidate apart)
         self.weight = {t: 0.5 + min(2.0, math.log((n + 5) / (df[t] + 5))) for t in self.rest}
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
+        # the head noun of "which company …" says what kind of thing answers, which the type
+        # already weighs; what is asked about it is the rest ("builds the submarine engines")
+        head = _which_head(question)
+        if head in self.weight and len(self.weight) > 1:
+            self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())
         # a name the question uses that no evidence has: the evidence is about something else
         missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
