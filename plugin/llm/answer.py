@@ -45,7 +45,7 @@ import re
 from collections.abc import Sequence
 
 from .engine import Passage
-from .text import content_tokens, split_sentences, tokenize
+from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
 __all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
 
@@ -53,6 +53,8 @@ __all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionTy
 MIN_SUPPORT = 0.03
 #: the least share of the question's terms the best supporting sentence must cover
 MIN_COVERAGE = 0.15
+#: the support of a sentence that states the relation a relational question asks, of the candidate
+RELATION_SUPPORT = 1.0
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -146,6 +148,23 @@ def classify(question: str) -> QuestionType:
     return QuestionType("what", {}, False)
 
 
+def _which_head(question: str) -> str | None:
+    """The root of the head noun of a "which/what NOUN …" question, when it names a kind of thing.
+
+    >>> _which_head("Which company builds the submarine engines?"), _which_head("Who is the laundress?")
+    ('company', None)
+    """
+    words = re.findall(r"[a-z']+", question.lower())
+    for i, w in enumerate(words[:6]):
+        if w in ("which", "what"):
+            for x in words[i + 1 : i + 7]:
+                if x in ("is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "name", "names"):
+                    continue
+                return _root(x) if x in _HEAD_TYPES or x.rstrip("s") in _HEAD_TYPES else None
+            return None
+    return None
+
+
 def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
     "which ghost", "what kind of business")."""
@@ -209,6 +228,19 @@ _ROOTS = {
     "dead": "die", "death": "die", "dies": "die", "married": "marri", "marry": "marri", "marriage": "marri",
     "wed": "marri", "children": "child", "men": "man", "women": "woman", "people": "person",
 }
+# the common irregular past forms, folded into their verb's root
+for _forms in ("sit sat", "stand stood", "speak spoke spoken", "come came", "begin began begun", "know knew known",
+               "think thought", "bring brought", "feel felt", "leave left", "hear heard", "fall fell fallen",
+               "rise rose risen", "wear wore worn", "draw drew drawn", "drive drove driven", "fly flew flown",
+               "grow grew grown", "hide hid hidden", "hang hung", "pay paid", "send sent", "shake shook shaken",
+               "sing sang sung", "sleep slept", "spend spent", "steal stole stolen", "strike struck", "swear swore sworn",
+               "teach taught", "throw threw thrown", "understand understood", "wake woke woken", "weep wept",
+               "fight fought", "catch caught", "choose chose chosen", "eat ate eaten", "feed fed", "break broke broken",
+               "forget forgot forgotten", "mean meant", "ride rode ridden", "ring rang rung", "seek sought",
+               "lend lent", "bend bent", "build built", "light lit", "shine shone", "win won", "dig dug"):
+    _base, *_past = _forms.split()
+    for _f in _past:
+        _ROOTS.setdefault(_f, _base)
 _SUFFIX = re.compile(r"(?:ations?|ators?|ated|ating|ates|ation|ship|ers|er|ors|ed|ing|ies|ied|es|ly)$")
 
 
@@ -220,13 +252,21 @@ def _root(token: str) -> str:
 
     >>> [_root(w) for w in ("wrote", "author", "illustrator", "illustrated", "founder", "founded", "scrooge")]
     ['writ', 'writ', 'illustr', 'illustr', 'found', 'found', 'scroog']
+    >>> [_root(w) for w in ("carries", "carried", "carrying", "plays", "played", "sits", "sat", "sitting")]
+    ['carry', 'carry', 'carry', 'play', 'play', 'sit', 'sit', 'sit']
     """
     if token in _ROOTS:
         return _ROOTS[token]
+    if len(token) > 4 and token.endswith(("ies", "ied")):
+        token = token[:-3] + "y"  # "carries", "carried" → "carry"
+    elif len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        token = token[:-1]  # "plays", "visits", "ghosts"
     for _ in range(2):
         cut = _SUFFIX.sub("", token)
         if cut == token or len(cut) < 4:
             break
+        if cut[-1] == cut[-2] and cut[-1] not in "lsz" and cut[-1].isalpha():
+            cut = cut[:-1]  # "sitting", "stopped" → "sit", "stop"
         token = cut
     return token.rstrip("e") if len(token) > 4 else token
 
@@ -258,6 +298,8 @@ def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
 
 #: titles that belong to a name but do not tell people apart by themselves
 _TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
+#: titles that tell a man from a woman ("Mrs. Fezziwig" is not "Mr. Fezziwig")
+_FORMS_OF_ADDRESS = frozenset("mr mrs miss ms sir lady lord master madam".split())
 
 
 class _Question:
@@ -265,8 +307,14 @@ class _Question:
     rest (the relation or description asked about), each weighted by how rare it is in the
     evidence (a word every sentence has tells candidates apart less than a rare one)."""
 
-    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = ()):
+    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = (),
+                 kinds: dict[str, str | None] | None = None):
+        kinds = kinds or {}
         self.tokens = list(dict.fromkeys(_root(t) for t in content_tokens(question)))
+        # "What is the name of the operation at Dulce?": the answer may be made of the question's words
+        self.asks_name = re.search(r"\b(?:name|names|called|title)\b", question, re.I) is not None
+        #: the entity types of the names the question uses (a person's name inside a firm's is not the firm)
+        self.kinds: dict[tuple[str, ...], set[str | None]] = {}
         asked = set(content_tokens(question))
         folded = " " + " ".join(tokenize(question)) + " "
         named: set[str] = set()
@@ -280,12 +328,15 @@ class _Question:
             if m and m.group(0)[:1].isupper():
                 named.update(toks)
                 self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
         # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
         singles = {}
         for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
-            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or re.search(r"[A-Z][\w'’.-]*\s+$", question[: m.start()]):
-                continue
+            previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
+            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
+                    previous and previous.group(1).lower().rstrip(".") not in _TITLES):
+                continue  # part of a longer name; a title before it does not count ("Agent Mercer")
             following = m.group(2) or ""
             possessive = re.search(r"['’]s?$", m.group(1)) is not None
             if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
@@ -298,9 +349,12 @@ class _Question:
             if re.search(r"['’(]", name) or len(toks) < 2:
                 continue
             core = [t for t in toks if t not in _TITLES] or toks
+            if kinds.get(name) not in (_PERSON, None):
+                continue  # "Scrooge" names the person, not the firm "Scrooge and Marley"
             if core[-1] in singles or (len(core) > 1 and core[0] in singles):
                 named.update(t for t in (core[-1], core[0]) if t in singles)
                 self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
         for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
             named.update(content_tokens(m.group(1)))
@@ -312,6 +366,11 @@ class _Question:
         # word (it tells no candidate apart)
         self.weight = {t: 0.5 + min(2.0, math.log((n + 5) / (df[t] + 5))) for t in self.rest}
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
+        # the head noun of "which company …" says what kind of thing answers, which the type
+        # already weighs; what is asked about it is the rest ("builds the submarine engines")
+        head = _which_head(question)
+        if head in self.weight and len(self.weight) > 1:
+            self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())
         # a name the question uses that no evidence has: the evidence is about something else
         missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
@@ -336,16 +395,192 @@ class _Question:
         link = self.links(tokens)
         return self.describes(tokens) * (0.6 + 0.4 * link) if self.rest else link
 
-    def overlap(self, name: str) -> float:
+    def overlap(self, name: str, kind: str | None = None) -> float:
         """How much a candidate is the question's own: 1 for a name made of the question's words
         or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
         else a little for each of its words that is a name the question uses ("Mrs. Cratchit"
-        when it asks about "Bob Cratchit")."""
+        when it asks about "Bob Cratchit"). A longer name of another kind is another thing ("Scrooge
+        and Marley", a firm, when it asks about Scrooge)."""
         toks = content_tokens(name)
         roots = {_root(t) for t in toks}
-        if not toks or roots <= set(self.tokens) or any(_affix(named, toks) for named in self.names):
+        titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
+        if titles and asked and not titles & asked:
+            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about
+        elif not toks or tuple(toks) in self.names or (roots <= set(self.tokens) and not self.asks_name) or any(
+                _affix(named, toks) and (kind is None or not self.kinds.get(named, set()) - {None} or kind in self.kinds[named])
+                for named in self.names):
             return 1.0
         return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)
+
+
+# -- relational questions ("Who is X's R?", "Who is the R of X?") ----------------------------------
+#: kinship and work relations and their converses ("Tiny Tim's father" is the one Tiny Tim is the son of)
+_CONVERSE: dict[str, tuple[str, ...]] = {}
+for _pair in ("father mother parent | son daughter child boy girl", "husband | wife", "wife | husband",
+              "brother sister sibling | brother sister sibling", "uncle aunt | nephew niece",
+              "grandfather grandmother | grandson granddaughter grandchild", "mentor teacher master | apprentice pupil student protege",
+              "employer boss master | employee clerk servant apprentice", "partner | partner", "friend | friend"):
+    _left, _right = (side.split() for side in _pair.split("|"))
+    for _a in _left:
+        _CONVERSE[_a] = tuple(dict.fromkeys((*_CONVERSE.get(_a, ()), *_right)))
+    for _b in _right:
+        _CONVERSE[_b] = tuple(dict.fromkeys((*_CONVERSE.get(_b, ()), *_left)))
+_IRREGULAR_PLURALS = {"wives": "wife", "children": "child", "men": "man", "women": "woman", "people": "person"}
+_REL_WORDS = r"(?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*"
+_REL_ASK = re.compile(r"^(?:who|whom|what|which\s+\w+)\s+(?:is|was|are|were)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
+_REL_POSSESSIVE = re.compile(
+    r"^(?:the\s+)?(?P<x>(?:[A-Z][\w.'’-]*\s+)*[A-Z][\w.-]*?)(?:['’]s|s['’])\s+(?P<r>" + _REL_WORDS + r")"
+    r"(?:\s+(?:when|while|in|at|during|before|after|who|that|on|from)\b.*)?$")
+_REL_OF = re.compile(
+    r"^(?:the|a|an)\s+(?P<r>" + _REL_WORDS + r")\s+(?:of|to|for)\s+(?:the\s+)?(?P<x>[A-Z][\w.'’ -]*?)"
+    r"(?:\s+(?:when|while|in|at|during|before|after|who|that|on|from)\b.*)?$")
+_REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split())
+#: between a name and the relation phrase it is in apposition to or the subject of ("Fan is
+#: Scrooge's sister", "Mrs. Cratchit, wife of Bob Cratchit", 'Tim Cratchit ("Tiny Tim"), a cripple, son of…')
+_GAP_BEFORE = re.compile(
+    r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
+    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+#: between the relation phrase and a name that follows it ("Scrooge's nephew, Fred", "the sister of Scrooge is Fan")
+_GAP_AFTER = re.compile(r"^[\s,:\"'“”‘’(]*(?:(?:is|was|are|were|named|called)\s+)?$")
+
+
+def _noun(word: str) -> str:
+    """A noun's singular form, lower case ("Sisters" → "sister", "wives" → "wife")."""
+    w = re.sub(r"['’]s?$", "", word.lower())
+    if w in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[w]
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+@dataclasses.dataclass(frozen=True)
+class _Relation:
+    """What a relational question asks: the relation noun (``head``, singular), the words that
+    qualify it, its converses, and the words of the one it is relative to (the possessor)."""
+
+    head: str
+    modifiers: tuple[str, ...]
+    converse: tuple[str, ...]
+    of: frozenset[str]
+
+
+def _relation(question: str) -> _Relation | None:
+    """The relation a "Who is X's R?" / "Who is the R of X?" question asks for, if it is one.
+
+    >>> r = _relation("Who was Scrooge's little sister?")
+    >>> r.head, r.modifiers, sorted(r.of)
+    ('sister', ('little',), ['scrooge'])
+    >>> _relation("Who is the crippled youngest son of Bob Cratchit?").converse
+    ('father', 'mother', 'parent')
+    >>> _relation("What is the name of the operation at Dulce?") is None, _relation("Who wrote A Christmas Carol?") is None
+    (True, True)
+    """
+    m = _REL_ASK.match(" ".join(question.split()))
+    if not m:
+        return None
+    rest = m.group("rest")
+    found = _REL_POSSESSIVE.match(rest) or _REL_OF.match(rest)
+    if not found:
+        return None
+    words = found.group("r").split()
+    head = _noun(words[-1])
+    of = frozenset(t for t in content_tokens(found.group("x")) if t not in _TITLES)
+    if head in _REL_MODIFIER_STOP or head in STOPWORDS or not of:
+        return None
+    return _Relation(head, tuple(w.lower() for w in words[:-1]), _CONVERSE.get(head, ()), of)
+
+
+_WORD = re.compile(r"[A-Za-z][\w'’.-]*[\w'’]|[A-Za-z]")
+
+
+def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) -> list[tuple[int, int, int, float]]:
+    """Where ``text`` states the relation: ``(start, end, kind, strength)`` spans. Kind 0: the
+    relation phrase ("Scrooge's younger sister", "wife of Bob Cratchit") — a name standing in
+    apposition to it or as its subject answers; kind 1: the possessor of a converse phrase whose
+    other end is the one the question is about ("Bob Cratchit" in "Tiny Tim, youngest son of Bob
+    Cratchit" for "Tiny Tim's father"). ``own``: how the text names the question's possessor.
+    ``strength`` (0–1): how far the words qualifying the relation agree with the question's
+    ("the eldest son" is a weak witness for "the youngest son")."""
+    out: list[tuple[int, int, int, float]] = []
+    mods = {_root(m) for m in rel.modifiers}
+    share = len(mods & _roots(text)) / len(mods) if mods else 1.0
+    words = list(_WORD.finditer(text))
+    for n, w in enumerate(words):
+        noun = _noun(w.group(0))
+        converse = noun in rel.converse and noun != rel.head
+        if noun != rel.head and not converse:
+            continue
+        if re.search(r"['’]s?$", w.group(0)):
+            continue  # "Scrooge's niece's sisters": the niece is not the one asked about
+        # the possessor: "X's (adj){0,3} R" or "R of/to X"
+        j, start, quals = n - 1, w.start(), 0
+        while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
+                and not re.search(r"['’]s?$", words[j].group(0)) and not text[words[j].end() : start].strip():
+            start, j, quals = words[j].start(), j - 1, quals + 1
+        owner: tuple[int, int] | None = None
+        if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
+            k = j
+            while k > 0 and words[k - 1].group(0)[:1].isupper() and not text[words[k - 1].end() : words[k].start()].strip(" "):
+                k -= 1
+            owner, phrase_start = (words[k].start(), words[j].end()), words[k].start()
+        else:
+            after = re.match(r"(?:\s+(?:and|or)\s+[a-z]+)?\s+(?:of|to|for)\s+(?:the\s+)?((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+            if after:
+                owner = (w.end() + after.start(1), w.end() + after.end(1))
+                if j >= 0 and words[j].group(0).lower() in ("the", "a", "an", "his", "her", "their"):
+                    start = words[j].start()
+                phrase_start = start
+        if owner is None:
+            continue
+        owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
+        phrase_end = max(w.end(), owner[1])
+        qualifiers = {_root(x.group(0).lower()) for x in words[j + 1 : n]} - mods
+        strength = (0.7 + 0.3 * share) * (0.6 if qualifiers and share < 1 else 1.0)
+        if not converse:
+            if owner_words & rel.of:
+                out.append((phrase_start, phrase_end, 0, strength))
+        elif own is not None and not owner_words & rel.of:
+            # the question's person must stand in apposition to / as subject of the converse phrase
+            before = [m for m in own.finditer(text[:phrase_start]) if _GAP_BEFORE.match(text[m.end() : phrase_start])]
+            tail = re.match(r"[\s,:\"'“”‘’(]*(?:(?:is|was|are|were)\s+)?", text[phrase_end:])
+            behind = own.match(text, phrase_end + tail.end()) if tail else None
+            if before or behind:
+                out.append((owner[0], owner[1], 1, strength))
+    return out
+
+
+def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tuple[int, int, int, float]]]:
+    """The relation anchors (:func:`_relation_anchors`) of every sentence, by sentence index; empty
+    when the question is not relational."""
+    rel = _relation(question)
+    if rel is None:
+        return {}
+    own = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in sorted(rel.of)) + r")(?:['’]s)?(?![\w])", re.I)
+    nouns = (rel.head, *rel.converse)
+    out: dict[int, list[tuple[int, int, int, float]]] = {}
+    for k, s in enumerate(sentences):
+        low = s.text.lower()
+        if any(n[:-1] in low for n in nouns):
+            found = _relation_anchors(rel, s.text, own)
+            if found:
+                out[k] = found
+    return out
+
+
+def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int, int, int, float]]) -> float:
+    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not)."""
+    # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
+    # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
+    possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
+    best = 0.0
+    for x, y, kind, strength in anchors:
+        if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
+                (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
+            best = max(best, strength)
+    return best
 
 
 # -- candidates ---------------------------------------------------------------------------------
@@ -401,6 +636,7 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
     patterns = [(c, _name_pattern(_ARTICLES.sub("", c.name.strip()) or c.name), frozenset(_roots(c.name))) for c in known]
+    patterns.extend(_short_names(known, sentences))
     for c in known:
         c.hits, c.surfaces = [], []
     for k, s in enumerate(sentences):
@@ -421,6 +657,26 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     return cands
 
 
+def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list[tuple[_Cand, re.Pattern[str], frozenset[str]]]:
+    """A person's first or last name alone names them ("Jordan was not one to embrace fantastical
+    theories" is about Jordan Hayes) when no other person shares that word, no entity is called
+    by it, and the text never writes it in lower case (a capitalised word, not "Will" or "Hope")."""
+    by_word: dict[str, list[_Cand]] = {}
+    for c in known:
+        words = [t for t in c.key.split() if t not in _TITLES]
+        if c.type != _PERSON or len(words) < 2 or re.search(r"['’(]", c.name):
+            continue
+        for w in {words[0], words[-1]}:
+            by_word.setdefault(w, []).append(c)
+    names = {c.key for c in known}
+    wanted = {w for w, hosts in by_word.items() if len(hosts) == 1 and w not in names and len(w) > 2 and w not in STOPWORDS}
+    if not wanted:
+        return []
+    lower = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)}
+    return [(by_word[w][0], re.compile(r"(?<![\w'’])" + re.escape(w[:1].upper() + w[1:]) + r"(?:['’]s)?(?![\w])"), frozenset({_root(w)}))
+            for w in sorted(wanted - lower)]
+
+
 def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None) -> None:
     lower_words = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)} if kind is None else set()
     for k, s in enumerate(sentences):
@@ -437,6 +693,91 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             c = cands.setdefault(key, _Cand(key, name, kind))
             c.hits.append((k, m.start(), m.end()))
             c.surfaces.append(name)
+
+
+_AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
+                         .split())
+
+
+def _asked_verb(question: str) -> str | None:
+    """The root of the verb a "Who VERBs …?" question asks the subject of ("Who carries Tiny Tim
+    …?" → "carri"); None for "Who is …", "Who does X …" (an object) and other forms.
+
+    >>> _asked_verb("Who carries Tiny Tim on his shoulder?"), _asked_verb("Who does Scrooge send the turkey to?")
+    ('carry', None)
+    """
+    m = re.match(r"\s*who\s+([a-z][a-z'-]*)\b", question, re.I)
+    if not m or m.group(1).lower() in _AUXILIARIES or m.group(1).lower() in STOPWORDS:
+        return None
+    return _root(m.group(1).lower())
+
+
+def _role(text: str, a: int, b: int, verb: str) -> float:
+    """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
+    (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
+    by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there)."""
+    role = 1.0
+    for w in _WORD.finditer(text):
+        if _root(w.group(0).lower()) != verb:
+            continue
+        if b <= w.start():
+            between = text[b : w.start()]
+            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between):
+                return 1.4
+        elif a >= w.end():
+            between = text[w.end() : a]
+            if re.fullmatch(r"\s+by\s+(?:the\s+)?", between):
+                return 1.4
+            if len(between.split()) <= 4 and not re.search(r"[;:!?\"“”—()]", between):
+                role = 0.6
+    return role
+
+
+_CLOSING_QUOTE = re.compile(r"[”\"’']\s*$")
+_OPENING_QUOTE = re.compile(r"^[“\"‘']")
+
+
+def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> int | None:
+    """The quoted sentence whose speaker the mention at ``sentences[k].text[a:b]`` is, if any:
+    a name opening the sentence right after a closing quote ("…?” It was Taylor Cruz’s voice",
+    "…,' said Fred") or closing the sentence right before an opening quote ("Taylor snorted
+    dismissively. “Focus, people.”")."""
+    s = sentences[k]
+    if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
+            and len(s.text[:a].split()) <= 4 and not _OPENING_QUOTE.match(s.text):
+        return k - 1
+    if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage and _OPENING_QUOTE.match(sentences[k + 1].text) \
+            and len(s.text[b:].split()) <= 4 and not _CLOSING_QUOTE.search(s.text):
+        return k + 1
+    return None
+
+
+_PRONOUN = re.compile(r"^(?:He|She|They)\b")
+
+
+def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
+    """A sentence that begins "He …", "She …" or "They …" is about the person the sentence
+    before it (in the same passage) names first — its subject, by the usual preference — unless
+    that is someone the question itself names: the pronoun counts as a mention of that person."""
+    firsts: dict[int, tuple[int, _Cand]] = {}
+    for c in cands.values():
+        if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1:
+            continue
+        for k, a, b in c.hits:
+            if re.search(r"['’]s?$", sentences[k].text[a:b]):
+                continue  # "Bob Cratchit's family …": the possessor is not the subject
+            if k not in firsts or a < firsts[k][0]:
+                firsts[k] = (a, c)
+    for k, s in enumerate(sentences):
+        m = _PRONOUN.match(s.text)
+        if not m:
+            continue
+        for back in (k - 1, k - 2):
+            if back < 0 or sentences[back].passage != s.passage:
+                break
+            if back in firsts:
+                firsts[back][1].hits.append((k, m.start(), m.end()))
+                break
 
 
 def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
@@ -522,17 +863,18 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
 WINDOW = 8
 
 
-def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str]) -> float:
+def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset()) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
     the words around it, each counted less the further it stands (a name next to "partner"
     beats a name at the far end of a long sentence that says "partner"), blended with its
     sentence's; times how much of what the question names its passage has. A name written as a
-    possessor ("Scrooge's clerk") is not the thing possessed."""
+    possessor ("Scrooge's clerk") is not the thing possessed. ``own``: the question's terms the
+    name itself says, which count as next to it ("the briefing room" for where they held their briefing)."""
     # words of the sentences either side count as further away than they stand
     inside_before, inside_after = s.text[:a].split(), s.text[b:].split()
     before = [*((w, 4) for w in s.before.split()), *((w, 0) for w in inside_before)][-WINDOW:]
     after = [*((w, 0) for w in inside_after), *((w, 4) for w in s.after.split())][:WINDOW]
-    distance: dict[str, int] = {}
+    distance: dict[str, int] = dict.fromkeys(own, 1)
     for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
         for t in content_tokens(word):
             r = _root(t)
@@ -553,12 +895,27 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 
 
 def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
-           passage_tokens: Sequence[frozenset[str]], generic: bool) -> Candidate:
+           passage_tokens: Sequence[frozenset[str]], generic: bool,
+           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None, verb: str | None = None) -> Candidate:
     n_passages = len({" ".join(p.text.split()).lower() for p in passages})
     per_passage: dict[int, float] = {}
+    related = 0
+    # a place the text names by what happens there: its name says the question's words
+    own = frozenset(t for t in _roots(c.name) if t in q.weight) if qt.kind == "where" else frozenset()
     for k, a, b in c.hits:
         s = sentences[k]
-        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), _near(s, a, b, q, passage_tokens[s.passage]))
+        near = _near(s, a, b, q, passage_tokens[s.passage], own)
+        if verb and verb in s.tokens:
+            near = min(1.0, near * _role(s.text, a, b, verb))
+        spoken = _speaker(sentences, k, a, b)
+        if spoken is not None:
+            # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
+            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(passage_tokens[s.passage])))
+        stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
+        if stated:
+            # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
+            near, related = max(near, RELATION_SUPPORT * stated), related + 1
+        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
@@ -586,7 +943,7 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         best_cover = max(best_cover, cov)
         order.append(i)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
-    novelty = 1.0 - q.overlap(c.name)
+    novelty = 1.0 - q.overlap(c.name, c.type)
     # a name the evidence only ever writes in lower case, or also writes as a common noun; a
     # description standing for a name ("Cratchit's wife")
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
@@ -603,7 +960,8 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     score = support * type_fit * novelty * plain * spread * q.found
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}"
-           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else ""))
+           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
+           + (f"; states the relation asked in {related} sentence(s)" if related else ""))
     return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
 
 
@@ -613,7 +971,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     qt = classify(question)
     sentences = _sentences(passages)
     names = [m.name for p in passages for m in p.mentions]
-    q = _Question(question, names, sentences)
+    kinds: dict[str, str | None] = {}
+    for p in passages:
+        for m in p.mentions:
+            kinds[m.name] = kinds.get(m.name) or m.type
+    q = _Question(question, names, sentences, kinds)
     cands = _collect(passages, sentences, qt)
     sources: list[str] = []
 
@@ -639,7 +1001,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     if not describe:
         passage_tokens = [_roots(p.text) for p in passages]
         generic = {c.key for c in cands.values() if _generic(c, sentences)}
-        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic) for c in _merge_aliases(cands, generic)]
+        _resolve_pronouns(cands, sentences, q, generic)
+        anchors = _anchors(question, sentences)
+        verb = _asked_verb(question)
+        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors, verb)
+                  for c in _merge_aliases(cands, generic)]
         scored = [c for c in scored if c.score > 0]
         scored.sort(key=lambda c: (-c.score, c.name))
         if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
