@@ -58,9 +58,9 @@ from ..retrieve.context import approx_tokens, best_reports, select_local, unit_s
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.entity_search import map_query_to_entities
-from ..retrieve.vectors import HashedEmbedder
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
+from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline
 from .community_selection import select_communities
 from .microsoft import (
