@@ -40,13 +40,14 @@ IRIs: ``urn:ragprov:{local|global|drift}:{id}`` and ``…/{stage}``.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, LLMError
 from ..llm.embeddings import embedder_for
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn, previous_questions
@@ -60,6 +61,7 @@ from ..retrieve.context import report_text as _report_text
 from ..retrieve.entity_search import map_query_to_entities
 from ..retrieve.lexical import content_tokens
 from ..retrieve.terms import local_name
+from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline
 from .community_selection import select_communities
 from .microsoft import (
@@ -74,6 +76,8 @@ from .microsoft import (
     report_rater,
     token_counter,
 )
+
+_log = logging.getLogger(__name__)
 
 __all__ = [
     "DriftSearch",
@@ -135,9 +139,12 @@ class LocalSearch(_Mode):
         timings = result.timings
 
         with timings.measure("seeds"):
-            ranking = map_query_to_entities(
-                self.reader, "\n".join([question, *previous_questions(self.history)]), concepts + history_concepts(self.history),
-                limit=p.top_k_entities, embedder=embedder_for(self.engine))
+            query, lexical = "\n".join([question, *previous_questions(self.history)]), concepts + history_concepts(self.history)
+            try:
+                ranking = map_query_to_entities(self.reader, query, lexical, limit=p.top_k_entities, embedder=embedder_for(self.engine))
+            except LLMError as e:  # a server without an embeddings API: the offline vectors rank them (and the trace says so)
+                _log.warning("local search: the embeddings API failed (%s); the entities are ranked offline", e)
+                ranking = map_query_to_entities(self.reader, query, lexical, limit=p.top_k_entities, embedder=HashedEmbedder())
         result.tokens.add(ranking.in_token, None)
         entities = ranking.entities
         with timings.measure("context"):

@@ -722,7 +722,6 @@ class TextIndex:
         scores = {i: s for i, s in self.sparse_scores("report", "text", query).items() if s > 0}
         return [(iri, score) for _, iri, _, score in self.top(scores, limit)]
 
-
     # -- entity vectors (local search's entity mapping) ------------------------------------------
     def _entity_rows(self) -> list[tuple[str, str | None, str | None]]:
         """``(entity, label, description)`` of every entity local search can put in context (the

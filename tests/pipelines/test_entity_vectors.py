@@ -229,3 +229,16 @@ def test_offline_the_trace_names_the_hashed_vector_and_drift_maps_its_follow_ups
     local = [e.explain_id for e in events if e.stage == "exploration" and e.explain_id.value.startswith("urn:ragprov:local:")]
     assert explorations and local
     assert {one(index, x, TG.embeddingModel).value for x in local} == {"hashed-tf-embedding@1"}
+
+
+def test_without_a_working_embeddings_api_local_search_ranks_offline_and_the_trace_says_so(index, caplog):
+    # the server answers /embeddings with vectors of different lengths: unusable (an LLMError)
+    with OpenAIStub(local_reply, embed=lambda t: [1.0] * (1 + len(t) % 2)) as stub:
+        llm = LLMEngine(LLMClient(LLMConfig(url=stub.url, model="gpt-4o", max_retries=0)))
+        pipe = LocalSearch(index, engine=llm, facts_graph=FACTS)
+        ids = stages(list(pipe.run(QUESTION)))
+    assert any(r["path"].endswith("/embeddings") for r in stub.requests)
+    assert "the embeddings API failed" in caplog.text
+    assert one(index, ids["exploration"], TG.embeddingModel).value == "hashed-tf-embedding@1"
+    assert one(index, ids["exploration"], TG.prompt).value == FUSED.format("hashed-tf-embedding@1")
+    assert pipe.result.answer.startswith("The tables name them")
