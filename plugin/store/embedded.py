@@ -294,5 +294,6 @@ class EmbeddedStore(StoreMixin):
                 store.flush()
         writer_file, self._writer_file = getattr(self, "_writer_file", None), None
         if writer_file is not None:
-            with contextlib.suppress(OSError):
-                writer_file.unlink()
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+                if json.loads(writer_file.read_text(encoding="utf-8"))["pid"] == os.getpid():  # still ours
+                    writer_file.unlink()

@@ -291,8 +291,10 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
     table files they overlap: on a large store, hundreds of megabytes rewritten, begun again by
     each process that closes before it ends), so a command that reads for a second burns that
     work in the background for a second. The directory's lock (:func:`_one_writer`) is held
-    throughout, and the writer note names this process from the start: a second writer is
-    refused as before.
+    throughout, and the writer note names this process from the start: a second ragprov writer is
+    refused as before, and so is a run while any other process holds the store open for writing
+    (:func:`_nobody_else_writes`: pyoxigraph's own lock is tried before the run, so no answer is
+    given whose trace could not then be written).
     """
     path = Path(path).expanduser().resolve()
     if not (path / "CURRENT").is_file():
@@ -303,6 +305,7 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
         if not os.access(path, os.W_OK):  # refused now, as a writable open would be, not after the run
             raise StoreError(f"cannot write to the store at {path} (permission denied): "
                              "reading commands still work; run writing ones where the store may be written")
+        _nobody_else_writes(path)
         live = EmbeddedStore(path, read_only=True)
         live.staging_of = path
         live._claim()  # the command writes this store: say so while it reads
@@ -319,6 +322,31 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
                         _release_alone(writer)
         finally:
             live.close(flush=False)
+
+
+def _nobody_else_writes(path: Path) -> None:
+    """Refuse now, as a writable open would, when another process holds the store at ``path``
+    open for writing without the directory lock (a Python program's ``EmbeddedStore(path)``):
+    RocksDB's ``LOCK`` file carries a POSIX record lock while a writer has the store open, tried
+    here and let go at once. (A POSIX lock belongs to the process: this is called before this
+    process opens the store itself, so closing the probe releases nothing of its own.)"""
+    try:
+        fd = os.open(path / "LOCK", os.O_RDWR)
+    except OSError:
+        return  # no lock file (a store pyoxigraph never opened writable) or not ours to open: the final open decides
+    try:
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EAGAIN):
+                return
+            raise StoreError(
+                f"the store at {path} is being written by {writer_of(path)}: wait for it to finish, "
+                "or read meanwhile (reading commands open the store read-only and need no turn)"
+            ) from None
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def _release_alone(store: EmbeddedStore) -> None:

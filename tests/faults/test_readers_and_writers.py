@@ -87,6 +87,34 @@ def test_in_process_writer_and_staged_writer_refuse_each_other_with_the_holder(t
         EmbeddedStore(path)
 
 
+def test_ask_is_refused_before_it_answers_while_a_program_holds_the_store_for_writing(tmp_path):
+    """``ask`` reads through a read-only handle and writes its trace at the end: a program that
+    holds the store open for writing (the Python API, no directory lock) refuses it before it
+    answers — not after, with the trace lost — and keeps its own writer note."""
+    from ragprov.store.embedded import WRITER_FILE
+
+    path = tmp_path / "store"
+    _store_with_traces(path, 1)
+    code = "import sys, time; from ragprov.store import EmbeddedStore; s = EmbeddedStore(sys.argv[1]); print('held', flush=True); time.sleep(60)"
+    holder = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        asked = run_ragprov("ask", "graph-rag", "Who was Scrooge's partner?", "--store", str(path))
+        note = json.loads((path / WRITER_FILE).read_text(encoding="utf-8"))
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
+    assert asked.returncode == 1
+    assert f"is being written by process {holder.pid}" in asked.stderr
+    assert "trace:" not in asked.stdout and "The answer" not in asked.stdout
+    assert note["pid"] == holder.pid  # the holder's note was neither overwritten nor removed
+    reader = EmbeddedStore(path, read_only=True)
+    try:
+        assert len(reader.select("SELECT ?q WHERE { GRAPH ?g { ?q a <https://trustgraph.ai/ns/Question> } }")) == 1
+    finally:
+        reader.close()
+
+
 def _as_read_only(path: Path, args: list[str]) -> subprocess.CompletedProcess:
     """Run ``ragprov args`` where the directory ``path`` cannot be written to: by its mode for a
     user, and for root (who may write anywhere) on a read-only bind mount of it, in a mount
