@@ -214,7 +214,7 @@ class DocumentAnswer:
 @dataclasses.dataclass
 class AnswerPage:
     """A page of :meth:`Lineage.document_page`: the answers shown, how many traces rest on the
-    document in all (None when a first page of link-free look-ups left it unknown), and how many
+    document in all, and how many
     newer ones came before the page."""
 
     answers: list[DocumentAnswer]
@@ -424,8 +424,8 @@ class Lineage:
         before ragprov wrote it — ``ragprov migrate document-links`` adds it — or built by
         TrustGraph) are read by the link-free look-ups of ``lineage/document-answers`` when
         ``unlinked`` is set, or when no linked trace rests on the document (a page or a chunk given
-        as the document is found that way too); a first page of those (``offset`` 0) is the first
-        ``limit`` found, in the store's order, and leaves the total unknown (None)."""
+        as the document is found that way too); those are all read, then sorted and cut, so that
+        every page is a slice of the same newest-first list."""
         doc = to_named_node(document)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise InvalidValueError(f"limit: a positive number of traces, got {limit!r}")
@@ -436,16 +436,13 @@ class Lineage:
         known: int | None = total
         link_free = unlinked or not total
         if link_free:
-            if offset == 0 and limit is not None:  # a first page: the first `limit` tied traces found
-                tied = self._tied(doc, limit)
-                # every trace is in hand when neither side filled the page
-                known = len({**tied, **linked}) if len(tied) < limit and total <= limit else None
-            else:  # all of them, or a later page: every tied trace, and every linked one
-                tied = self._tied(doc, None)
-                if offset and total:
-                    linked = self._linked(doc, None, 0)[0]
-                known = len({**tied, **linked})
+            # every tied trace and every linked one, sorted below and then cut: each page is a slice
+            # of the same newest-first list (the link-free look-ups have no order of their own)
+            tied = self._tied(doc, None)
+            if total and (limit is not None or offset):
+                linked = self._linked(doc, None, 0)[0]
             by_question = {**tied, **linked}  # a linked trace's details over the link-free ones
+            known = len(by_question)
         if items and linked:  # the tied traces hold theirs already
             self._fill_items(doc, linked)
         if not by_question and not self.store.ask(self.catalog.render("extract/exists", self.store.dialect, node=doc)):

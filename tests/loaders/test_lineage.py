@@ -206,3 +206,31 @@ def test_sample_edges(memory_store):
         Lineage(memory_store).any_edge()
     load_graphrag(memory_store, GRAPHRAG["operation-dulce-v3"], show_progress=False)
     assert isinstance(Lineage(memory_store).any_edge(), Triple)
+
+
+def test_link_free_pages_are_slices_of_one_newest_first_list(tmp_path):
+    """Traces without the document link (recorded before it, or by TrustGraph) are paged like
+    linked ones: every page a slice of the same newest-first list, none repeated or skipped —
+    with a clock going backwards, so the store's order is not the time order."""
+    import datetime as dt
+    import itertools
+
+    from ragprov.store import open_store
+
+    store = open_store("memory:")
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    start, tick = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc), itertools.count()
+    recorder = Recorder(store, clock=lambda: start - dt.timedelta(minutes=next(tick)))
+    for i in range(6):
+        trace = recorder.doc_rag(f"Q{i}?", model="offline")
+        trace.grounding(["s"])
+        trace.exploration([NamedNode(chunk)])
+        trace.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
+        trace.synthesis("A.")
+    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?stage tg:restsOn ?doc } }")
+    lineage = Lineage(store)
+    every = lineage.document_page(doc.iri)
+    assert [a.query for a in every.answers] == [f"Q{i}?" for i in range(6)]  # newest (Q0) first
+    pages = [lineage.document_page(doc.iri, limit=2, offset=k) for k in (0, 2, 4)]
+    assert [a.query for p in pages for a in p.answers] == [a.query for a in every.answers]
+    assert all(p.total == 6 for p in pages)
