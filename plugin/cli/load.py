@@ -42,13 +42,29 @@ def _update_text_index(store, facts_graph=None) -> None:
         )
 
 
-def _compact(store) -> None:
-    """After a load into an on-disk store: compact its tables (:meth:`EmbeddedStore.optimize`), so that
-    the look-ups every later query makes do not pay for the bulk loader's uncompacted files."""
+#: a load writing at least this many quads compacts the store after it (a bulk load's table files)
+COMPACT_AFTER = 50_000
+
+
+def _compact(store, quads: int) -> None:
+    """After a bulk load into an on-disk store (at least :data:`COMPACT_AFTER` quads): compact its
+    tables (:meth:`EmbeddedStore.optimize`), so that the look-ups every later query makes do not pay
+    for the bulk loader's uncompacted files. A small load leaves them to RocksDB (compacting rewrites
+    the whole store: seconds and its size again in free disk for a few quads). A compaction that
+    fails (a full disk) is said and skipped: the loaded store is whole, only slower to read."""
     import time
 
+    from ragprov.errors import StoreError
+
+    if quads < COMPACT_AFTER:
+        return
     start = time.perf_counter()
-    if store.optimize():
+    try:
+        done = store.optimize()
+    except StoreError as e:
+        click.echo(f"warning: the store was not compacted ({e}); it is loaded, look-ups are slower until the next bulk load", err=True)
+        return
+    if done:
         click.echo(f"store compacted ({time.perf_counter() - start:.2f} s)", err=True)
 
 
@@ -70,7 +86,7 @@ def load_documents_command(store, paths, chunk_size, chunk_overlap, rechunk, as_
 
     report = load_documents(store, list(paths), chunk_size=chunk_size, chunk_overlap=chunk_overlap, rechunk=rechunk)
     _update_text_index(store)
-    _compact(store)
+    _compact(store, report.quads)
     if as_json:
         echo_json(
             {
@@ -127,7 +143,7 @@ def load_triples_command(store, file, source, input_format, llm_model, ontology,
         require_source=not allow_unknown_source,
     )
     _update_text_index(store, _facts_graph(facts_graph))
-    _compact(store)
+    _compact(store, report.quads)
     if as_json:
         echo_json({"activity": report.activity, "facts": report.facts, "quads": report.quads, "skipped": report.skipped})
         return
@@ -169,7 +185,7 @@ def load_graphrag_command(store, output_dir, namespace, unknown_entities, facts_
     kept = import_entity_embeddings(store, output_dir, namespace=namespace)
     if kept:
         click.echo(f"text index: {kept} entity vector(s) from {ENTITY_TABLE} kept for local search", err=True)
-    _compact(store)
+    _compact(store, report.quads)
     if as_json:
         echo_json(
             {

@@ -117,3 +117,35 @@ def test_load_graphrag_and_errors(tmp_path, capsys):
     assert code == 1 and "must be an IRI" in err
     code, _, err = _run(capsys, "extraction", "show", "urn:nothing", "--store", store)
     assert code == 1 and "no document" in err
+
+
+def test_a_bulk_load_compacts_the_store_and_a_small_one_does_not(tmp_path, capsys, monkeypatch):
+    """Compaction rewrites the whole store (time, and its size again in free disk): a load of a few
+    quads leaves it to RocksDB; a bulk load (``COMPACT_AFTER`` quads or more) compacts; a compaction
+    that fails is reported and the load stands."""
+    import ragprov.cli.load as load_cli
+    from ragprov.errors import StoreError
+    from ragprov.store import EmbeddedStore
+
+    store = str(tmp_path / "store")
+    facts = tmp_path / "facts.nt"
+    facts.write_text('<urn:e:a> <urn:r:b> "c" .\n')
+    code, _, err = _run(capsys, "load", "triples", str(facts), "--source", "urn:doc:x", "--allow-unknown-source", "--store", store)
+    assert code == 0 and "store compacted" not in err, err
+    monkeypatch.setattr(load_cli, "COMPACT_AFTER", 1)
+    facts.write_text('<urn:e:a> <urn:r:b> "d" .\n')
+    code, _, err = _run(capsys, "load", "triples", str(facts), "--source", "urn:doc:x", "--allow-unknown-source", "--store", store)
+    assert code == 0 and "store compacted" in err, err
+
+    def full_disk(self):
+        raise StoreError("the disk holding the store is full (a compaction failed)")
+
+    monkeypatch.setattr(EmbeddedStore, "optimize", full_disk)
+    facts.write_text('<urn:e:a> <urn:r:b> "e" .\n')
+    code, out, err = _run(capsys, "load", "triples", str(facts), "--source", "urn:doc:x", "--allow-unknown-source", "--store", store)
+    assert code == 0 and "was not compacted" in err and "1 fact(s)" in out, err
+    reader = EmbeddedStore(store, read_only=True)
+    try:
+        assert {r["o"].value for r in reader.select("SELECT ?o WHERE { <urn:e:a> <urn:r:b> ?o }")} == {"c", "d", "e"}
+    finally:
+        reader.close()
