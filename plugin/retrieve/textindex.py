@@ -55,7 +55,7 @@ __all__ = ["INDEX_ENV", "K1", "B", "Document", "LocalContext", "SyncReport", "Te
 
 INDEX_ENV = "RAGPROV_INDEX"
 K1, B = 1.2, 0.75
-_VERSION = "5"
+_VERSION = "6"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -196,7 +196,7 @@ class TextIndex:
                              f"delete the file and run `ragprov load` again, or set ${INDEX_ENV}") from None
         if version is None:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (_VERSION,))
-        elif version[0] in ("2", "3", "4"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
+        elif version[0] in ("2", "3", "4", "5"):  # older formats: emptied; the next reader or load fills it (it has no stamp)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 for table in _TABLES:
@@ -327,9 +327,10 @@ class TextIndex:
 
     # -- the bound table (see BOUND_MIN) -----------------------------------------------------------
     def _bounds_mark(self) -> str:
-        """What the postings look like now, cheaply: the stamp, the highest document id (ids only
-        grow: any document written since changes it) and the document counts (any removed one
-        changes them). :meth:`apply` keeps it beside the ``bound`` table it wrote."""
+        """What the postings look like now, cheaply: the stamp, the highest document id and the
+        document counts. :meth:`apply`, the one writer of the postings in this format, keeps it
+        beside the ``bound`` table it wrote; the mark is a second guard (an index written by an older
+        ragprov, which did not keep ``bound``, has an older format and is rebuilt, see :meth:`open`)."""
         stamp = self.db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
         top = self.db.execute("SELECT max(id) FROM doc").fetchone()[0]
         counts = self.db.execute("SELECT kind, field, n FROM stats ORDER BY kind, field").fetchall()

@@ -189,10 +189,10 @@ def test_an_index_of_an_older_format_is_rebuilt_by_the_next_reader(carol_dir, ca
     location = carol_dir.parent / "store.ragprov-index.sqlite"
     db = sqlite3.connect(location)
     with db:
-        db.execute("UPDATE meta SET value = '4' WHERE key = 'version'")
+        db.execute("UPDATE meta SET value = '5' WHERE key = 'version'")  # before the bound table and entity vectors
     db.close()
     index = TextIndex.open(location)
-    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("5",)
+    assert index.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("6",)
     assert len(index) == 0 and index.stamp is None
     index.close()
     reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
