@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..errors import InvalidValueError, NotFoundError
@@ -85,8 +87,8 @@ def lineage_edge(store, subject, predicate, object_, fmt):
     help="Named graph holding the loaded GraphRAG index, for community reports (default: the default graph).",
 )
 @click.option("--limit", type=click.IntRange(min=1), default=None,
-              help=f"Traces per page, the newest first (default {PAGE_SIZE}; with --format json every trace unless "
-                   "--limit or --page is given).")
+              help=f"Traces per page, the newest first (default {PAGE_SIZE} on a terminal; piped to another program "
+                   "or with --format json, every trace unless --limit or --page is given).")
 @click.option("--page", "page_number", type=click.IntRange(min=1), default=None,
               help="Which page of traces, newest first (default the first).")
 @click.option("--all", "show_all", is_flag=True, help="Every trace that rests on DOCUMENT, in one listing.")
@@ -99,13 +101,14 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @with_store(read_only=True)
 def lineage_document(store, document, fmt, facts_graph, limit, page_number, show_all, items, unlinked):
     """The recorded answers whose kept items (edges, chunks, text units, entities, claims, reports) rest on DOCUMENT,
-    newest first: a page of them (how many in all on stderr), or --all."""
+    newest first: on a terminal a page of them (how many in all on stderr), piped or with --all every one."""
     from ..navigate.lineage import Lineage
 
     if show_all and (limit is not None or page_number is not None):
         raise InvalidValueError("--all lists every trace: give it without --limit or --page")
     graph = parse_term(facts_graph, position="facts graph") if facts_graph else None
-    every = show_all or (fmt == "json" and limit is None and page_number is None)
+    # a person at a terminal reads a page; a program reading the output gets every trace
+    every = show_all or ((fmt == "json" or not sys.stdout.isatty()) and limit is None and page_number is None)
     size = None if every else limit or PAGE_SIZE
     offset = 0 if size is None else (page_number - 1 if page_number else 0) * size
     found = Lineage(store, facts_graph=graph).document_page(

@@ -16,7 +16,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_load_and_trace_lineage(tmp_path, capsys):
+def test_load_and_trace_lineage(tmp_path, capsys, monkeypatch):
     store = str(tmp_path / "store")
     pdf = tmp_path / "carol.pdf"
     pdf.write_bytes(make_pdf(["Marley was dead.", "Scrooge signed it."]))
@@ -94,6 +94,15 @@ def test_load_and_trace_lineage(tmp_path, capsys):
     assert code == 0 and t.question.value in out and later.question.value not in out and "traces 2-2 of 2" in err, err
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store)
     assert code == 0 and t.question.value in out and later.question.value in out and "of 2" not in err, err
+    # a person at a terminal reads a page; piped to a program, every trace unless a page is asked for
+    import ragprov.cli.lineage as lineage_cli
+
+    monkeypatch.setattr(lineage_cli, "PAGE_SIZE", 1)
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store)
+    assert code == 0 and t.question.value in out and later.question.value in out, err
+    monkeypatch.setattr(lineage_cli.sys.stdout, "isatty", lambda: True)
+    code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store)
+    assert code == 0 and "traces 1-1 of 2" in err, err  # (the table, drawn for a terminal, wraps the IRIs)
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--limit", "1", "--format", "json", "--store", store)
     assert [a["question"] for a in json.loads(out)] == [later.question.value], err
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--all", "--page", "2", "--store", store)
