@@ -1,7 +1,7 @@
 """Navigating stored provenance: traces (list, show, stage, incomplete, delete) and lineage.
 
-The names below are imported on first use, so that retrieval, which reads a few helpers of this
-package (``_terms``, ``lineage``), does not load trace navigation with them.
+The names below are imported on first use, so that a command importing one helper of this
+package (retrieval reads ``_terms``) does not load the rest with it (``lineage`` imports ``traces``).
 """
 
 from __future__ import annotations

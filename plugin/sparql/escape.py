@@ -48,7 +48,7 @@ _RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 # SPARQL IRIREF forbids these; pyoxigraph's IRI parser forbids them too, but we state it here.
 _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
-_LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$")
+_LANG = re.compile(r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*\Z")  # \Z: "$" would let a trailing newline through
 # ECHAR escapes for what STRING_LITERAL_QUOTE may not hold, plus other control characters spelled
 # as UCHAR so that no store sees a raw control character.
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}

@@ -204,3 +204,12 @@ def test_named_nodes_never_validated_are_refused_in_lists_too(bad, position):
                          question_type=ox.NamedNode("urn:t"), label="l", query="q", started="2026-01-01T00:00:00Z",
                          software=ox.NamedNode("urn:sw"), software_label="sw")
     assert store.requests == sent
+
+
+@pytest.mark.parametrize("tag", ["en\n", "en ", "en-", "e n", "en;", "", "en-GB\n"])
+def test_a_language_tag_is_refused_unless_it_is_one_whole(tag):
+    from ragprov.sparql.escape import sparql_literal
+
+    with pytest.raises(InvalidValueError, match="not a language tag"):
+        sparql_literal("x", language=tag)
+    assert sparql_literal("x", language="en-GB") == '"x"@en-GB'
