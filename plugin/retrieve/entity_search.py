@@ -16,9 +16,10 @@ the vectors :meth:`~.reader.FactsReader.entity_vectors` keeps (:mod:`.vectors`):
   (``hashed-tf-embedding@1``, computed at load time): a bag of words and character trigrams, not a
   language model's embedding. On its own it ranks entities worse than the lexical (BM25) entity
   search over labels and descriptions (``bench/answers.py``: local search's first-line accuracy),
-  so offline the two rankings (the ``k × oversample`` best of each) are fused by reciprocal rank
-  fusion (:data:`FUSED`: each entity scores ``Σ 1 / (RRF_K + rank)`` over the rankings it
-  appears in) and the best ``k`` kept;
+  so offline it ranks again the lexical search's best :data:`POOL` entities (their vectors read by
+  key: the cost does not grow with the index), and the two rankings (the ``k × oversample`` best
+  of each) are fused by reciprocal rank fusion (:data:`FUSED`: each entity scores
+  ``Σ 1 / (RRF_K + rank)`` over the rankings it appears in) and the best ``k`` kept;
 - without entity vectors (a store with no loaded index entities) the lexical search alone ranks
   them (:data:`LEXICAL`).
 
@@ -45,6 +46,7 @@ __all__ = [
     "FUSED",
     "LEXICAL",
     "OVERSAMPLE",
+    "POOL",
     "RRF_K",
     "VECTOR",
     "EntityRanking",
@@ -55,6 +57,8 @@ __all__ = [
 
 #: Microsoft's ``oversample_scaler``: the vector search returns ``k ×`` this many entities
 OVERSAMPLE = 2
+#: offline, how many of the lexical search's best entities the hashed vectors rank again
+POOL = 300
 #: reciprocal rank fusion's constant (Cormack et al., 2009)
 RRF_K = 60
 #: the rankings, as the trace names them (``{…}`` is the vectors' name)
@@ -88,7 +92,9 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
     if embedder is None:
         return _lexical(reader, concepts, limit)
     offline = isinstance(embedder, HashedEmbedder)
-    # offline, the question's few non-zero dimensions (no numpy: the stored vectors are searched by those columns)
+    if isinstance(embedder, HashedEmbedder) and (True if fuse is None else fuse):
+        return _fused_pool(reader, embedder, query, concepts, limit)
+    # the question's few non-zero dimensions for the hashed vector (no numpy: the stored vectors are searched by those columns)
     vector = embedder.sparse(query) if isinstance(embedder, HashedEmbedder) else embedder.embed([query])[0]
     vectors = None if offline else reader.imported_entity_vectors(ENTITY_INDEX_VECTORS, len(vector))
     if vectors is None or not len(vectors):
@@ -108,6 +114,27 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
     entities = [NamedNode(iri) for iri, _ in fused]
     return EntityRanking(entities, {NamedNode(iri): score for iri, score in fused},
                          {e: similarity[e.value] for e in entities if e.value in similarity}, FUSED.format(vectors.ref), vectors.ref, spent)
+
+
+def _fused_pool(reader, embedder: HashedEmbedder, query: str, concepts: Sequence[str], limit: int) -> EntityRanking:
+    """Offline: the lexical search's best :data:`POOL` entities, ranked again by their hashed
+    vectors' similarity to the question (read by key: a pool's vectors, not every entity's — on an
+    index of 100,000 entities those are 400 MB), and the two rankings' best ``limit × OVERSAMPLE``
+    fused by reciprocal rank."""
+    pool = reader.entity_index().search(concepts, limit=max(POOL, limit * OVERSAMPLE))
+    if not pool:
+        return _lexical(reader, concepts, limit)
+    vector = embedder.sparse(query)
+    iris = [m.iri.value for m in pool]
+    vectors = reader.entity_vectors_of(embedder, iris)
+    similarity = vectors.similarity(vector, iris) if vector and len(vectors) else {}
+    if not similarity:
+        return _lexical(reader, concepts, limit)
+    nearest = sorted(similarity, key=lambda iri: (-similarity[iri], iri))[: limit * OVERSAMPLE]
+    fused = reciprocal_rank_fusion([iris[: limit * OVERSAMPLE], nearest], limit=limit)
+    entities = [NamedNode(iri) for iri, _ in fused]
+    return EntityRanking(entities, {NamedNode(iri): score for iri, score in fused},
+                         {e: similarity[e.value] for e in entities if e.value in similarity}, FUSED.format(vectors.ref), vectors.ref)
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], *, limit: int, k: int = RRF_K) -> list[tuple[str, float]]:

@@ -373,6 +373,15 @@ class FactsReader:
                 self._memo[key] = VectorIndex([e.value for e in entities], matrix, embedder.ref)
         return self._memo[key]
 
+    def entity_vectors_of(self, embedder: Embedder, iris: Sequence[str]) -> VectorIndex:
+        """The vectors by ``embedder`` of (at least) those of ``iris`` that are local-search entities:
+        read by key from the persistent index where the store has one, else every entity's
+        (:meth:`entity_vectors`, computed once per reader)."""
+        stored = self.text_index()
+        if stored is not None:
+            return stored.entity_vectors_of(embedder, iris)
+        return self.entity_vectors(embedder)
+
     def imported_entity_vectors(self, prefix: str, dim: int) -> VectorIndex | None:
         """The entity vectors an index output shipped (``embeddings.entity_description.parquet``,
         kept in the persistent index at load) of ``dim`` dimensions, or ``None``."""

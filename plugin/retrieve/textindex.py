@@ -764,6 +764,40 @@ class TextIndex:
         self._vectors[key] = found_index
         return found_index
 
+    def entity_vectors_of(self, embedder, iris: Sequence[str]):
+        """The :class:`~.vectors.VectorIndex` of those of ``iris`` that are local-search entities,
+        by ``embedder``: their stored vectors read by key (a few rows, not the whole table: what the
+        offline ranking of a lexical candidate pool needs), those missing embedded now (not
+        stored: the next load's :meth:`refresh_entity_vectors` stores them)."""
+        from .vectors import VectorIndex, entity_text
+
+        found: dict[str, bytes] = {}
+        dims: set[int] = set()
+        for start in range(0, len(iris), 500):
+            part = list(iris[start : start + 500])
+            marks = ",".join("?" * len(part))
+            for iri, dim, vec in self.rows_db.execute(
+                    f"SELECT iri, dim, vec FROM vector WHERE embedder = ? AND kind = 'entity' AND iri IN ({marks})",
+                    (embedder.ref, *part)):
+                found[iri] = vec
+                dims.add(dim)
+        missing = [iri for iri in iris if iri not in found]
+        if missing:  # entities of the loaded index only (an item); others have no vector
+            texts = self.item_texts(missing)
+            missing = [iri for iri in missing if iri in texts]
+        if missing:
+            import numpy as np
+
+            texts = self.item_texts(missing)
+            matrix = embedder.embed([entity_text(*texts[iri]) for iri in missing])
+            for n, iri in enumerate(missing):
+                found[iri] = matrix[n].astype(np.float32).tobytes()
+            dims.add(int(matrix.shape[1]))
+        order = [iri for iri in dict.fromkeys(iris) if iri in found]
+        if not order or len(dims) != 1:
+            return VectorIndex.packed([], b"", 1, embedder.ref)
+        return VectorIndex.packed(order, b"".join(found[iri] for iri in order), dims.pop(), embedder.ref)
+
     def refresh_entity_vectors(self, embedder) -> int:
         """Bring the entity vectors up to date after a synchronisation: ``embedder``'s (the offline
         one, at load time) are computed for the entities whose ``title:description`` changed (its

@@ -95,7 +95,8 @@ def test_ask_is_refused_before_it_answers_while_a_program_holds_the_store_for_wr
 
     path = tmp_path / "store"
     _store_with_traces(path, 1)
-    code = "import sys, time; from ragprov.store import EmbeddedStore; s = EmbeddedStore(sys.argv[1]); print('held', flush=True); time.sleep(60)"
+    code = ("import sys, time; from ragprov.store import EmbeddedStore; "
+            "s = EmbeddedStore(sys.argv[1]); print('held', flush=True); time.sleep(60)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"

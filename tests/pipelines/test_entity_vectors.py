@@ -118,6 +118,36 @@ def test_entity_vectors_are_computed_at_load_kept_on_reopen_and_refreshed_by_the
     store.close()
 
 
+def test_offline_the_hashed_vectors_rank_again_a_lexical_pool_read_by_key(tmp_path, monkeypatch):
+    """Offline, the vectors read are the lexical pool's (by key), never every entity's: the
+    cost of a question does not grow with the index (100,000 entities are 400 MB of vectors).
+    The ranking keeps the lexical search's entities, reordered with the vectors' similarity."""
+    from ragprov.retrieve import entity_search
+    from ragprov.retrieve.textindex import TextIndex
+
+    path = tmp_path / "store"
+    store = EmbeddedStore(path)
+    graphrag_loader.load_graphrag(store, CAROL, show_progress=False)
+    update_text_index(store)
+
+    def whole_table(self, embedder):
+        raise AssertionError("every entity's vectors were read")
+
+    read: list[int] = []
+    by_key = TextIndex.entity_vectors_of
+    monkeypatch.setattr(TextIndex, "entity_vectors", whole_table)
+    monkeypatch.setattr(TextIndex, "entity_vectors_of", lambda self, e, iris: read.append(len(iris)) or by_key(self, e, iris))
+    monkeypatch.setattr(entity_search, "POOL", 30)
+    reader = FactsReader(store)
+    concepts = ["Scrooge", "business partner"]
+    ranking = map_query_to_entities(reader, QUESTION, concepts, limit=10, embedder=HashedEmbedder())
+    pool = [m.iri for m in reader.entity_index().search(concepts, limit=30)]
+    assert read == [30] and ranking.method == FUSED.format(HashedEmbedder().ref)
+    assert len(ranking.entities) == 10 and set(ranking.entities) <= set(pool)
+    assert set(ranking.similarity) == set(ranking.entities) and any(v > 0 for v in ranking.similarity.values())
+    store.close()
+
+
 def far_embedding(text: str) -> list[float]:
     """The question and the far entity point one way, every other text another."""
     return [1.0, 0.0, 0.0] if text == QUESTION or text.startswith(FAR + ":") else [0.0, 1.0, 0.0]
