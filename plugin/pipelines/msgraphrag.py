@@ -52,9 +52,9 @@ from ..record.microsoft import MicrosoftTrace
 from ..retrieve.context import approx_tokens, best_reports, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
-from ..retrieve.lexical import content_tokens
+from ..retrieve.lexical import content_tokens, split_sentences
 from ..retrieve.terms import local_name
-from .base import Pipeline
+from .base import Pipeline, RunResult
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
@@ -498,7 +498,7 @@ class DriftSearch(_Mode):
                                 if src not in result.sources:
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
-                    evidence = self.local.result.passages
+                    evidence = _structured(self.local.result)
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -546,10 +546,10 @@ class DriftSearch(_Mode):
     def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
         """What the offline answer to the question reads: not the intermediate answers (each
         states an answer to its own follow-up query) but the evidence they were drawn from — the
-        primer's report points, and the context each kept local search kept (its entities,
-        relationships, reports and text units, typed, each passage once), best-rated action
-        first. Each passage names the reduce step's selection of its action as the item it
-        stands for (the action's sub-trace holds the item itself)."""
+        primer's report points, and the structured context each kept local search kept (its
+        entities, relationships and claims, typed, each passage once: :func:`_structured`),
+        best-rated action first. Each passage names the reduce step's selection of its action as
+        the item it stands for (the action's sub-trace holds the item itself)."""
         passages: list[Passage] = []
         seen: set[str] = set()
         primers = []
@@ -572,6 +572,28 @@ class DriftSearch(_Mode):
             for i, mentions in zip(primers, named, strict=True):
                 passages[i] = dataclasses.replace(passages[i], mentions=mentions)
         return passages
+
+
+def _structured(run: RunResult) -> tuple[Passage, ...]:
+    """The structured part of a finished local search's evidence, what DRIFT's offline answer
+    reads of it: its kept entities — each by the first sentence of its description, what the
+    entity is ("Fred is Scrooge's nephew …") —, relationships and claims, typed. Its reports and
+    text units are long texts the follow-up query kept and the question may not need; reading
+    them all would cost the answer step many times the primer's reading (the trace keeps them
+    in the action's sub-trace)."""
+    out = []
+    for p in run.passages:
+        if p.kind not in _STRUCTURED:
+            continue
+        if p.kind == "entity":
+            spans = split_sentences(p.text)
+            if spans:
+                p = dataclasses.replace(p, text=p.text[: spans[0][1]].strip())
+        out.append(p)
+    return tuple(out)
+
+
+_STRUCTURED = frozenset({"entity", "relationship", "claim"})
 
 
 def _body(answer: str) -> str:
