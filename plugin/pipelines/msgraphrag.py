@@ -576,8 +576,8 @@ class DriftSearch(_Mode):
 
 def _structured(run: RunResult) -> tuple[Passage, ...]:
     """The structured part of a finished local search's evidence, what DRIFT's offline answer
-    reads of it: its kept entities — each by the first sentence of its description, what the
-    entity is ("Fred is Scrooge's nephew …") —, relationships and claims, typed. Its reports and
+    reads of it: its kept entities — each by the first sentences of its description, what the
+    entity is and does ("Fred is Scrooge's nephew …") —, relationships and claims, typed. Its reports and
     text units are long texts the follow-up query kept and the question may not need; reading
     them all would cost the answer step many times the primer's reading (the trace keeps them
     in the action's sub-trace)."""
@@ -588,12 +588,14 @@ def _structured(run: RunResult) -> tuple[Passage, ...]:
         if p.kind == "entity":
             spans = split_sentences(p.text)
             if spans:
-                p = dataclasses.replace(p, text=p.text[: spans[0][1]].strip())
+                p = dataclasses.replace(p, text=p.text[: spans[min(len(spans), _GLOSS_SENTENCES) - 1][1]].strip())
         out.append(p)
     return tuple(out)
 
 
 _STRUCTURED = frozenset({"entity", "relationship", "claim"})
+#: the sentences of an entity's description DRIFT's offline answer reads (what it is and does)
+_GLOSS_SENTENCES = 2
 
 
 def _body(answer: str) -> str:
