@@ -46,10 +46,11 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn
+from ..llm.offline import DATA_REFERENCE
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
 from ..record.microsoft import MicrosoftTrace
-from ..retrieve.context import approx_tokens, best_reports, select_local, unit_sources
+from ..retrieve.context import approx_tokens, best_reports, report_statements, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.lexical import content_tokens, split_sentences
@@ -298,9 +299,14 @@ class GlobalSearch(_Mode):
             tokens.add(mapped.in_token, mapped.out_token)
             points = []
             for k, pt in enumerate(mapped.value, start=1):
+                # offline, a point is one sentence of a report: it is kept with the sentences
+                # either side of it there, which say whom its "he" or "the group" is (an LLM's
+                # point is its own, whole)
+                content = _in_context(pt.text, batch[pt.sources[0]]) if table is None and len(pt.sources) == 1 and \
+                    0 <= pt.sources[0] < len(batch) else pt.text
                 points.append({
                     "iri": NamedNode(f"{session.question.value}/map/{n}/point/{k}"),
-                    "content": pt.text, "score": pt.score, "batch": n,
+                    "content": content, "score": pt.score, "batch": n,
                     "reports": [batch[i]["report"] for i in pt.sources if 0 <= i < len(batch)],
                 })
             with timings.measure("record"):
@@ -405,6 +411,22 @@ class GlobalSearch(_Mode):
             if u in where and where[u] not in sources:
                 sources.append(where[u])
         return selections, sources
+
+
+def _in_context(sentence: str, report: dict) -> str:
+    """``sentence`` of ``report``'s statements with the sentences before and after it there
+    (itself when the report does not hold it).
+
+    >>> _in_context("He laughs.", {"statements": "Fred is the nephew. He laughs. Scrooge does not.", "text": ""})
+    'Fred is the nephew. He laughs. Scrooge does not.'
+    """
+    text = report_statements(report)
+    spans = [" ".join(DATA_REFERENCE.sub("", text[a:b]).split()) for a, b in split_sentences(text)]
+    spans = [x for x in spans if x]
+    if sentence not in spans:
+        return sentence
+    i = spans.index(sentence)
+    return " ".join(spans[max(0, i - 1) : i + 2])
 
 
 # -- DRIFT search ------------------------------------------------------------------------------
