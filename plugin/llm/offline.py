@@ -54,7 +54,7 @@ _FIELDS = ("subject", "predicate", "object", "description")
 
 
 #: a GraphRAG report's reference to the index rows a statement rests on ("[Data: Entities (412); Relationships (699)]")
-_DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
+DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
 
 
 def _fmt(x: float) -> str:
@@ -192,7 +192,7 @@ class OfflineEngine:
             for a, b in split_sentences(p.text):
                 # a point is a claim of its report: the report's own "[Data: …]" references (row
                 # ids of the index) are no part of it, and the point rests on the report anyway
-                text = " ".join(_DATA_REFERENCE.sub("", p.text[a:b]).split())
+                text = " ".join(DATA_REFERENCE.sub("", p.text[a:b]).split())
                 if len(text) >= 20:
                     sentences.append((i, text))
         bm = BM25([content_tokens(s) for _, s in sentences])

@@ -51,18 +51,19 @@ from ..errors import ConfigurationError, LLMError
 from ..llm.embeddings import embedder_for
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn, previous_questions
+from ..llm.offline import DATA_REFERENCE
 from ..llm.parallel import in_order
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
 from ..record.microsoft import MicrosoftTrace
-from ..retrieve.context import approx_tokens, best_reports, select_local, unit_sources
+from ..retrieve.context import approx_tokens, best_reports, report_statements, select_local, unit_sources
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.entity_search import map_query_to_entities
-from ..retrieve.lexical import content_tokens
+from ..retrieve.lexical import content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
-from .base import Pipeline
+from .base import Pipeline, RunResult
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
@@ -325,9 +326,14 @@ class GlobalSearch(_Mode):
             tokens.add(mapped.in_token, mapped.out_token)
             points = []
             for k, pt in enumerate(mapped.value, start=1):
+                # offline, a point is one sentence of a report: it is kept with the sentences
+                # either side of it there, which say whom its "he" or "the group" is (an LLM's
+                # point is its own, whole)
+                content = _in_context(pt.text, batch[pt.sources[0]]) if table is None and len(pt.sources) == 1 and \
+                    0 <= pt.sources[0] < len(batch) else pt.text
                 points.append({
                     "iri": NamedNode(f"{session.question.value}/map/{n}/point/{k}"),
-                    "content": pt.text, "score": pt.score, "batch": n,
+                    "content": content, "score": pt.score, "batch": n,
                     "reports": [batch[i]["report"] for i in pt.sources if 0 <= i < len(batch)],
                 })
             with timings.measure("record"):
@@ -435,6 +441,22 @@ class GlobalSearch(_Mode):
         return selections, sources
 
 
+def _in_context(sentence: str, report: dict) -> str:
+    """``sentence`` of ``report``'s statements with the sentences before and after it there
+    (itself when the report does not hold it).
+
+    >>> _in_context("He laughs.", {"statements": "Fred is the nephew. He laughs. Scrooge does not.", "text": ""})
+    'Fred is the nephew. He laughs. Scrooge does not.'
+    """
+    text = report_statements(report)
+    spans = [" ".join(DATA_REFERENCE.sub("", text[a:b]).split()) for a, b in split_sentences(text)]
+    spans = [x for x in spans if x]
+    if sentence not in spans:
+        return sentence
+    i = spans.index(sentence)
+    return " ".join(spans[max(0, i - 1) : i + 2])
+
+
 # -- DRIFT search ------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class DriftSearchParams:
@@ -526,7 +548,7 @@ class DriftSearch(_Mode):
                                 if src not in result.sources:
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
-                    evidence = self.local.result.passages
+                    evidence = _structured(self.local.result)
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -574,10 +596,10 @@ class DriftSearch(_Mode):
     def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
         """What the offline answer to the question reads: not the intermediate answers (each
         states an answer to its own follow-up query) but the evidence they were drawn from — the
-        primer's report points, and the context each kept local search kept (its entities,
-        relationships, reports and text units, typed, each passage once), best-rated action
-        first. Each passage names the reduce step's selection of its action as the item it
-        stands for (the action's sub-trace holds the item itself)."""
+        primer's report points, and the structured context each kept local search kept (its
+        entities, relationships and claims, typed, each passage once: :func:`_structured`),
+        best-rated action first. Each passage names the reduce step's selection of its action as
+        the item it stands for (the action's sub-trace holds the item itself)."""
         passages: list[Passage] = []
         seen: set[str] = set()
         primers = []
@@ -600,6 +622,30 @@ class DriftSearch(_Mode):
             for i, mentions in zip(primers, named, strict=True):
                 passages[i] = dataclasses.replace(passages[i], mentions=mentions)
         return passages
+
+
+def _structured(run: RunResult) -> tuple[Passage, ...]:
+    """The structured part of a finished local search's evidence, what DRIFT's offline answer
+    reads of it: its kept entities — each by the first sentences of its description, what the
+    entity is and does ("Fred is Scrooge's nephew …") —, relationships and claims, typed. Its reports and
+    text units are long texts the follow-up query kept and the question may not need; reading
+    them all would cost the answer step many times the primer's reading (the trace keeps them
+    in the action's sub-trace)."""
+    out = []
+    for p in run.passages:
+        if p.kind not in _STRUCTURED:
+            continue
+        if p.kind == "entity":
+            spans = split_sentences(p.text)
+            if spans:
+                p = dataclasses.replace(p, text=p.text[: spans[min(len(spans), _GLOSS_SENTENCES) - 1][1]].strip())
+        out.append(p)
+    return tuple(out)
+
+
+_STRUCTURED = frozenset({"entity", "relationship", "claim"})
+#: the sentences of an entity's description DRIFT's offline answer reads (what it is and does)
+_GLOSS_SENTENCES = 2
 
 
 def _body(answer: str) -> str:

@@ -113,6 +113,9 @@ def test_global_search_batches_map_points_and_reduce(index):
         text = one(s, point, TG.content).value
         assert "[Data:" not in text and text.rstrip(".").lower() not in headings
         assert not any(text.lower().startswith(h + " ") for h in headings if h)
+    # offline, a point is a report sentence kept with the sentences either side of it
+    from ragprov.retrieve.lexical import split_sentences
+    assert any(len(split_sentences(one(s, point, TG.content).value)) > 1 for point in kept)
     # deterministic: same batches and answer again
     again = GlobalSearch(index, facts_graph=FACTS, params=params)
     list(again.run("What are the main themes of the story?"))
