@@ -58,7 +58,7 @@ __all__ = [
 #: Microsoft's ``oversample_scaler``: the vector search returns ``k ×`` this many entities
 OVERSAMPLE = 2
 #: offline, how many of the lexical search's best entities the hashed vectors rank again
-POOL = 300
+POOL = 50
 #: reciprocal rank fusion's constant (Cormack et al., 2009)
 RRF_K = 60
 #: the rankings, as the trace names them (``{…}`` is the vectors' name)
