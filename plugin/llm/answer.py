@@ -534,6 +534,9 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
                     start = words[j].start()
                 phrase_start = start
         if owner is None:
+            if converse:
+                # "Martha, who was a poor apprentice": one on the other side of the relation
+                out.append((start, w.end(), 2, 1.0))
             continue
         owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
         phrase_end = max(w.end(), owner[1])
@@ -570,13 +573,22 @@ def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tu
     return out
 
 
+#: between a name and the role noun describing it ("Martha, who was a poor apprentice")
+_GAP_ROLE = re.compile(r"^[\s,]*(?:(?:who|that)\s+)?(?:(?:is|was|are|were|became|as)\s+)?(?:(?:an?|the)\s+)?$")
+
+
 def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int, int, int, float]]) -> float:
-    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not)."""
+    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not;
+    -1: the name is described by the converse role, on the other side of the relation)."""
     # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
     # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
     possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
     best = 0.0
     for x, y, kind, strength in anchors:
+        if kind == 2:
+            if b <= x and _GAP_ROLE.match(s.text[b:x]):
+                return -1.0
+            continue
         if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
                 (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
             best = max(best, strength)
@@ -912,7 +924,9 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
             near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
-        if stated:
+        if stated < 0:
+            near *= 0.3  # described by the converse role: the question's own side of the relation
+        elif stated:
             # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
