@@ -10,14 +10,22 @@ evidence supports it. The algorithm, deterministic and question-independent:
    a sentence instead of a name.
 2. **Collect candidates** from the evidence: the entities each passage carries (edge endpoints,
    kept entities, with their types), every known entity name found in the passages' text (the
-   gazetteer the mentions make up), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans, numbers and dates of the passages' sentences.
+   gazetteer the mentions make up; a person's unshared first or last name alone counts too:
+   "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
+   capitalised spans, numbers and dates of the passages' sentences. A sentence opening with
+   He/She/They mentions the person the sentence before it names first.
 3. **Score** each candidate by the independent evidence that supports it: for every passage
    (duplicates counted once) the best coverage of the question's terms by a sentence naming the
    candidate (or by the passage, for a structured mention), squared so that weak mentions add
    little, summed over passages; times how well its type fits the question; the entities the
    question itself names are excluded (and names that share words with them discounted), generic
-   nouns ("the ghost", "the city" — names the text also uses in lower case) discounted.
+   nouns ("the ghost", "the city" — names the text also uses in lower case) discounted. The
+   structure of the sentence counts where the question has one: for a relational question
+   ("Who is X's R?", "Who is the R of X?") a name in apposition to or the subject of the relation
+   phrase naming X ("Fan is Scrooge's sister"), or the possessor of its converse ("Tiny Tim is Bob
+   Cratchit's son" for Tiny Tim's father), is strong support (:func:`_relation`); for "Who VERBs
+   …?" the verb's subject beats its object (:func:`_role`); the speaker of quoted words counts as
+   saying them (:func:`_speaker`).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
 
