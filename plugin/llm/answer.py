@@ -509,7 +509,10 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     relation phrase ("Scrooge's younger sister", "wife of Bob Cratchit") — a name standing in
     apposition to it or as its subject answers; kind 1: the possessor of a converse phrase whose
     other end is the one the question is about ("Bob Cratchit" in "Tiny Tim, youngest son of Bob
-    Cratchit" for "Tiny Tim's father"). ``own``: how the text names the question's possessor.
+    Cratchit" for "Tiny Tim's father"); kind 2: a converse phrase with no possessor ("who was a
+    poor apprentice": a name described by it is on the question's own side); kind 3: the possessor
+    of another kinship or work relation ("the son of Fan" for Scrooge's nephew: Fan is a relative of
+    the one asked for, not that one). ``own``: how the text names the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
     out: list[tuple[int, int, int, float]] = []
@@ -520,6 +523,14 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         noun = _noun(w.group(0))
         converse = noun in rel.converse and noun != rel.head
         if noun != rel.head and not converse:
+            if noun in _CONVERSE and not re.search(r"['’]s?$", w.group(0)):
+                # "the son of Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of
+                # someone else there, not the one another relation asks for
+                other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+                if other:
+                    out.append((w.end() + other.start(1), w.end() + other.end(1), 3, 1.0))
+                elif n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
+                    out.append((words[n - 1].start(), words[n - 1].end(), 3, 1.0))
             continue
         if re.search(r"['’]s?$", w.group(0)):
             continue  # "Scrooge's niece's sisters": the niece is not the one asked about
@@ -570,7 +581,7 @@ def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tu
     if rel is None:
         return {}
     own = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in sorted(rel.of)) + r")(?:['’]s)?(?![\w])", re.I)
-    nouns = (rel.head, *rel.converse)
+    nouns = (rel.head, *rel.converse, *_CONVERSE)
     out: dict[int, list[tuple[int, int, int, float]]] = {}
     for k, s in enumerate(sentences):
         low = s.text.lower()
@@ -593,6 +604,10 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
     possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
     best = 0.0
     for x, y, kind, strength in anchors:
+        if kind == 3:
+            if x <= a and b <= y + 1:
+                return -1.0
+            continue
         if kind == 2:
             if b <= x and _GAP_ROLE.match(s.text[b:x]):
                 return -1.0
