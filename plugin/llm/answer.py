@@ -10,14 +10,22 @@ evidence supports it. The algorithm, deterministic and question-independent:
    a sentence instead of a name.
 2. **Collect candidates** from the evidence: the entities each passage carries (edge endpoints,
    kept entities, with their types), every known entity name found in the passages' text (the
-   gazetteer the mentions make up), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans, numbers and dates of the passages' sentences.
+   gazetteer the mentions make up; a person's unshared first or last name alone counts too:
+   "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
+   capitalised spans, numbers and dates of the passages' sentences. A sentence opening with
+   He/She/They mentions the person the sentence before it names first.
 3. **Score** each candidate by the independent evidence that supports it: for every passage
    (duplicates counted once) the best coverage of the question's terms by a sentence naming the
    candidate (or by the passage, for a structured mention), squared so that weak mentions add
    little, summed over passages; times how well its type fits the question; the entities the
    question itself names are excluded (and names that share words with them discounted), generic
-   nouns ("the ghost", "the city" — names the text also uses in lower case) discounted.
+   nouns ("the ghost", "the city" — names the text also uses in lower case) discounted. The
+   structure of the sentence counts where the question has one: for a relational question
+   ("Who is X's R?", "Who is the R of X?") a name in apposition to or the subject of the relation
+   phrase naming X ("Fan is Scrooge's sister"), or the possessor of its converse ("Tiny Tim is Bob
+   Cratchit's son" for Tiny Tim's father), is strong support (:func:`_relation`); for "Who VERBs
+   …?" the verb's subject beats its object (:func:`_role`); the speaker of quoted words counts as
+   saying them (:func:`_speaker`).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
 
@@ -501,7 +509,10 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     relation phrase ("Scrooge's younger sister", "wife of Bob Cratchit") — a name standing in
     apposition to it or as its subject answers; kind 1: the possessor of a converse phrase whose
     other end is the one the question is about ("Bob Cratchit" in "Tiny Tim, youngest son of Bob
-    Cratchit" for "Tiny Tim's father"). ``own``: how the text names the question's possessor.
+    Cratchit" for "Tiny Tim's father"); kind 2: a converse phrase with no possessor ("who was a
+    poor apprentice": a name described by it is on the question's own side); kind 3: the possessor
+    of another kinship or work relation ("the son of Fan" for Scrooge's nephew: Fan is a relative of
+    the one asked for, not that one). ``own``: how the text names the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
     out: list[tuple[int, int, int, float]] = []
@@ -512,6 +523,14 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         noun = _noun(w.group(0))
         converse = noun in rel.converse and noun != rel.head
         if noun != rel.head and not converse:
+            if noun in _CONVERSE and not re.search(r"['’]s?$", w.group(0)):
+                # "the son of Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of
+                # someone else there, not the one another relation asks for
+                other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+                if other:
+                    out.append((w.end() + other.start(1), w.end() + other.end(1), 3, 1.0))
+                elif n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
+                    out.append((words[n - 1].start(), words[n - 1].end(), 3, 1.0))
             continue
         if re.search(r"['’]s?$", w.group(0)):
             continue  # "Scrooge's niece's sisters": the niece is not the one asked about
@@ -534,6 +553,9 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
                     start = words[j].start()
                 phrase_start = start
         if owner is None:
+            if converse:
+                # "Martha, who was a poor apprentice": one on the other side of the relation
+                out.append((start, w.end(), 2, 1.0))
             continue
         owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
         phrase_end = max(w.end(), owner[1])
@@ -559,7 +581,7 @@ def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tu
     if rel is None:
         return {}
     own = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in sorted(rel.of)) + r")(?:['’]s)?(?![\w])", re.I)
-    nouns = (rel.head, *rel.converse)
+    nouns = (rel.head, *rel.converse, *_CONVERSE)
     out: dict[int, list[tuple[int, int, int, float]]] = {}
     for k, s in enumerate(sentences):
         low = s.text.lower()
@@ -570,13 +592,26 @@ def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tu
     return out
 
 
+#: between a name and the role noun describing it ("Martha, who was a poor apprentice")
+_GAP_ROLE = re.compile(r"^[\s,]*(?:(?:who|that)\s+)?(?:(?:is|was|are|were|became|as)\s+)?(?:(?:an?|the)\s+)?$")
+
+
 def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int, int, int, float]]) -> float:
-    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not)."""
+    """How strongly the relation in ``anchors`` points at the name at ``s.text[a:b]`` (0: not;
+    -1: the name is described by the converse role, on the other side of the relation)."""
     # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
     # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
     possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
     best = 0.0
     for x, y, kind, strength in anchors:
+        if kind == 3:
+            if x <= a and b <= y + 1:
+                return -1.0
+            continue
+        if kind == 2:
+            if b <= x and _GAP_ROLE.match(s.text[b:x]):
+                return -1.0
+            continue
         if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
                 (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
             best = max(best, strength)
@@ -912,7 +947,9 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
             near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
-        if stated:
+        if stated < 0:
+            near *= 0.3  # described by the converse role: the question's own side of the relation
+        elif stated:
             # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
