@@ -292,6 +292,10 @@ class _Sentence:
     before: str = ""  # the passage's text before the sentence (for context windows across sentences)
     after: str = ""
 
+    @functools.cached_property
+    def low(self) -> str:
+        return self.text.lower()
+
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
     out: list[_Sentence] = []
@@ -643,6 +647,54 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w])" + r"[\s\-]+".join(words) + r"(?:['’]s)?(?![\w])", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in re.findall(r"[\w'’.-]+", name) if w)
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _name_spans(name: str, text: str, low: str | None = None) -> list[tuple[int, int]]:
+    """Where ``text`` names ``name``: what :func:`_name_pattern` finds (its words in any case,
+    apart by spaces or hyphens, a possessive ``'s`` taken along, not inside a longer word), found
+    with string searches — compiling a pattern per name cost more than the searches (a DRIFT run
+    meets some 300 names). ``low``: ``text.lower()``, when the caller has it.
+
+    >>> _name_spans("Jacob Marley", "Old Jacob  Marley's ghost; jacob-marley, Jacob Marleys.")
+    [(4, 19), (27, 39)]
+    """
+    words = _name_words(name)
+    if low is None:
+        low = text.lower()
+    if not words or len(low) != len(text):  # a character whose lower case is longer: the pattern
+        return [m.span() for m in _name_pattern(name).finditer(text)]
+    first, n = words[0], len(text)
+    out: list[tuple[int, int]] = []
+    start = low.find(first)
+    while start >= 0:
+        end = start + len(first)
+        if start == 0 or not _word_char(text[start - 1]):
+            for word in words[1:]:
+                gap = end
+                while gap < n and (text[gap].isspace() or text[gap] == "-"):
+                    gap += 1
+                if gap == end or not low.startswith(word, gap):
+                    end = -1
+                    break
+                end = gap + len(word)
+            if end >= 0:
+                if (low.startswith("'s", end) or low.startswith("’s", end)) and (end + 2 >= n or not _word_char(text[end + 2])):
+                    end += 2
+                if end >= n or not _word_char(text[end]):
+                    out.append((start, end))
+                    start = low.find(first, end)
+                    continue
+        start = low.find(first, start + 1)
+    return out
+
+
 #: evidence kinds that are *about* the entities they mention (a fact about its two ends, an
 #: entity's description); a chunk, report or answer only names them somewhere in its text
 _ABOUT_ITS_MENTIONS = frozenset({"text", "fact", "relationship", "entity", "claim"})
@@ -670,7 +722,9 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
-    patterns = [(c, _name_pattern(_ARTICLES.sub("", c.name.strip()) or c.name), frozenset(_roots(c.name))) for c in known]
+    # names are looked for by string search (:func:`_name_spans`) in the sentences that hold all their words
+    patterns: list[tuple[_Cand, str | re.Pattern[str], frozenset[str]]] = [
+        (c, _ARTICLES.sub("", c.name.strip()) or c.name, frozenset(_roots(c.name))) for c in known]
     patterns.extend(_short_names(known, sentences))
     for c in known:
         c.hits, c.surfaces = [], []
@@ -679,7 +733,10 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         for c, pattern, words in patterns:
             if words and not words <= s.tokens:
                 continue
-            found.extend((m.start(), m.end(), c) for m in pattern.finditer(s.text))
+            if isinstance(pattern, str):
+                found.extend((a, b, c) for a, b in _name_spans(pattern, s.text, s.low))
+            else:
+                found.extend((m.start(), m.end(), c) for m in pattern.finditer(s.text))
         taken: list[tuple[int, int]] = []
         for a, b, c in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
             if any(a < y and x < b for x, y in taken):
