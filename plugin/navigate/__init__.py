@@ -6,8 +6,9 @@ package (retrieval reads ``_terms``) does not load the rest with it (``lineage``
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .model import Selection, Stage, Trace, TraceSummary
@@ -19,14 +20,4 @@ _HOMES = {"Selection": ".model", "Stage": ".model", "Trace": ".model", "TraceSum
           "TRACE_KINDS": ".traces", "Navigator": ".traces"}
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOMES))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)

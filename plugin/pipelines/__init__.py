@@ -16,11 +16,11 @@ default).
 from __future__ import annotations
 
 import dataclasses
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pyoxigraph import NamedNode
 
+from .._lazy import lazy_names
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -49,17 +49,7 @@ _CLASSES = {"graph-rag": "GraphRag", "doc-rag": "DocRag", "agent": "Agent", "loc
             "drift": "DriftSearch", "basic": "BasicSearch"}
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_HOMES))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 
 __all__ = [
