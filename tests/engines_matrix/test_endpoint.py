@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import socket
 import threading
 import urllib.parse
+from collections.abc import Iterator
 from typing import ClassVar
 
 import pyoxigraph as ox
@@ -166,6 +168,18 @@ def _config(port: int, **kw) -> EndpointConfig:
     return EndpointConfig.from_url(f"http://127.0.0.1:{port}/ds", dialect="rdf12", engine="generic", backoff=0.01, **kw)
 
 
+@contextlib.contextmanager
+def _serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[int]:
+    """A server on 127.0.0.1 answering with ``handler`` for the block (its port), stopped after it."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_queries_are_retried_on_timeout_then_fail_as_unavailable(silent):
     store = EndpointStore(_config(silent.port, timeout=0.2, retries=2))
     with pytest.raises(StoreUnavailableError, match="unreachable"):
@@ -223,19 +237,13 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
 def test_busy_answers_are_retried_with_backoff():
     _Flaky.answers = [503, 429]
     _Flaky.seen = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        store = EndpointStore(_config(server.server_address[1], retries=3))
+    with _serving(_Flaky) as port:
+        store = EndpointStore(_config(port, retries=3))
         assert store.query("ASK {}") is True
         assert len(_Flaky.seen) == 3
         _Flaky.answers = [503, 503, 503, 503]
         with pytest.raises(StoreUnavailableError):
             store.query("ASK {}")
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_an_update_rolled_back_for_a_deadlock_is_sent_again():
@@ -243,11 +251,8 @@ def test_an_update_rolled_back_for_a_deadlock_is_sent_again():
     a plain server error is not."""
     _Flaky.answers = [500, 500]
     _Flaky.seen = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        store = EndpointStore(_config(server.server_address[1], retries=3))
+    with _serving(_Flaky) as port:
+        store = EndpointStore(_config(port, retries=3))
         store.update("INSERT { GRAPH <urn:g> { ?s <urn:p> 1 } } WHERE { GRAPH <urn:g> { ?s <urn:q> 2 } }")
         assert len(_Flaky.seen) == 3
         _Flaky.answers = [500, 500, 500, 500]
@@ -255,9 +260,6 @@ def test_an_update_rolled_back_for_a_deadlock_is_sent_again():
         with pytest.raises(StoreUnavailableError, match="40001"):
             store.update("DELETE WHERE { GRAPH <urn:g> { ?s ?p ?o } }")
         assert len(_Flaky.seen) == 4
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_a_refusal_on_the_cost_estimate_says_which_setting_to_change():
@@ -270,15 +272,10 @@ def test_a_refusal_on_the_cost_estimate_says_which_setting_to_change():
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Estimate)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        store = EndpointStore(_config(server.server_address[1], retries=0))
+    with _serving(Estimate) as port:
+        store = EndpointStore(_config(port, retries=0))
         with pytest.raises(QueryError, match="MaxQueryCostEstimationTime"):
             store.query("SELECT * WHERE { ?s ?p ?o }")
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.parametrize("refusal", [
@@ -299,16 +296,11 @@ def test_a_batch_refused_for_its_size_is_sent_again_in_halves(refusal):
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Small)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        store = EndpointStore(_config(server.server_address[1], retries=0))
+    with _serving(Small) as port:
+        store = EndpointStore(_config(port, retries=0))
         store.extend([Quad(NamedNode(f"urn:s{i}"), NamedNode("urn:p"), Literal(str(i)), G) for i in range(10)])
         accepted = [n for n in sizes if n <= 3]
         assert sum(accepted) == 10 and max(sizes) == 10 and store._batch <= 3
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_credentials_never_appear_in_errors():

@@ -30,6 +30,17 @@ def recorder_for(clock, ids):
     return lambda store: Recorder(store, clock=clock, new_id=ids)
 
 
+def carol_index() -> EmbeddedStore:
+    """A fresh in-memory store with the bundled Christmas Carol Microsoft GraphRAG index loaded,
+    facts in urn:graph:facts (a test module's own: its traces land there)."""
+    import ragprov.loaders.graphrag as graphrag_loader
+    from ragprov.resources import data_dir
+
+    store = EmbeddedStore()
+    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
+    return store
+
+
 @pytest.fixture
 def carol_store():
     """An embedded store with the hand-built graph, facts in urn:graph:facts."""

@@ -22,7 +22,7 @@ from ragprov.retrieve import FactsReader
 from ragprov.retrieve.vectors import HashedEmbedder
 from ragprov.store import EmbeddedStore
 
-from .conftest import FACTS, validate
+from .conftest import FACTS, carol_index, validate
 from .openai_stub import OpenAIStub, Reply, system_text, user_text
 from .test_graphrag import one, values
 
@@ -31,11 +31,7 @@ QUESTION = "Who was Scrooge's business partner?"
 
 @pytest.fixture(scope="module")
 def index():
-    from ragprov.resources import data_dir
-
-    store = EmbeddedStore()
-    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
-    return store
+    return carol_index()
 
 
 def stages(events) -> dict[str, NamedNode]:

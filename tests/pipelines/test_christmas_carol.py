@@ -9,22 +9,16 @@ import re
 import pytest
 from pyoxigraph import NamedNode
 
-import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.namespaces import LIBRARY_GRAPH, TG
 from ragprov.pipelines import DocRag, GraphRag
 from ragprov.record import ExplainEvent
-from ragprov.store import EmbeddedStore
 
-from .conftest import FACTS, validate
+from .conftest import FACTS, carol_index, validate
 
 
 @pytest.fixture(scope="module")
 def carol():
-    from ragprov.resources import data_dir
-
-    store = EmbeddedStore()
-    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
-    return store
+    return carol_index()
 
 
 def chunk_text(store, chunk: NamedNode) -> str:

@@ -18,7 +18,7 @@ from ragprov.pipelines import GlobalSearch, GlobalSearchParams, LocalSearch, Loc
 from ragprov.pipelines.community_selection import select_communities
 from ragprov.record import EndOfSession, ExplainEvent
 
-from .conftest import FACTS, llm_engine, validate
+from .conftest import FACTS, carol_index, llm_engine, validate
 from .openai_stub import OpenAIStub, Reply, system_text, user_text
 from .test_graphrag import one, values
 
@@ -27,12 +27,7 @@ PARTNER = "Who was Scrooge's business partner?"
 
 @pytest.fixture(scope="module")
 def index():
-    from ragprov.resources import data_dir
-    from ragprov.store import EmbeddedStore
-
-    store = EmbeddedStore()
-    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
-    return store
+    return carol_index()
 
 
 def report_levels(store) -> dict[NamedNode, int]:

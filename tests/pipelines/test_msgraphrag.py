@@ -9,24 +9,18 @@ import re
 import pytest
 from pyoxigraph import NamedNode
 
-import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.namespaces import PROV, RDF, TG
 from ragprov.pipelines import GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
 from ragprov.record import EndOfSession, ExplainEvent, event_from_json, event_to_json
-from ragprov.store import EmbeddedStore
 
-from .conftest import FACTS, llm_engine, validate
+from .conftest import FACTS, carol_index, llm_engine, validate
 from .openai_stub import OpenAIStub, Reply, system_text
 from .test_graphrag import one, values
 
 
 @pytest.fixture(scope="module")
 def index():
-    from ragprov.resources import data_dir
-
-    store = EmbeddedStore()
-    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
-    return store
+    return carol_index()
 
 
 def explains(events):

@@ -13,7 +13,6 @@ import pytest
 from click.testing import CliRunner
 from pyoxigraph import NamedNode
 
-import ragprov.loaders.graphrag as graphrag_loader
 from ragprov.llm import LLMClient, LLMConfig, LLMEngine
 from ragprov.llm.tokens import encoding, tokenizer_for
 from ragprov.namespaces import RDF, RDFS, TG
@@ -21,9 +20,8 @@ from ragprov.pipelines import GlobalSearch, LocalSearch, pipeline
 from ragprov.pipelines.conversation import Conversation
 from ragprov.pipelines.microsoft_defaults import PARAMETERS, microsoft_params, parameters_table
 from ragprov.record import EndOfSession, ExplainEvent
-from ragprov.store import EmbeddedStore
 
-from .conftest import FACTS, validate
+from .conftest import FACTS, carol_index, validate
 from .openai_stub import OpenAIStub, Reply, system_text, user_text
 from .test_graphrag import one, values
 
@@ -32,11 +30,7 @@ QUESTION = "Who was Scrooge's business partner?"
 
 @pytest.fixture(scope="module")
 def index():
-    from ragprov.resources import data_dir
-
-    store = EmbeddedStore()
-    graphrag_loader.load_graphrag(store, data_dir() / "graphrag" / "christmas-carol-v3", facts_graph=FACTS, show_progress=False)
-    return store
+    return carol_index()
 
 
 def engine(stub, *, model="gpt-4o", response_type="multiple paragraphs"):
