@@ -82,21 +82,19 @@ class EntityRanking:
     in_token: int | None = None
 
 
-def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit: int, embedder: Embedder | None = None,
-                          fuse: bool | None = None) -> EntityRanking:
+def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit: int,
+                          embedder: Embedder | None = None) -> EntityRanking:
     """Map ``query`` (the question, with the earlier user questions of a conversation) to
-    entities (see the module docstring): by the vectors alone, the ``limit × OVERSAMPLE`` nearest
-    (Microsoft's ``k × oversample_scaler``: it drops none of them when no entity is excluded);
-    fused or lexical, the best ``limit``. ``concepts`` feed the lexical search; ``fuse``: fuse the
-    lexical and vector rankings (default: offline only)."""
+    entities (see the module docstring): with an API's vectors, the ``limit × OVERSAMPLE``
+    nearest (Microsoft's ``k × oversample_scaler``: it drops none of them when no entity is
+    excluded); offline (:func:`_fused_pool`) or without vectors, the best ``limit``. ``concepts``
+    feed the lexical search."""
     if embedder is None:
         return _lexical(reader, concepts, limit)
-    offline = isinstance(embedder, HashedEmbedder)
-    if isinstance(embedder, HashedEmbedder) and (True if fuse is None else fuse):
+    if isinstance(embedder, HashedEmbedder):
         return _fused_pool(reader, embedder, query, concepts, limit)
-    # the question's few non-zero dimensions for the hashed vector (no numpy: the stored vectors are searched by those columns)
-    vector = embedder.sparse(query) if isinstance(embedder, HashedEmbedder) else embedder.embed([query])[0]
-    vectors = None if offline else reader.imported_entity_vectors(ENTITY_INDEX_VECTORS, len(vector))
+    vector = embedder.embed([query])[0]
+    vectors = reader.imported_entity_vectors(ENTITY_INDEX_VECTORS, len(vector))
     if vectors is None or not len(vectors):
         vectors = reader.entity_vectors(embedder)
     count = getattr(embedder, "count", None)
@@ -104,16 +102,9 @@ def map_query_to_entities(reader, query: str, concepts: Sequence[str], *, limit:
     hits = vectors.search(vector, k=limit * OVERSAMPLE) if len(vectors) else []
     if not hits:  # no entity vectors, or a question of stopwords only: the lexical search
         return dataclasses.replace(_lexical(reader, concepts, limit), in_token=spent)
-    if not (offline if fuse is None else fuse):  # Microsoft keeps every one of the k × oversample nearest
-        entities = [NamedNode(iri) for iri, _ in hits]
-        scores = {NamedNode(iri): score for iri, score in hits}
-        return EntityRanking(entities, scores, dict(scores), VECTOR.format(vectors.ref), vectors.ref, spent)
-    lexical = reader.entity_index().search(concepts, limit=limit * OVERSAMPLE)
-    fused = reciprocal_rank_fusion([[m.iri.value for m in lexical], [iri for iri, _ in hits]], limit=limit)
-    similarity = vectors.similarity(vector, [iri for iri, _ in fused])
-    entities = [NamedNode(iri) for iri, _ in fused]
-    return EntityRanking(entities, {NamedNode(iri): score for iri, score in fused},
-                         {e: similarity[e.value] for e in entities if e.value in similarity}, FUSED.format(vectors.ref), vectors.ref, spent)
+    entities = [NamedNode(iri) for iri, _ in hits]  # Microsoft keeps every one of the k × oversample nearest
+    scores = {NamedNode(iri): score for iri, score in hits}
+    return EntityRanking(entities, scores, dict(scores), VECTOR.format(vectors.ref), vectors.ref, spent)
 
 
 def _fused_pool(reader, embedder: HashedEmbedder, query: str, concepts: Sequence[str], limit: int) -> EntityRanking:

@@ -781,14 +781,11 @@ class TextIndex:
                     (embedder.ref, *part)):
                 found[iri] = vec
                 dims.add(dim)
-        missing = [iri for iri in iris if iri not in found]
-        if missing:  # entities of the loaded index only (an item); others have no vector
-            texts = self.item_texts(missing)
-            missing = [iri for iri in missing if iri in texts]
+        texts = self.item_texts([iri for iri in iris if iri not in found])
+        missing = [iri for iri in iris if iri in texts]  # entities of the loaded index only (an item); others have no vector
         if missing:
             import numpy as np
 
-            texts = self.item_texts(missing)
             matrix = embedder.embed([entity_text(*texts[iri]) for iri in missing])
             for n, iri in enumerate(missing):
                 found[iri] = matrix[n].astype(np.float32).tobytes()
