@@ -431,17 +431,14 @@ class Lineage:
             raise InvalidValueError(f"limit: a positive number of traces, got {limit!r}")
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidValueError(f"offset: a number of traces (0 or more), got {offset!r}")
-        linked, total = self._linked(doc, limit, offset)
+        # with the link-free look-ups, every linked trace too: they have no order of their own, so
+        # every tied and linked trace is sorted below and then cut (each page a slice of one list)
+        linked, total = self._linked(doc, None, 0) if unlinked else self._linked(doc, limit, offset)
         by_question = linked
         known: int | None = total
         link_free = unlinked or not total
         if link_free:
-            # every tied trace and every linked one, sorted below and then cut: each page is a slice
-            # of the same newest-first list (the link-free look-ups have no order of their own)
-            tied = self._tied(doc, None)
-            if total and (limit is not None or offset):
-                linked = self._linked(doc, None, 0)[0]
-            by_question = {**tied, **linked}  # a linked trace's details over the link-free ones
+            by_question = {**self._tied(doc, None), **linked}  # a linked trace's details over the link-free ones
             known = len(by_question)
         if items and linked:  # the tied traces hold theirs already
             self._fill_items(doc, linked)
