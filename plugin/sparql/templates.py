@@ -17,7 +17,9 @@ variable name the template itself chose; ``iri_list`` and ``quoted_list`` a whol
 quoted triples at once) and the dialect helpers (``quoted`` — also a filter, ``x|quoted`` —,
 ``reifications``, ``triple_parts``, ``is_quoted``, ``dialect_is``). Every ``{{ … }}`` is checked when it is printed:
 anything that did not come out of one of those is refused, so a forgotten filter is an error and
-never an injection. Undefined names are errors too (``StrictUndefined``).
+never an injection (where a template without autoescape prints an escaping filter straight away,
+``{{ x|iri }}``, the check is made when the template is compiled: see :data:`_TEXT_FILTERS`).
+Undefined names are errors too (``StrictUndefined``).
 
 >>> from ragprov.sparql import Dialect
 >>> text = render("trace/list", Dialect.RDF12, kind=None, limit=5, since=None)
@@ -131,55 +133,70 @@ def _defined(value: object) -> object:
 
 
 def _wrap(fn):
+    """The filter of ``fn`` as printed text: ``fn`` (a value checked as defined) into a plain string
+    (what a filter printed straight out of a record/ template gives, see :data:`_PRINTED`)."""
+
     @functools.wraps(fn)
     def filt(value, *args, **kwargs):
-        return Sparql(fn(_defined(value), *args, **kwargs))
+        return fn(_defined(value), *args, **kwargs)
 
     return filt
 
 
-def _iri_filter(value: object) -> Sparql:
+def _sparql(raw):
+    """The filter ``raw`` returning :class:`Sparql` (what may be printed anywhere, and what a value
+    escaped in an expression carries until it is printed). ``functools.wraps`` keeps ``raw``'s
+    ``pass_context`` mark."""
+
+    @functools.wraps(raw)
+    def filt(*args, **kwargs):
+        return Sparql(raw(*args, **kwargs))
+
+    return filt
+
+
+def _iri_text(value: object) -> str:
     # Every IRI is checked here, a NamedNode too: one parsed leniently (as the loaders' batches
     # are) or read back from a store was never validated. The fast path is one regex search.
     if type(value) is NamedNode:
         text = value.value
         if _IRI_FORBIDDEN.search(text) is None:
-            return Sparql("<" + text + ">")
-    return Sparql(sparql_iri(_defined(value)))
+            return "<" + text + ">"
+    return sparql_iri(_defined(value))
 
 
-def _string_filter(value: object) -> Sparql:
+def _string_text(value: object) -> str:
     # sparql_string's own fast path, without its calls: text with nothing to escape is quoted as is
     if type(value) is str and _NEEDS_ESCAPE.search(value) is None:
-        return Sparql('"' + value + '"')
-    return Sparql(sparql_string(_defined(value)))  # type: ignore[arg-type]  # sparql_string refuses a non-string itself
+        return '"' + value + '"'
+    return sparql_string(_defined(value))  # type: ignore[arg-type]  # sparql_string refuses a non-string itself
 
 
 _XSD = str(XSD)
 
 
-def _integer_filter(value: object) -> Sparql:
+def _integer_text(value: object) -> str:
     if type(value) is int:
-        return Sparql(f'"{value}"^^<{_XSD}integer>')
-    return Sparql(sparql_integer(_defined(value)))
+        return f'"{value}"^^<{_XSD}integer>'
+    return sparql_integer(_defined(value))
 
 
-def _double_filter(value: object) -> Sparql:
+def _double_text(value: object) -> str:
     if type(value) is float and value - value == 0.0:  # finite
-        return Sparql(f'"{value!r}"^^<{_XSD}double>')
-    return Sparql(sparql_double(_defined(value)))
+        return f'"{value!r}"^^<{_XSD}double>'
+    return sparql_double(_defined(value))
 
 
 _UTC = _dt.timezone.utc
 
 
-def _datetime_filter(value: object) -> Sparql:
+def _datetime_text(value: object) -> str:
     # a UTC date-time (what the recorder's clock gives) as sparql_datetime spells it, without converting it to UTC again
     if type(value) is _dt.datetime and value.tzinfo is _UTC:
         text = value.isoformat()
         if text.endswith("+00:00"):
-            return Sparql(f'"{text[:-6]}Z"^^<{_XSD}dateTime>')
-    return Sparql(sparql_datetime(_defined(value)))
+            return f'"{text[:-6]}Z"^^<{_XSD}dateTime>'
+    return sparql_datetime(_defined(value))
 
 
 def _var(name: object) -> str:
@@ -243,12 +260,12 @@ def _iri_list(values: object, sep: str = " ") -> Sparql:
     sep = _separator(sep)
     items: list[Any] = list(values)  # type: ignore[call-overload]
     if items and all(type(v) is NamedNode for v in items):
-        # _iri_filter's fast path for the whole list at once: a character no IRI may hold is in
+        # _iri_text's fast path for the whole list at once: a character no IRI may hold is in
         # one of them exactly when it is in their concatenation (one search, then one join)
         texts = [v.value for v in items]
         if _IRI_FORBIDDEN.search("".join(texts)) is None:
             return Sparql("<" + (">" + sep + "<").join(texts) + ">")
-    return Sparql(sep.join([_iri_filter(v) for v in items]))
+    return Sparql(sep.join([_iri_text(v) for v in items]))
 
 
 @jinja2.pass_context
@@ -305,6 +322,31 @@ def _dialect_is(ctx, name: str) -> bool:
     return ctx["_dialect"] is Dialect.parse(name)
 
 
+#: The escaping filters, by name, each as the function that gives its text: the filter ``name`` is
+#: that text as :class:`Sparql` (a value a template may print, or pass on), except for the four
+#: that give Sparql already. Where a template without autoescape prints a filter's result straight
+#: away (``{{ x|iri }}``), the compiler calls the function under the name ``printed:NAME``, whose
+#: plain text needs neither the Sparql wrapper nor the check when printed: the check was made
+#: when the template was compiled (:meth:`_CodeGenerator.visit_Template`), and is the same one.
+_TEXT_FILTERS: dict[str, Any] = {
+    "iri": _iri_text,
+    "string": _string_text,
+    "literal": _wrap(sparql_literal),
+    "integer": _integer_text,
+    "double": _double_text,
+    "datetime": _datetime_text,
+    "boolean": _wrap(sparql_boolean),
+    "number": _wrap(_number),
+    "var": _wrap(_var),
+    "term": _term,
+    "quoted": _quoted,
+    "iri_list": _iri_list,
+    "quoted_list": _quoted_list,
+}
+_SPARQL_ALREADY = frozenset({"term", "quoted", "iri_list", "quoted_list"})
+_PRINTED = "printed:"
+
+
 #: an include of one of the recorder's fragments (the document link and its walks), as written
 _RECORD_INCLUDE = re.compile(r'\{% include "(record/_[\w.-]+)" %\}\n?')
 
@@ -352,20 +394,32 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 
 class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja2's cache of compiled templates, keyed by this module's compiler too (:class:`_CodeGenerator`):
+    """Jinja2's cache of compiled templates, keyed by this module's compiler too (:func:`compiler_key`):
     Jinja2 keys by the template's name and source only, and would load code another compiler wrote."""
 
-    COMPILER = "ragprov-codegen-2"
-
     def get_cache_key(self, name, filename=None):
-        return super().get_cache_key(f"{self.COMPILER}|{name}", filename)
+        return super().get_cache_key(f"{compiler_key()}|{name}", filename)
 
 
 class _CodeGenerator(jinja2.compiler.CodeGenerator):
-    """Jinja2's compiler, with two spellings of the same thing that cost less per printed value:
-    ``x is none`` as Python's ``x is None`` (Jinja2's ``none`` test, without a call), and a printed
+    """Jinja2's compiler, with spellings of the same thing that cost less per printed value:
+    ``x is none`` as Python's ``x is None`` (Jinja2's ``none`` test, without a call); a printed
     value as what ``finalize`` returns, without ``str()`` around it where nothing is escaped
-    (``_finalize`` returns text or refuses: a Sparql, a Markup or "")."""
+    (``_finalize`` returns text or refuses: a Sparql, a Markup or ""); and, in a template without
+    autoescape, an escaping filter printed straight away (``{{ x|iri }}``) as its text, neither
+    wrapped as Sparql nor checked by ``finalize`` (see :data:`_TEXT_FILTERS`)."""
+
+    def visit_Template(self, node, frame=None):
+        if not jinja2.nodes.EvalContext(self.environment, self.name).autoescape and not any(
+            node.find_all((jinja2.nodes.EvalContextModifier, jinja2.nodes.Extends))
+        ):
+            for output in node.find_all(jinja2.nodes.Output):
+                for child in output.nodes:
+                    if type(child) is jinja2.nodes.Filter and child.name in _TEXT_FILTERS:
+                        # the name of a function that gives the filter's text as is: templates
+                        # cannot spell it (no ':' in a filter name), only this compiler writes it
+                        child.name = _PRINTED + child.name
+        super().visit_Template(node, frame)
 
     def visit_Test(self, node, frame):
         if node.name == "none" and not node.args and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None:
@@ -378,17 +432,59 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
     def _plain_output(self, frame, finalize) -> bool:
         return finalize.src is not None and not frame.eval_ctx.volatile and not frame.eval_ctx.autoescape
 
+    @staticmethod
+    def _printed_text(node) -> bool:
+        return type(node) is jinja2.nodes.Filter and node.name.startswith(_PRINTED)
+
     def _output_child_pre(self, node, frame, finalize):
+        if self._printed_text(node):
+            return
         if self._plain_output(frame, finalize):
             self.write(finalize.src)
         else:
             super()._output_child_pre(node, frame, finalize)
 
     def _output_child_post(self, node, frame, finalize):
+        if self._printed_text(node):
+            return
         if self._plain_output(frame, finalize):
             self.write(")")
         else:
             super()._output_child_post(node, frame, finalize)
+
+
+def _code_digest(digest, code) -> None:
+    """Feed ``digest`` what ``code`` does: its bytecode, names and constants (nested code too),
+    not where it sits (file name, line numbers), so that moving it keeps the key."""
+    digest.update(code.co_code)
+    digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            _code_digest(digest, const)
+        else:
+            digest.update(repr(const).encode())
+
+
+@functools.lru_cache(maxsize=4)
+def compiler_key(generator: type | None = None) -> str:
+    """What compiled templates depend on besides their source: Jinja2's version, the code of the
+    code generator's own methods (``generator``, by default :class:`_CodeGenerator`; derived from
+    its source, so an edit to the compiler makes every template compile again, with no constant
+    to bump by hand, while moving it in its file does not) and the names of the text filters the
+    code it writes calls (:data:`_TEXT_FILTERS`).
+
+    >>> len(compiler_key())
+    16
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"jinja2 {jinja2.__version__}|{_PRINTED}|{sorted(_TEXT_FILTERS)}".encode())
+    for name, member in sorted(vars(generator or _CodeGenerator).items()):
+        function = getattr(member, "__func__", member)  # a staticmethod's function
+        if hasattr(function, "__code__"):
+            digest.update(name.encode())
+            _code_digest(digest, function.__code__)
+    return digest.hexdigest()[:16]
 
 
 class _Environment(jinja2.Environment):
@@ -460,22 +556,10 @@ def _environment(root: Path) -> jinja2.Environment:
         auto_reload=False,
         cache_size=-1,
     )
-    env.filters.update(
-        map=_map_filter(env.filters["map"]),
-        iri=_iri_filter,
-        string=_string_filter,
-        literal=_wrap(sparql_literal),
-        integer=_integer_filter,
-        double=_double_filter,
-        datetime=_datetime_filter,
-        boolean=_wrap(sparql_boolean),
-        number=_wrap(_number),
-        var=_wrap(_var),
-        term=_term,
-        quoted=_quoted,
-        iri_list=_iri_list,
-        quoted_list=_quoted_list,
-    )
+    env.filters["map"] = _map_filter(env.filters["map"])
+    for name, text in _TEXT_FILTERS.items():
+        env.filters[name] = text if name in _SPARQL_ALREADY else _sparql(text)
+        env.filters[_PRINTED + name] = text
     env.globals.update(
         quoted=_quoted,
         reifications=_reifications,

@@ -87,3 +87,103 @@ def test_recorder_fragments_are_inlined_with_the_same_output(tmp_path):
         expected = plain.get_template("record/main.j2").render(x=x)
         assert ours.get_template("record/main.j2").render(x=Sparql(x)) == expected
         assert expected.startswith("a\n") and expected.endswith(f"b{x}\n")
+
+
+# -- escaping filters printed straight out of a template without autoescape --------------------
+
+_HEAD = "# summary: 'x'\n# kind: select\n# params:\n#   v: {type: object, doc: a value}\n# returns: 'x'\n"
+_FILTERS = ("iri", "string", "integer", "double", "datetime", "boolean", "literal", "term")
+
+
+def _printing_catalogs(tmp_path):
+    """The same filters printed by a record/ template (no autoescape: the compiler calls their text
+    functions) and by a read template (autoescape: the Sparql filters, checked by finalize)."""
+    from ragprov.sparql.templates import Catalog
+
+    body = "".join(f"{{% if f == '{f}' %}}{{{{ v|{f} }}}}{{% endif %}}\n" for f in _FILTERS)
+    (tmp_path / "record").mkdir()
+    (tmp_path / "record" / "printed.rq.j2").write_text(_HEAD.replace("a value}", "a value}\n#   f: {type: string, doc: which}") + body)
+    (tmp_path / "read.rq.j2").write_text(_HEAD.replace("a value}", "a value}\n#   f: {type: string, doc: which}") + body)
+    return Catalog(tmp_path)
+
+
+VALUES = {
+    "iri": ["urn:x:a", "http://example.org/é", "urn:x:a> } ; DROP ALL ; {", "urn:x a", ""],
+    "string": ["plain", 'quote " and \\ and \n', "\ud800", 3],
+    "integer": [7, -2, True, 2.5, "7"],
+    "double": [0.93, 1e300, float("nan"), 3, "x"],
+    "datetime": ["2026-01-01T00:00:00Z", "yesterday"],
+    "boolean": [True, False, 1],
+    "literal": ["x", 3, 2.5, object()],
+    "term": ["urn:x:a", 3, object()],
+}
+
+
+@pytest.mark.parametrize("name", _FILTERS)
+def test_a_printed_filter_gives_the_filters_text_and_refuses_what_it_refuses(tmp_path, name):
+    """``{{ v|iri }}`` in a record/ template is compiled to the filter's text function (no Sparql
+    wrapper, no finalize): the same text as the filter, and the same refusals."""
+    import datetime as dt
+
+    from pyoxigraph import NamedNode
+
+    from ragprov.sparql import Dialect
+
+    cat = _printing_catalogs(tmp_path)
+    values = [*VALUES[name], NamedNode("urn:x:n"), dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)]
+
+    def outcome(template, value):
+        try:
+            return cat.render(template, Dialect.RDF12, v=value, f=name)
+        except Exception as e:  # the same error, whatever it is
+            return type(e).__name__
+
+    results = [(outcome("record/printed", v), outcome("read", v)) for v in values]
+    assert all(a == b for a, b in results), results
+    assert any(not r[0].endswith("Error") for r in results) and any(r[0].endswith("Error") for r in results)
+
+
+def test_record_templates_print_filters_without_the_wrapper_and_others_with_it(tmp_path):
+    """What the compiler writes: in a template without autoescape a printed escaping filter is the
+    filter's text function and nothing else; a printed expression that is not one keeps the check,
+    and so does every print of an autoescaped template."""
+    cat = _printing_catalogs(tmp_path)
+    env = cat._env
+    (tmp_path / "record" / "other.rq.j2").write_text(_HEAD + "{{ v|iri if v }} {{ v }}\n")
+    record = env.compile(env.loader.get_source(env, "record/printed.rq.j2")[0], "record/printed.rq.j2", raw=True)
+    other = env.compile(env.loader.get_source(env, "record/other.rq.j2")[0], "record/other.rq.j2", raw=True)
+    read = env.compile(env.loader.get_source(env, "read.rq.j2")[0], "read.rq.j2", raw=True)
+    assert "environment.filters['printed:iri']" in record and "finalize" not in record
+    assert other.count("environment.finalize(") == 2 and "printed:" not in other
+    assert "printed:" not in read and read.count("finalize") >= len(_FILTERS)
+
+
+def test_a_filter_name_with_a_colon_cannot_be_written_in_a_template(tmp_path):
+    (tmp_path / "record").mkdir()
+    (tmp_path / "record" / "colon.rq.j2").write_text(_HEAD + "{{ v|printed:iri }}\n")
+    from ragprov.sparql.templates import Catalog
+
+    with pytest.raises(jinja2.TemplateSyntaxError):
+        Catalog(tmp_path).template("record/colon")
+
+
+def test_the_compiler_key_follows_the_code_generators_code_not_its_place():
+    """The compiled-template cache key is derived from the code generator: another method body
+    changes it, the same code written elsewhere (another file, other lines) does not."""
+    from ragprov.sparql.templates import _CodeGenerator, compiler_key
+
+    source = (
+        "class Gen(base):\n"
+        "    def visit_Test(self, node, frame):\n"
+        "        return super().visit_Test(node, frame){extra}\n"
+    )
+
+    def generator(extra="", pad=0, filename="a.py"):
+        scope = {"base": _CodeGenerator}
+        exec(compile("\n" * pad + source.format(extra=extra), filename, "exec"), scope)
+        return scope["Gen"]
+
+    base = compiler_key(generator())
+    assert compiler_key(generator(pad=30, filename="elsewhere/b.py")) == base
+    assert compiler_key(generator(extra=" or None")) != base
+    assert compiler_key(_CodeGenerator) == compiler_key() != base
