@@ -187,3 +187,41 @@ def test_the_compiler_key_follows_the_code_generators_code_not_its_place():
     assert compiler_key(generator(pad=30, filename="elsewhere/b.py")) == base
     assert compiler_key(generator(extra=" or None")) != base
     assert compiler_key(_CodeGenerator) == compiler_key() != base
+
+
+def test_the_header_is_neither_sent_nor_miscounted(tmp_path):
+    """The header's lines are not in the text sent (not even as blank lines: each costs the
+    store's parser), and an error is still reported at its line of the file."""
+    from ragprov.sparql import Dialect
+    from ragprov.sparql.templates import Catalog
+
+    (tmp_path / "ok.rq.j2").write_text(_HEAD + "SELECT * WHERE {\n  ?s ?p {{ v|string }} }\n")
+    (tmp_path / "bad.rq.j2").write_text(_HEAD + "SELECT * WHERE {\n{% endif %}\n}\n")
+    cat = Catalog(tmp_path)
+    assert cat.render("ok", Dialect.RDF12, v="x") == 'SELECT * WHERE {\n  ?s ?p "x" }\n'
+    with pytest.raises(jinja2.TemplateSyntaxError) as error:
+        cat.template("bad")
+    assert error.value.lineno == _HEAD.count("\n") + 2
+
+
+def test_no_recorded_update_starts_with_a_blank_line():
+    from ragprov.record import Recorder
+    from ragprov.sparql import Dialect
+
+    from .builders import agent_trace, doc_rag_trace
+
+    class Capture:
+        dialect = Dialect.RDF12
+
+        def __init__(self):
+            self.updates: list[str] = []
+
+        def update(self, sparql: str) -> None:
+            self.updates.append(sparql)
+
+    capture = Capture()
+    recorder = Recorder(capture)
+    doc_rag_trace(recorder)
+    agent_trace(recorder)
+    assert len(capture.updates) > 8
+    assert all(u.startswith("PREFIX ") for u in capture.updates), [u[:20] for u in capture.updates]
