@@ -316,10 +316,16 @@ def _is_quoted(ctx, var: str) -> Sparql:
     return Sparql(f"isTRIPLE(?{var})")
 
 
+_DIALECTS = {d.value: d for d in Dialect}
+
+
 @jinja2.pass_context
 def _dialect_is(ctx, name: str) -> bool:
-    """For ``{% if dialect_is("reification") %}``: is the template being rendered for this dialect?"""
-    return ctx["_dialect"] is Dialect.parse(name)
+    """For ``{% if dialect_is("reification") %}``: is the template being rendered for this dialect?
+    (A dialect's own name is looked up, in a dict: ``Dialect.parse`` takes a microsecond, and the
+    recorder's document link asks up to three times per stage; any other name goes through it.)"""
+    dialect = _DIALECTS.get(name) if type(name) is str else None
+    return ctx["_dialect"] is (dialect if dialect is not None else Dialect.parse(name))
 
 
 #: The escaping filters, by name, each as the function that gives its text: the filter ``name`` is

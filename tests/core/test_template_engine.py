@@ -225,3 +225,16 @@ def test_no_recorded_update_starts_with_a_blank_line():
     agent_trace(recorder)
     assert len(capture.updates) > 8
     assert all(u.startswith("PREFIX ") for u in capture.updates), [u[:20] for u in capture.updates]
+
+
+def test_dialect_is_names_each_dialect_as_dialect_parse_does(tmp_path):
+    from ragprov.errors import ConfigurationError
+    from ragprov.sparql import Dialect
+
+    env = _environment(tmp_path)
+    for rendered in Dialect:
+        for name in [*(d.value for d in Dialect), " Reification", "RDF12"]:
+            got = env.from_string("{% if dialect_is(name) %}yes{% endif %}").render(_dialect=rendered, name=name)
+            assert (got == "yes") == (Dialect.parse(name) is rendered), (rendered, name)
+    with pytest.raises(ConfigurationError):
+        env.from_string("{% if dialect_is('rdf13') %}yes{% endif %}").render(_dialect=Dialect.RDF12)
