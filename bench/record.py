@@ -108,9 +108,14 @@ STAGES = ("question", "grounding", "exploration", "focus", "synthesis")
 def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
     """Where a trace's time goes, in memory, by stage: the quads, ``Store.extend`` of them, the
     stage's update (a Focus's split into its document link, an ``INSERT … WHERE`` the store
-    evaluates, and its ``INSERT DATA``), and the template's rendering alone (``Catalog.render`` of
-    the parameters the recorder gave); then the recorder's own code (rows, events, clock, ids)
-    with rendering taken out. Every side alternates with the others round by round."""
+    evaluates, and its ``INSERT DATA``), the part of it any request costs whatever it writes (the
+    stage's own prologue and an empty ``INSERT DATA``), and the template's rendering alone
+    (``Catalog.render`` of the parameters the recorder gave); then the recorder's own code (rows,
+    events, clock, ids) with rendering taken out, the recorder end to end, and what is left of it
+    once the update, the rendering and its own code are taken out: the cost of interleaving them
+    (each evicts the other's code and data from the CPU's caches; a pure computation in its place
+    costs nothing more). Every side alternates with the others round by round."""
+    from ragprov.record.events import _prologue_end
     from ragprov.sparql.templates import Catalog
 
     calls: list[tuple[str, dict]] = []
@@ -140,6 +145,8 @@ def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
         quads[stage] = len(stage_quads[0])
         sides[f"{stage} extend"] = lambda _, q=stage_quads: _extends(q)
         sides[f"{stage} update"] = lambda _, ts=texts: _updates(ts)
+        empty = [t[: _prologue_end(t)] + "INSERT DATA { }" for t in texts]
+        sides[f"{stage} empty"] = lambda _, ts=empty: _updates(ts)
         if "INSERT DATA" in texts[0] and texts[0].index("INSERT DATA") > texts[0].index("INSERT"):
             cut = [(t[: t.index("INSERT DATA")].rstrip().rstrip(";"), t[: t.index("INSERT")] + t[t.index("INSERT DATA") :]) for t in texts]
             sides[f"{stage} link"] = lambda _, ts=[a for a, _b in cut]: _updates(ts)
@@ -151,25 +158,37 @@ def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
         for item in inputs:
             record_graph_rag(rec, item)
 
+    def recorder_side(_):
+        rec = Recorder(EmbeddedStore(), clock=fixed_clock(), new_id=ids())
+        for item in inputs:
+            record_graph_rag(rec, item)
+
     sides["recorder code"] = own_code
+    sides["recorder"] = recorder_side
     m = interleaved(sides, runs, clock=CLOCKS[clock])
     per = 1000 / n
+    parts = ("extend", "update", "empty", "link", "data", "render")
     print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces, {runs} interleaved runs (p50 ms per trace)")
-    print(f"{'stage':12} {'quads':>6} {'extend':>8} {'update':>8} {'link':>8} {'data':>8} {'render':>8}")
-    totals = dict.fromkeys(("extend", "update", "render"), 0.0)
+    print(f"{'stage':12} {'quads':>6} " + " ".join(f"{p:>8}" for p in parts))
+    totals = dict.fromkeys(parts, 0.0)
     for stage in STAGES:
-        row = {part: percentiles(m[f"{stage} {part}"])[0] * per if f"{stage} {part}" in m else None
-               for part in ("extend", "update", "link", "data", "render")}
+        row = {part: percentiles(m[f"{stage} {part}"])[0] * per if f"{stage} {part}" in m else None for part in parts}
         for part in totals:
             totals[part] += row[part] or 0.0
         cells = " ".join(f"{v:8.3f}" if v is not None else f"{'':8}" for v in row.values())
         print(f"{stage:12} {quads[stage]:6} {cells}")
         figure("record-breakdown", stage, quads=quads[stage], **{f"{k}_ms_per_trace": v for k, v in row.items() if v is not None})
     own = percentiles(m["recorder code"])[0] * per
-    print(f"{'trace':12} {sum(quads.values()):6} {totals['extend']:8.3f} {totals['update']:8.3f} {'':8} {'':8} {totals['render']:8.3f}")
-    print(f"recorder's own code (rows, events, clock, ids; rendering taken out): {own:.3f} ms per trace")
+    whole = percentiles(m["recorder"])[0] * per
+    print(f"{'trace':12} {sum(quads.values()):6} " + " ".join(f"{totals[p]:8.3f}" for p in parts))
+    print("(update: the stage's whole request; empty: its prologue and an empty INSERT DATA, what any request costs;\n"
+          " link / data: a Focus's document link, INSERT ... WHERE, and its INSERT DATA, each sent alone)")
+    interleaving = whole - totals["update"] - totals["render"] - own
+    print(f"recorder end to end {whole:.3f} ms per trace = update {totals['update']:.3f} + rendering {totals['render']:.3f}"
+          f" + its own code (rows, events, clock, ids) {own:.3f} + interleaving them {interleaving:.3f}")
     figure("record-breakdown", "trace", extend_ms_per_trace=totals["extend"], update_ms_per_trace=totals["update"],
-           render_ms_per_trace=totals["render"], recorder_code_ms_per_trace=own)
+           empty_ms_per_trace=totals["empty"], link_ms_per_trace=totals["link"], render_ms_per_trace=totals["render"],
+           recorder_code_ms_per_trace=own, recorder_ms_per_trace=whole, interleaving_ms_per_trace=interleaving)
 
 
 def _updates(texts: list[str]) -> None:

@@ -413,6 +413,7 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 class _CodeGenerator(jinja2.compiler.CodeGenerator):
     """Jinja2's compiler, with spellings of the same thing that cost less per printed value:
+    ``row.name`` as the builtin ``getattr`` where it finds an attribute (else Jinja2's look-up);
     ``x is none`` as Python's ``x is None`` (Jinja2's ``none`` test, without a call); a printed
     value as what ``finalize`` returns, without ``str()`` around it where nothing is escaped
     (``_finalize`` returns text or refuses: a Sparql, a Markup or ""); and, in a template without
@@ -430,6 +431,20 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
                         # cannot spell it (no ':' in a filter name), only this compiler writes it
                         child.name = _PRINTED + child.name
         super().visit_Template(node, frame)
+
+    @jinja2.compiler.optimizeconst
+    def visit_Getattr(self, node, frame):
+        # ``row.iri`` on a variable: the attribute found by the builtin getattr (C, a default and no
+        # exception on a miss), else Jinja2's look-up (the item, or Undefined) as before. Only
+        # where the object is a plain name: the fallback names it again, which evaluates nothing.
+        if self.environment.is_async or type(node.node) is not jinja2.nodes.Name or not node.attr.isidentifier():
+            super().visit_Getattr(node, frame)
+            return
+        self.write("(_attribute if (_attribute := getattr(")
+        self.visit(node.node, frame)
+        self.write(f", {node.attr!r}, missing)) is not missing else environment.getattr(")
+        self.visit(node.node, frame)
+        self.write(f", {node.attr!r}))")
 
     def visit_Test(self, node, frame):
         if node.name == "none" and not node.args and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None:

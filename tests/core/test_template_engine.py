@@ -238,3 +238,19 @@ def test_dialect_is_names_each_dialect_as_dialect_parse_does(tmp_path):
             assert (got == "yes") == (Dialect.parse(name) is rendered), (rendered, name)
     with pytest.raises(ConfigurationError):
         env.from_string("{% if dialect_is('rdf13') %}yes{% endif %}").render(_dialect=Dialect.RDF12)
+
+
+def test_attributes_of_loop_variables_are_jinja2s_and_take_the_short_way(environments):
+    """``r.name`` on a variable compiles to the builtin getattr with Jinja2's look-up behind it:
+    the same values, items and Undefined errors as Jinja2's, row by row."""
+    plain, ours = environments
+    source = ("{% for r in rows %}[{% if r.iri is defined %}{{ r.iri }}{% endif %}|{% if r.n is defined %}{{ r.n }}{% endif %}|"
+              "{{ r.items is defined }}|{{ r.count is defined }}]{% endfor %}")
+    expected = plain.from_string(source).render(rows=ROWS)
+    got = ours.from_string(source.replace("{{ r.", "{{ text(r.").replace(" }}", ") }}")).render(
+        rows=ROWS, text=lambda v: Sparql(str(v)))
+    assert got == expected and expected.count("[") == len(ROWS)
+    code = ours.compile(source, raw=True)
+    assert "getattr(l_1_r, 'iri', missing)" in code
+    with pytest.raises(jinja2.UndefinedError):
+        ours.from_string("{% for r in rows %}{{ (r.missing ~ '') }}{% endfor %}").render(rows=[Row("a", 1)])
