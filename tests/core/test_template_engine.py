@@ -254,3 +254,22 @@ def test_attributes_of_loop_variables_are_jinja2s_and_take_the_short_way(environ
     assert "getattr(l_1_r, 'iri', missing)" in code
     with pytest.raises(jinja2.UndefinedError):
         ours.from_string("{% for r in rows %}{{ (r.missing ~ '') }}{% endfor %}").render(rows=[Row("a", 1)])
+
+
+def test_the_string_filters_short_way_agrees_with_sparql_string_on_every_code_point():
+    """Each code point, alone and inside text: the string filter's text is sparql_string's (or both
+    refuse it): the printable-text check lets through nothing the escaping would change."""
+    from ragprov.errors import InvalidValueError
+    from ragprov.sparql.escape import sparql_string
+    from ragprov.sparql.templates import _string_text
+
+    def outcome(function, text):
+        try:
+            return function(text)
+        except InvalidValueError:
+            return "refused"
+
+    differing = [cp for cp in range(0x110000) for text in (chr(cp), f"a {chr(cp)}b")
+                 if outcome(_string_text, text) != outcome(sparql_string, text)]
+    assert differing == []
+    assert _string_text('say "hi"\\n') == sparql_string('say "hi"\\n') == '"say \\"hi\\"\\\\n"'
