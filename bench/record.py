@@ -21,9 +21,16 @@ per stage): pyoxigraph's UPDATE of the same quads costs 1.9-2.0x ``extend`` (CPU
 more per quad to parse, whatever the spelling — measured on the Focus's INSERT DATA (185 quads):
 prefixed names for xsd, bare integers, no indentation change it by 3 % at most; an ``INSERT {…}
 WHERE {}`` costs 15-20 % more; only object lists (``,``: subject and predicate given once) cost
-less per quad, and the templates write one wherever a subject and predicate repeat. So the bench
-measures that floor and the recorder's own cost above it (``recorder / update``); ``--breakdown``
-shows where a trace's time goes, stage by stage.
+less per quad, and the templates write one wherever a subject and predicate repeat. A request
+costs about 7 µs whatever it writes (an empty ``INSERT DATA`` with its three ``PREFIX`` lines, in a
+fresh store: each line 0.3-0.4 µs; a blank line about 0.3 µs, which is why no template sends its
+header's lines), and the Focus's document link (``INSERT … WHERE``, evaluated even on an empty
+source graph) about 80 µs, a tenth of the floor. So the bench measures that floor and the
+recorder's own cost above it (``recorder / update``); ``--breakdown`` shows where a trace's time
+goes, stage by stage, and what is left above the floor: rendering, the recorder's own code, and
+the cost of interleaving them with the store's work (each evicts the other's code and data from
+the CPU's caches: the Python side runs slower after an update than back to back, and more so as
+the store grows: with a store of 10 traces instead of 200 that cost halves).
 
     python bench/record.py [--traces 200] [--runs 7] [--clock cpu] [--stores memory] [--breakdown]
 """
