@@ -423,12 +423,15 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
     value as what ``finalize`` returns, without ``str()`` around it where nothing is escaped
     (``_finalize`` returns text or refuses: a Sparql, a Markup or ""); and, in a template without
     autoescape, an escaping filter printed straight away (``{{ x|iri }}``) as its text, neither
-    wrapped as Sparql nor checked by ``finalize`` (see :data:`_TEXT_FILTERS`)."""
+    wrapped as Sparql nor checked by ``finalize`` (see :data:`_TEXT_FILTERS`), and the template's
+    own text with its prefixed names written out as IRIs (no PREFIX line sent: see
+    :func:`_expand_prefixes`)."""
 
     def visit_Template(self, node, frame=None):
         if not jinja2.nodes.EvalContext(self.environment, self.name).autoescape and not any(
             node.find_all((jinja2.nodes.EvalContextModifier, jinja2.nodes.Extends))
         ):
+            self.expand_prefixes(list(node.find_all(jinja2.nodes.TemplateData)))
             for output in node.find_all(jinja2.nodes.Output):
                 for child in output.nodes:
                     if type(child) is jinja2.nodes.Filter and child.name in _TEXT_FILTERS:
@@ -450,6 +453,10 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
         self.write(f", {node.attr!r}, missing)) is not missing else environment.getattr(")
         self.visit(node.node, frame)
         self.write(f", {node.attr!r}))")
+
+    def expand_prefixes(self, texts: list) -> None:
+        """A template's own text with its prefixed names written out (:func:`_expand_prefixes`)."""
+        _expand_prefixes(texts)
 
     def visit_Test(self, node, frame):
         if node.name == "none" and not node.args and not node.kwargs and node.dyn_args is None and node.dyn_kwargs is None:
@@ -483,6 +490,56 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
             super()._output_child_post(node, frame, finalize)
 
 
+#: a PREFIX line opening a template's text
+_PREFIX_DECL = re.compile(r"[ \t]*PREFIX[ \t]+([A-Za-z][\w-]*):[ \t]*<([^<>\"{}|^`\\\x00-\x20]*)>[ \t]*\n")
+#: in a template's own text: a string, an IRI, a comment (each left alone), a prefixed name (groups
+#: 1, 2; what follows it that could continue it, ``%``, ``\`` or ``:``, is group 3) or a keyword
+#: that declares names (group 4)
+_STATIC_TOKEN = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>"{}|^`\\\x00-\x20]*>|#[^\n]*'
+    r"|(?<![\w:?$.%<-])([A-Za-z][\w-]*):((?:[\w.-]*[\w-])?)([%\\:]?)"
+    r"|(?<![\w:?$])((?i:PREFIX|BASE))(?![\w:])"
+)
+
+
+def _expand_prefixes(texts: list) -> None:
+    """The prefixed names of a template's own text (``texts``: its TemplateData nodes, in order) as
+    the full IRIs the first one's PREFIX lines declare, and those lines left out: the same update,
+    which the store's parser reads faster (a PREFIX line costs about 0.35 µs, each prefixed name
+    about 0.12 µs more than the IRI written out: some 25 µs of a GraphRAG trace). Nothing changes
+    where a name would be ambiguous (a prefix declared twice, an undeclared prefix used, a local
+    name with an escape or a colon), nor in a template that declares nothing."""
+    if not texts:
+        return
+    first = texts[0].data
+    declared: dict[str, str] = {}
+    position = 0
+    while (m := _PREFIX_DECL.match(first, position)) is not None:
+        if m[1] in declared:
+            return
+        declared[m[1]] = m[2]
+        position = m.end()
+    if not declared:
+        return
+    expanded = []
+    for i, text in enumerate(texts):
+        data = text.data[position:] if i == 0 else text.data
+        out, last = [], 0
+        for m in _STATIC_TOKEN.finditer(data):
+            if m[4] is not None:
+                return  # names declared further on: all left as it was
+            if m[1] is None:
+                continue
+            if m[3] or m[1] not in declared:
+                return  # a name this does not read whole, or a prefix it does not know: all left as it was
+            out += [data[last : m.start()], "<", declared[m[1]], m[2], ">"]
+            last = m.end()
+        out.append(data[last:])
+        expanded.append("".join(out))
+    for text, data in zip(texts, expanded, strict=True):
+        text.data = data
+
+
 def _code_digest(digest, code) -> None:
     """Feed ``digest`` what ``code`` does: its bytecode, names and constants (nested code too),
     not where it sits (file name, line numbers), so that moving it keeps the key."""
@@ -514,6 +571,9 @@ def compiler_key(generator: type | None = None) -> str:
         if hasattr(function, "__code__"):
             digest.update(name.encode())
             _code_digest(digest, function.__code__)
+    # what its methods call to rewrite a template's text, and the patterns that reads it by
+    _code_digest(digest, _expand_prefixes.__code__)
+    digest.update(f"{_PREFIX_DECL.pattern}|{_STATIC_TOKEN.pattern}".encode())
     return digest.hexdigest()[:16]
 
 

@@ -4,6 +4,7 @@ environment gives, value for value."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import jinja2
@@ -189,6 +190,18 @@ def test_the_compiler_key_follows_the_code_generators_code_not_its_place():
     assert compiler_key(_CodeGenerator) == compiler_key() != base
 
 
+def test_the_compiler_key_follows_the_text_rewriting_too(monkeypatch):
+    from ragprov.sparql import templates
+
+    key = templates.compiler_key.__wrapped__()
+    assert templates.compiler_key.__wrapped__() == key
+    monkeypatch.setattr(templates, "_expand_prefixes", lambda texts: None)
+    assert templates.compiler_key.__wrapped__() != key
+    monkeypatch.undo()
+    monkeypatch.setattr(templates, "_STATIC_TOKEN", re.compile(templates._STATIC_TOKEN.pattern + "|x"))
+    assert templates.compiler_key.__wrapped__() != key
+
+
 def test_the_header_is_neither_sent_nor_miscounted(tmp_path):
     """The header's lines are not in the text sent (not even as blank lines: each costs the
     store's parser), and an error is still reported at its line of the file."""
@@ -204,7 +217,7 @@ def test_the_header_is_neither_sent_nor_miscounted(tmp_path):
     assert error.value.lineno == _HEAD.count("\n") + 2
 
 
-def test_no_recorded_update_starts_with_a_blank_line():
+def test_every_recorded_update_starts_with_its_first_keyword():
     from ragprov.record import Recorder
     from ragprov.sparql import Dialect
 
@@ -224,7 +237,7 @@ def test_no_recorded_update_starts_with_a_blank_line():
     doc_rag_trace(recorder)
     agent_trace(recorder)
     assert len(capture.updates) > 8
-    assert all(u.startswith("PREFIX ") for u in capture.updates), [u[:20] for u in capture.updates]
+    assert all(u.startswith("INSERT") for u in capture.updates), [u[:20] for u in capture.updates]
 
 
 def test_dialect_is_names_each_dialect_as_dialect_parse_does(tmp_path):
@@ -273,3 +286,74 @@ def test_the_string_filters_short_way_agrees_with_sparql_string_on_every_code_po
                  if outcome(_string_text, text) != outcome(sparql_string, text)]
     assert differing == []
     assert _string_text('say "hi"\\n') == sparql_string('say "hi"\\n') == '"say \\"hi\\"\\\\n"'
+
+
+# -- the record/ templates' prefixed names, written out -------------------------------------------
+
+_PROLOGUE = "PREFIX tg: <https://trustgraph.ai/ns/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+
+
+def _expanded(*texts: str) -> list[str]:
+    from ragprov.sparql.templates import _expand_prefixes
+
+    nodes = [jinja2.nodes.TemplateData(t) for t in texts]
+    _expand_prefixes(nodes)
+    return [n.data for n in nodes]
+
+
+def test_prefixed_names_are_written_out_and_nothing_else_is():
+    got = _expanded(
+        _PROLOGUE + 'INSERT DATA { <urn:tg:x> a tg:Focus ; tg:label "tg:Focus #1" ; tg:n "1"^^xsd:integer .\n',
+        " ; tg:p/tg:q|^tg:r ?o . ?s tg:a.b tg:c. # tg:comment\n <http://x/tg:y> tg:edge <<( <urn:a> tg:p <urn:b> )>> . }",
+    )
+    assert got == [
+        'INSERT DATA { <urn:tg:x> a <https://trustgraph.ai/ns/Focus> ; <https://trustgraph.ai/ns/label> "tg:Focus #1" ; '
+        '<https://trustgraph.ai/ns/n> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n',
+        " ; <https://trustgraph.ai/ns/p>/<https://trustgraph.ai/ns/q>|^<https://trustgraph.ai/ns/r> ?o . "
+        "?s <https://trustgraph.ai/ns/a.b> <https://trustgraph.ai/ns/c>. # tg:comment\n <http://x/tg:y> "
+        "<https://trustgraph.ai/ns/edge> <<( <urn:a> <https://trustgraph.ai/ns/p> <urn:b> )>> . }",
+    ]
+
+
+@pytest.mark.parametrize("text", [
+    "INSERT DATA { <urn:a> dc:title 'x' }",              # a prefix not declared
+    "INSERT DATA { <urn:a> tg:a%20b 'x' }",              # an escape in a local name
+    "INSERT DATA { <urn:a> tg:a:b 'x' }",                # a colon in a local name
+    "INSERT DATA { <urn:a> tg:a\\.b 'x' }",              # a backslash escape
+    "INSERT DATA { <urn:a> tg:x 'x' } ;\nPREFIX tg: <urn:other#>\nINSERT DATA { <urn:a> tg:x 1 }",  # declared again
+    "BASE <urn:b/>\nINSERT DATA { <a> tg:x 1 }",
+])
+def test_a_template_whose_names_are_not_plain_is_left_as_it_is(text):
+    assert _expanded(_PROLOGUE + text, " tg:x ") == [_PROLOGUE + text, " tg:x "]
+    assert _expanded("INSERT DATA { <urn:a> tg:x 1 }") == ["INSERT DATA { <urn:a> tg:x 1 }"]  # nothing declared
+
+
+@pytest.mark.parametrize("dialect", ["rdf12", "reification"])
+def test_every_record_template_writes_the_same_quads_with_its_names_written_out(tmp_path, dialect):
+    """Every record/ sample update, rendered with its prefixed names written out (no PREFIX
+    line) and as the file spells it, writes the same quads (and every sample is written out)."""
+    import pyoxigraph as ox
+
+    from ragprov.sparql import Dialect
+    from ragprov.sparql.templates import Catalog, _CodeGenerator
+
+    from .samples import all_update_samples
+
+    class AsWritten(_CodeGenerator):
+        def expand_prefixes(self, texts):
+            pass
+
+    expanded, as_written = Catalog(), Catalog()
+    as_written._env.bytecode_cache = None  # its code is not the package compiler's: never cached
+    as_written._env.code_generator_class = AsWritten
+    samples = {name: params for name, params in all_update_samples().items() if name.startswith("record/")}
+    assert len(samples) >= 15
+    for name, params in samples.items():
+        a, b = (c.render(name, Dialect(dialect), **params) for c in (expanded, as_written))
+        assert "PREFIX" not in a and "PREFIX" in b and a != b, name
+        quads = []
+        for text in (a, b):
+            store = ox.Store()
+            store.update(text)
+            quads.append(sorted(map(str, store)))
+        assert quads[0] == quads[1] and quads[0], name
