@@ -67,6 +67,16 @@ def test_local_search_records_candidates_and_kept_context(index):
     validate(s)
 
 
+def test_offline_local_search_keeps_the_relationships_that_say_what_the_question_asks(index):
+    # Scrooge has a hundred relationships; Microsoft's order (links, degree) keeps his busiest,
+    # not the one with his sister: offline, the relationships saying the question's words lead
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    list(pipe.run("Who was Scrooge's little sister?"))
+    ends = {m.name for p in pipe.result.passages if p.kind == "relationship" for m in p.mentions}
+    assert "FAN" in ends
+    assert pipe.result.answer.startswith("The answer is Fan")
+
+
 def test_global_search_batches_map_points_and_reduce(index):
     params = GlobalSearchParams(max_level=1, batch_tokens=2500, reduce_tokens=600, points_per_batch=3)
     pipe = GlobalSearch(index, facts_graph=FACTS, params=params)
