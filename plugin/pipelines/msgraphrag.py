@@ -131,6 +131,10 @@ class LocalSearch(_Mode):
     kind, params_type = "local", LocalSearchParams
     context_tables: Any = None
     """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
+    drift_query: str | None = None
+    """The user's question when DRIFT runs this search for one of its follow-ups (Microsoft's
+    ``drift_query``, which its local-search prompt states beside the follow-up): offline, the
+    relationships saying its words lead too."""
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (their questions join the entity search)."""
@@ -160,7 +164,8 @@ class LocalSearch(_Mode):
             texts = self.reader.item_texts(all_items)
             if llm_of(self.engine) is None:  # offline, no model reads the context: what it says about the question first
                 window = p.top_k_relationships * max(1, len(candidates["entity"]))
-                candidates = {**candidates, "relationship": _question_first(candidates["relationship"], texts, question, window)}
+                asked = f"{question}\n{self.drift_query}" if self.drift_query else question
+                candidates = {**candidates, "relationship": _question_first(candidates["relationship"], texts, asked, window)}
             kept = select_local(
                 candidates, texts, entity_scores=ranking.scores, max_tokens=p.max_tokens,
                 community_prop=p.community_prop, text_unit_prop=p.text_unit_prop, top_k_relationships=p.top_k_relationships,
@@ -553,6 +558,7 @@ class DriftSearch(_Mode):
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
+        self.local.drift_query = question
         asked = {question.strip().lower()}
         frontier: list[tuple[Any, NamedNode | None, list[str]]] = [(primer_iri, None, list(primer.follow_ups))]
         answer_tables = [primer.tables] if primer.tables is not None else []
