@@ -121,7 +121,7 @@ class GraphRag(Pipeline):
 
         # the seeds the question does not name were found by what their descriptions say
         asked = set(content_tokens(question))
-        unnamed = [s.iri for s in seeds if not asked & set(content_tokens(s.label or ""))][: params.described_seeds]
+        unnamed = [(s.iri, s.label) for s in seeds if not set(content_tokens(s.label or "")) <= asked][: params.described_seeds]
         kept, hops, explored, prompt, scoring_tokens = self._expand([s.iri for s in seeds], question, concepts, unnamed)
         tokens.add(scoring_tokens.in_token, scoring_tokens.out_token)
 
@@ -151,7 +151,8 @@ class GraphRag(Pipeline):
         yield from self._synthesize(trace, question, passages, kind="facts")
 
     # -- expansion -----------------------------------------------------------------------------
-    def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str], described: Sequence[NamedNode] = ()):
+    def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str],
+                described: Sequence[tuple[NamedNode, str | None]] = ()):
         params, reader, engine, timings = self.params, self.reader, self.engine, self.result.timings
         self._described = {}
         frontier = list(seeds)
@@ -203,19 +204,22 @@ class GraphRag(Pipeline):
             frontier = next_frontier[: params.entity_limit]
         return kept, hops, explored, prompt, spent
 
-    def _descriptions(self, entities: Sequence[NamedNode], question: str) -> list[Triple]:
-        """The description facts of ``entities`` (one per entity, the first in a stable order)
-        that say at least :data:`DESCRIBED_TERMS` of the question's words (one shared word, such
-        as the "company" of "which company …", says little); the chunks each entity was derived
-        from are kept to cite it by (:meth:`origins`)."""
+    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> list[Triple]:
+        """The description facts of ``entities`` (``(entity, label)`` pairs; one fact per entity,
+        the first in a stable order) that say at least :data:`DESCRIBED_TERMS` of the question's
+        words besides the entity's own name (one shared word, such as the "company" of "which
+        company …", says little; a description repeating the name the question matched says
+        nothing more); the chunks each entity was derived from are kept to cite it by
+        (:meth:`origins`)."""
         if not entities:
             return []
         with self.result.timings.measure("labels"):
-            found = self.reader.descriptions(entities)
+            found = self.reader.descriptions([e for e, _ in entities])
         asked = set(content_tokens(question))
         facts = []
-        for e in entities:
-            if e in found and len(asked & set(content_tokens(term_text(found[e].facts[0].object, {})))) >= DESCRIBED_TERMS:
+        for e, label in entities:
+            said = asked & set(content_tokens(term_text(found[e].facts[0].object, {}))) if e in found else set()
+            if len(said - set(content_tokens(label or ""))) >= DESCRIBED_TERMS:
                 facts.append(found[e].facts[0])
                 self._described[facts[-1]] = found[e].chunks
         return facts

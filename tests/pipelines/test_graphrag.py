@@ -123,6 +123,15 @@ def test_a_seed_s_own_description_is_a_fact_graphrag_weighs(carol_store, recorde
         GraphRagParams(described_seeds=-1)
 
 
+def test_the_description_of_a_seed_the_question_names_is_not_weighed(carol_store, recorder_for):
+    # the question names the Ghost of Christmas Past: it asks about it, not for it
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    events = list(pipe.run("Which of the three spirits is the Ghost of Christmas Past, the first?"))
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    edges = [t.object for t in focus.explain_triples if t.predicate == TG.edge]
+    assert edges and not any(e.predicate == DCTERMS.description for e in edges)
+
+
 def test_without_the_facts_graph_setting_nothing_is_found(carol_store, recorder_for):
     # facts live in urn:graph:facts: the default graph is empty, and provenance is never read as facts
     pipe = GraphRag(carol_store, recorder=recorder_for(carol_store))
