@@ -26,7 +26,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pyoxigraph import NamedNode, Triple
+from pyoxigraph import Literal, NamedNode, Triple
 
 from ..errors import StoreError
 from ..record.events import Source
@@ -221,7 +221,7 @@ class FactsReader:
             rows = self._select("retrieve/descriptions", entities=list(batch), facts_graph=self.facts_graph,
                                 description_predicates=list(self.schema.description_predicates))
             for row in rows:
-                if "o" in row:
+                if isinstance(row.get("o"), Literal):
                     facts.setdefault(row["entity"], []).append(Triple(row["entity"], row["p"], row["o"]))
                 elif isinstance(row.get("unit"), NamedNode):
                     units.setdefault(row["entity"], []).append(row["unit"])
