@@ -34,9 +34,15 @@ from ..llm.engine import EdgeText, Mention, Passage
 from ..record import EdgeSelection, HopStats
 from ..record.events import Event, Source
 from ..retrieve import EdgeOrigin, term_text
+from ..retrieve.lexical import content_tokens
 from .base import Pipeline, Tokens
 
-__all__ = ["GraphRag", "GraphRagParams", "fact_text"]
+__all__ = ["DESCRIBED_TERMS", "DESCRIPTION_CITES", "GraphRag", "GraphRagParams", "fact_text"]
+
+#: how many of the chunks an entity was found in cite its description (the first ones, in chunk order)
+DESCRIPTION_CITES = 3
+#: how many of the question's words a seed's description must say to be weighed
+DESCRIBED_TERMS = 2
 
 
 def fact_text(edge: EdgeText) -> str:
@@ -65,8 +71,13 @@ class GraphRagParams:
     max_hops: int = 2
     edges_per_hop: int = 25
     max_candidates: int = 350
+    #: how many of the best seeds' own descriptions join the first hop's candidates (0: none;
+    #: seeds the question names are passed over: it asks about them, not for them)
+    described_seeds: int = 10
 
     def __post_init__(self) -> None:
+        if self.described_seeds < 0:
+            raise ConfigurationError(f"GraphRAG described seeds must be at least 0, got {self.described_seeds}")
         for name in ("entity_limit", "triple_limit", "max_hops", "edges_per_hop", "max_candidates"):
             if getattr(self, name) < 1:
                 raise ConfigurationError(f"GraphRAG {name.replace('_', ' ')} must be at least 1, got {getattr(self, name)}")
@@ -89,6 +100,8 @@ class GraphRag(Pipeline):
     kind = "graph-rag"
 
     params_type = GraphRagParams
+    #: the seeds' description facts the last expansion weighed, with the chunks to cite each by
+    _described: dict[Triple, list[NamedNode]] = {}  # noqa: RUF012 (replaced, never mutated, per run)
 
     def _open(self, question: str, used: NamedNode | None):
         return self.recorder.graph_rag(question, model=self.engine.model, used=used)
@@ -106,7 +119,10 @@ class GraphRag(Pipeline):
         with timings.measure("seeds"):
             seeds = index.search(concepts, limit=params.entity_limit)
 
-        kept, hops, explored, prompt, scoring_tokens = self._expand([s.iri for s in seeds], question, concepts)
+        # the seeds the question does not name were found by what their descriptions say
+        asked = set(content_tokens(question))
+        unnamed = [(s.iri, s.label) for s in seeds if not set(content_tokens(s.label or "")) <= asked][: params.described_seeds]
+        kept, hops, explored, prompt, scoring_tokens = self._expand([s.iri for s in seeds], question, concepts, unnamed)
         tokens.add(scoring_tokens.in_token, scoring_tokens.out_token)
 
         with timings.measure("record"):
@@ -128,15 +144,17 @@ class GraphRag(Pipeline):
         yield event
 
         with timings.measure("lineage"):
-            origins = reader.edge_sources([k.edge for k in kept]) if kept else {}
+            origins = self.origins([k.edge for k in kept])
         passages, result.sources = self._passages(kept, origins)
         passages = self._evidence(passages, kept, getattr(trace, "selection_iris", []))
 
         yield from self._synthesize(trace, question, passages, kind="facts")
 
     # -- expansion -----------------------------------------------------------------------------
-    def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str]):
+    def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str],
+                described: Sequence[tuple[NamedNode, str | None]] = ()):
         params, reader, engine, timings = self.params, self.reader, self.engine, self.result.timings
+        self._described = {}
         frontier = list(seeds)
         visited: set[NamedNode] = set(frontier)
         seen_edges: set[Triple] = set()
@@ -149,12 +167,17 @@ class GraphRag(Pipeline):
             if not frontier:
                 break
             with timings.measure("expand"):
+                # the first hop also weighs the descriptions of the best seeds the question does
+                # not name: what an entity is ("ambitious and meticulous", "skeptical of …") is a
+                # fact of the graph the neighbourhood leaves out, and the one the question found it by
+                descriptions = self._descriptions(described, question) if hop == 1 else []
                 candidates: list[Triple] = []
                 for _, edge in reader.neighbourhood(frontier, limit=params.triple_limit):
                     if edge not in seen_edges:
                         seen_edges.add(edge)
                         candidates.append(edge)
-                candidates = candidates[: params.max_candidates]
+                candidates = candidates[: max(0, params.max_candidates - len(descriptions))] + descriptions
+                seen_edges.update(descriptions)
             explored += len(candidates)
             with timings.measure("labels"):
                 labels = reader.labels([t for e in candidates for t in (e.subject, e.predicate, e.object) if isinstance(t, NamedNode)])
@@ -181,21 +204,60 @@ class GraphRag(Pipeline):
             frontier = next_frontier[: params.entity_limit]
         return kept, hops, explored, prompt, spent
 
+    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> list[Triple]:
+        """The description facts of ``entities`` (``(entity, label)`` pairs; one fact per entity,
+        the first in a stable order) that say at least :data:`DESCRIBED_TERMS` of the question's
+        words besides the entity's own name (one shared word, such as the "company" of "which
+        company …", says little; a description repeating the name the question matched says
+        nothing more); the chunks each entity was derived from are kept to cite it by
+        (:meth:`origins`)."""
+        if not entities:
+            return []
+        with self.result.timings.measure("labels"):
+            found = self.reader.descriptions([e for e, _ in entities])
+        asked = set(content_tokens(question))
+        facts = []
+        for e, label in entities:
+            said = asked & set(content_tokens(term_text(found[e].facts[0].object, {}))) if e in found else set()
+            if len(said - set(content_tokens(label or ""))) >= DESCRIBED_TERMS:
+                facts.append(found[e].facts[0])
+                self._described[facts[-1]] = found[e].chunks
+        return facts
+
+    def origins(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:
+        """Where each of the last run's kept facts came from: an extracted edge from its
+        statements' chunks (:meth:`FactsReader.edge_sources`), a seed's description from the first
+        :data:`DESCRIPTION_CITES` chunks its entity was found in."""
+        reader = self.reader
+        origins = reader.edge_sources(edges) if edges else {}
+        described = [e for e in edges if e in self._described and not origins.get(e)]
+        if described:
+            chunks = reader.chunk_origins({c for e in described for c in self._described[e]})
+            for e in described:
+                found = sorted((chunks[c] for c in self._described[e] if c in chunks),
+                               key=lambda o: (o.chunk_index is None, o.chunk_index or 0, o.source.document.value))
+                origins[e] = found[:DESCRIPTION_CITES]
+        return origins
+
     def _evidence(self, passages: list[Passage], kept: Sequence[_Kept], selections: Sequence[NamedNode]) -> list[Passage]:
         """The passages as structured evidence: each names its edge selection (the trace's item)
         and the entities at its ends, with their types where the graph has them."""
         nodes = [t for k in kept for t in (k.edge.subject, k.edge.object) if isinstance(t, NamedNode)]
         with self.result.timings.measure("labels"):
             types = self.reader.entity_types(nodes) if nodes else {}
+        described = set(self.reader.schema.description_predicates)
         out = []
         for n, (p, k) in enumerate(zip(passages, kept, strict=False)):
+            # a description is about its entity alone (its text is not a name)
+            about = k.edge.predicate in described and not isinstance(k.edge.object, NamedNode)
             mentions = tuple(
                 Mention(text, types.get(node) if isinstance(node, NamedNode) else None, node.value if isinstance(node, NamedNode) else None)
                 for node, text in ((k.edge.subject, k.text.subject), (k.edge.object, k.text.object))
-                if text and (isinstance(node, NamedNode) or node is k.edge.object)
+                if text and (isinstance(node, NamedNode) or (node is k.edge.object and not about))
             )
             item = selections[n].value if n < len(selections) else None
-            out.append(dataclasses.replace(p, kind="fact", item=item, mentions=mentions))
+            text = f"{k.text.subject}: {' '.join(k.text.object.split())}" if about else p.text
+            out.append(dataclasses.replace(p, text=text, kind="entity" if about else "fact", item=item, mentions=mentions))
         return out
 
     # -- sources and answer context ------------------------------------------------------------

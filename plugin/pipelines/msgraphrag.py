@@ -131,6 +131,10 @@ class LocalSearch(_Mode):
     kind, params_type = "local", LocalSearchParams
     context_tables: Any = None
     """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
+    drift_query: str | None = None
+    """The user's question when DRIFT runs this search for one of its follow-ups (Microsoft's
+    ``drift_query``, which its local-search prompt states beside the follow-up): offline, the
+    relationships saying its words lead too."""
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (their questions join the entity search)."""
@@ -158,6 +162,10 @@ class LocalSearch(_Mode):
 
         with timings.measure("context"):
             texts = self.reader.item_texts(all_items)
+            if llm_of(self.engine) is None:  # offline, no model reads the context: what it says about the question first
+                window = p.top_k_relationships * max(1, len(candidates["entity"]))
+                asked = f"{question}\n{self.drift_query}" if self.drift_query else question
+                candidates = {**candidates, "relationship": _question_first(candidates["relationship"], texts, asked, window)}
             kept = select_local(
                 candidates, texts, entity_scores=ranking.scores, max_tokens=p.max_tokens,
                 community_prop=p.community_prop, text_unit_prop=p.text_unit_prop, top_k_relationships=p.top_k_relationships,
@@ -222,6 +230,34 @@ class LocalSearch(_Mode):
                 mentions = named[n]
             out.append(dataclasses.replace(p, kind=k["kind"], item=items[n].value, mentions=mentions))
         return out
+
+
+def _question_first(relationships: list[dict], texts: Mapping, question: str, window: int) -> list[dict]:
+    """Offline local search's relationships: the first ``window`` candidates (as many as the
+    budget may keep, in Microsoft's order: in-network first, then by links and degree) ordered by
+    how many of the question's words their description says, Microsoft's order breaking ties; the
+    rest after them. Microsoft's order alone keeps a hub's busiest relationships, seldom the one
+    the question asks about ("Scrooge's little sister" among Scrooge's hundred); with a model, the
+    model reads the context and Microsoft's order stays. Only the window's texts are read (the
+    kept ones are read anyway).
+
+    >>> rels = [{"item": NamedNode(f"urn:r:{n}")} for n in range(3)]
+    >>> texts = {NamedNode("urn:r:0"): ("Scrooge works late", None), NamedNode("urn:r:1"): ("Fan is Scrooge's little sister", None)}
+    >>> [r["item"].value for r in _question_first(rels, texts, "Who was Scrooge's little sister?", 2)]
+    ['urn:r:1', 'urn:r:0', 'urn:r:2']
+    """
+    asked = set(content_tokens(question))
+    if not asked or window < 2:
+        return relationships
+    head = relationships[:window]
+
+    def says(r: dict) -> int:
+        label, text = texts.get(r["item"], (None, None))
+        return len(asked & set(content_tokens(f"{label or ''} {text or ''}")))
+
+    said = [says(r) for r in head]
+    order = sorted(range(len(head)), key=lambda i: -said[i])
+    return [head[i] for i in order] + relationships[window:]
 
 
 def _item_citation(item: dict, label: str | None) -> str:
@@ -522,6 +558,7 @@ class DriftSearch(_Mode):
         yield event
 
         answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
+        self.local.drift_query = question
         asked = {question.strip().lower()}
         frontier: list[tuple[Any, NamedNode | None, list[str]]] = [(primer_iri, None, list(primer.follow_ups))]
         answer_tables = [primer.tables] if primer.tables is not None else []

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pyoxigraph import NamedNode, Triple
+from pyoxigraph import Literal, NamedNode, Triple
 
 from ..errors import StoreError
 from ..record.events import Source
@@ -43,7 +43,14 @@ if TYPE_CHECKING:
     from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
     from .vectors import Embedder, VectorIndex
 
-__all__ = ["FactsReader", "update_text_index"]
+__all__ = ["Described", "FactsReader", "update_text_index"]
+
+
+class Described(NamedTuple):
+    """An entity's description facts and the chunks it was derived from (:meth:`FactsReader.descriptions`)."""
+
+    facts: list[Triple]
+    chunks: list[NamedNode]
 
 class FactsReader:
     """The read-only queries retrieval runs, against one store and one facts graph."""
@@ -202,6 +209,30 @@ class FactsReader:
             for entity in batch:
                 out.extend((entity, t) for t in by_node.get(entity, ()))
         return out
+
+    def descriptions(self, entities: Sequence[NamedNode]) -> dict[NamedNode, Described]:
+        """The description facts of ``entities`` (``entity description-predicate "literal"``, the
+        schema's ``description_predicates``), in a stable order (predicate, then text), and the
+        chunks (text units) each entity was derived from (``urn:graph:source``); one
+        ``retrieve/descriptions`` query per 200 IRIs. Entities without a description are absent."""
+        facts: dict[NamedNode, list[Triple]] = {}
+        units: dict[NamedNode, list[NamedNode]] = {}
+        for batch in _batches(list(dict.fromkeys(entities))):
+            rows = self._select("retrieve/descriptions", entities=list(batch), facts_graph=self.facts_graph,
+                                description_predicates=list(self.schema.description_predicates))
+            for row in rows:
+                if isinstance(row.get("o"), Literal):
+                    facts.setdefault(row["entity"], []).append(Triple(row["entity"], row["p"], row["o"]))
+                elif isinstance(row.get("unit"), NamedNode):
+                    units.setdefault(row["entity"], []).append(row["unit"])
+        return {
+            e: Described(sorted(ts, key=lambda t: (t.predicate.value, str(t.object))), sorted(set(units.get(e, ())), key=lambda u: u.value))
+            for e, ts in facts.items()
+        }
+
+    def chunk_origins(self, chunks: Iterable[NamedNode]) -> dict[NamedNode, EdgeOrigin]:
+        """Each of ``chunks`` as an origin to cite (:meth:`chunk_sources`, with the chunk's number)."""
+        return {c: EdgeOrigin(s, self._chunk_positions.get(c)) for c, s in self.chunk_sources(chunks).items()}
 
     def labels(self, nodes: Iterable[NamedNode]) -> dict[NamedNode, str]:
         """Labels for ``nodes`` (cached; ``trace/labels``, one query per 200 IRIs); nodes without

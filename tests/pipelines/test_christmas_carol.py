@@ -44,7 +44,7 @@ def test_selected_edges_rest_on_chunks_that_mention_the_subject(carol, question,
     events = list(pipe.run(question))
     edges = selected_edges(events)
     assert edges, question
-    origins = pipe.reader.edge_sources(edges[:5])
+    origins = pipe.origins(edges[:5])  # an edge's statements' chunks, a seed's description's entity's
     for edge in edges[:5]:
         chunks = [s.chunk for s in origins.get(edge, []) if s.chunk is not None]
         assert chunks, f"no source chunk for {edge}"

@@ -4,10 +4,10 @@ engine, checking the events and the recorded trace (stages, derivations, model, 
 from __future__ import annotations
 
 import pytest
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal, NamedNode, Triple
 
 from ragprov.errors import ConfigurationError, LLMError
-from ragprov.namespaces import PROV, TG
+from ragprov.namespaces import DCTERMS, PROV, TG
 from ragprov.pipelines import GraphRag, GraphRagParams
 from ragprov.record import ChunkEvent, EndOfSession, ExplainEvent, event_from_json, event_to_json
 
@@ -60,13 +60,15 @@ def test_graphrag_with_a_streaming_llm_records_every_stage(carol_store, recorder
     assert (one(s, grounding, TG.inToken).value, one(s, grounding, TG.outToken).value) == ("30", "6")
     assert (one(s, synthesis, TG.inToken).value, one(s, synthesis, TG.outToken).value) == ("120", "9")
     assert sorted(c.value for c in values(s, grounding, TG.concept)) == ["Scrooge", "nephew"]
-    # the kept edge is the original triple, with reasoning/score/concept from the model
-    selections = values(s, focus, TG.selectedEdge)
-    assert len(selections) == 1
-    assert one(s, selections[0], TG.edge) == graphs.fact("fred", "nephew", "scrooge")
-    assert one(s, selections[0], TG.concept).value == "nephew"
-    assert float(one(s, selections[0], TG.score).value) == 0.9
-    assert one(s, selections[0], TG.reasoning).value.startswith("names the nephew")
+    # the kept edges are the original triples (the fact, and Fred's own description, a seed's,
+    # which the model also picked), with reasoning/score/concept from the model
+    selections = {one(s, sel, TG.edge): sel for sel in values(s, focus, TG.selectedEdge)}
+    described = Triple(graphs.n("fred"), DCTERMS.description, Literal(graphs.ENTITIES["fred"][1]))
+    assert set(selections) == {graphs.fact("fred", "nephew", "scrooge"), described}
+    kept = selections[graphs.fact("fred", "nephew", "scrooge")]
+    assert one(s, kept, TG.concept).value == "nephew"
+    assert float(one(s, kept, TG.score).value) == 0.9
+    assert one(s, kept, TG.reasoning).value.startswith("names the nephew")
     # the key is sent to the server, never recorded
     dump = s.dump(format="nquads").decode()
     assert "sk-never-recorded" not in dump
@@ -86,15 +88,48 @@ def test_offline_graphrag_reads_the_facts_graph_only(carol_store, recorder_for):
     focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
     edges = [t.object for t in focus.explain_triples if t.predicate == TG.edge]
     assert edges[0] == graphs.fact("scrooge", "partner", "marley")
+    exploration = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "exploration")
+    seeds = {t.object for t in exploration.explain_triples if t.predicate == TG.entity}
     # the decoy fact in urn:graph:source is never explored, and schema predicates are dropped
     assert all("secret" not in e.predicate.value for e in edges)
-    assert all(e.predicate.value.startswith(graphs.R) or e.predicate.value == "urn:test:age" for e in edges)
-    exploration = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "exploration")
+    assert all(e.predicate.value.startswith(graphs.R) or e.predicate.value == "urn:test:age"
+               or (e.predicate == DCTERMS.description and e.subject in seeds) for e in edges)
     assert NamedNode("urn:test:decoy") not in [t.object for t in exploration.explain_triples]
     assert pipe.result.answer.startswith("The answer is Jacob Marley [1].\n")
     assert "Sources:\n[1] A Christmas Carol, p. 1, chunk 0" in pipe.result.answer
     assert pipe.engine.model == "ragprov-offline-bm25/1"
     validate(carol_store)
+
+
+@pytest.mark.parametrize("described", [10, 0])
+def test_a_seed_s_own_description_is_a_fact_graphrag_weighs(carol_store, recorder_for, described):
+    # no edge says who is a miserly money-lender; Scrooge's description does ("A miserly old money-lender …")
+    params = GraphRagParams(described_seeds=described)
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS, params=params)
+    events = list(pipe.run("Who is a miserly money-lender?"))
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    edges = [t.object for t in focus.explain_triples if t.predicate == TG.edge]
+    description = Triple(graphs.n("scrooge"), DCTERMS.description, Literal(graphs.ENTITIES["scrooge"][1]))
+    if not described:  # the neighbourhood alone never reads descriptions
+        assert description not in edges and pipe.result.answer.startswith("The data does not answer")
+        return
+    assert edges[0] == description  # recorded as the selected fact, literal and all
+    evidence = pipe.result.passages[0]
+    assert (evidence.kind, [m.name for m in evidence.mentions]) == ("entity", ["Ebenezer Scrooge"])
+    assert evidence.text == "Ebenezer Scrooge: " + graphs.ENTITIES["scrooge"][1]
+    assert pipe.result.answer.startswith("The answer is Ebenezer Scrooge")
+    validate(carol_store)
+    with pytest.raises(ConfigurationError, match="described seeds must be at least 0"):
+        GraphRagParams(described_seeds=-1)
+
+
+def test_the_description_of_a_seed_the_question_names_is_not_weighed(carol_store, recorder_for):
+    # the question names the Ghost of Christmas Past: it asks about it, not for it
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    events = list(pipe.run("Which of the three spirits is the Ghost of Christmas Past, the first?"))
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    edges = [t.object for t in focus.explain_triples if t.predicate == TG.edge]
+    assert edges and not any(e.predicate == DCTERMS.description for e in edges)
 
 
 def test_without_the_facts_graph_setting_nothing_is_found(carol_store, recorder_for):

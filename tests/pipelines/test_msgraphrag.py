@@ -67,6 +67,27 @@ def test_local_search_records_candidates_and_kept_context(index):
     validate(s)
 
 
+def test_offline_local_search_keeps_the_relationships_that_say_what_the_question_asks(index):
+    # Scrooge has a hundred relationships; Microsoft's order (links, degree) keeps his busiest,
+    # not the one with his sister: offline, the relationships saying the question's words lead
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    list(pipe.run("Who was Scrooge's little sister?"))
+    ends = {m.name for p in pipe.result.passages if p.kind == "relationship" for m in p.mentions}
+    assert "FAN" in ends
+    assert pipe.result.answer.startswith("The answer is Fan")
+
+
+def test_a_drift_follow_up_s_local_search_keeps_what_the_user_s_question_asks(index):
+    # the follow-up query names Scrooge only; the user's question (Microsoft's drift_query) asks for his sister
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    ends = {}
+    for drift_query in (None, "Who was Scrooge's little sister?"):
+        pipe.drift_query = drift_query
+        list(pipe.run("Scrooge"))
+        ends[drift_query] = {m.name for p in pipe.result.passages if p.kind == "relationship" for m in p.mentions}
+    assert "FAN" in ends["Who was Scrooge's little sister?"] and "FAN" not in ends[None]
+
+
 def test_global_search_batches_map_points_and_reduce(index):
     params = GlobalSearchParams(max_level=1, batch_tokens=2500, reduce_tokens=600, points_per_batch=3)
     pipe = GlobalSearch(index, facts_graph=FACTS, params=params)
@@ -202,6 +223,7 @@ def test_drift_search_records_the_action_dag(index):
     assert set(values(s, focus, PROV.wasDerivedFrom)) == set(actions)
     assert len(values(s, focus, TG.selectedItem)) == 3
     assert re.search(r"\bTim\b", pipe.result.answer)
+    assert pipe.local.drift_query == "What happens to Tiny Tim?"  # what the follow-ups' local searches also weigh
     # offline, the answer is read from the kept actions' evidence (the local searches' context),
     # and it rests on the reduce step's selections of those actions
     assert any(p.kind in ("entity", "relationship", "text_unit") for p in pipe.result.passages)

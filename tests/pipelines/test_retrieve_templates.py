@@ -42,6 +42,8 @@ PARAMS = {
     "retrieve/graphrag-entity-context": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/graphrag-context-rows": dict(facts_graph=FACTS),
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
+    "retrieve/descriptions": dict(facts_graph=FACTS, entities=[graphs.n("scrooge"), graphs.n("marley")],
+                                  description_predicates=list(SCHEMA.description_predicates)),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
     "retrieve/graphrag-table-fields": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.n("report"), graphs.chunk_iri("c0")]),
 }
@@ -77,6 +79,11 @@ def test_retrieve_templates_answer(carol_store):
     ]
     assert sources[0].citation() == reader.citation(sources[0].source) == "A Christmas Carol, p. 1, chunk 0"
     assert {r["chunk"] for r in run("retrieve/chunks")} == {graphs.chunk_iri(k) for k in graphs.CHUNKS}
+    described = {(r["entity"], r["o"].value) for r in run("retrieve/descriptions")}
+    assert described == {(graphs.n(k), graphs.ENTITIES[k][1]) for k in ("scrooge", "marley")}
+    found = reader.descriptions([graphs.n("marley"), graphs.n("partner", graphs.R)])  # a predicate has none
+    assert [(t.subject, t.object.value) for d in found.values() for t in d.facts] == [(graphs.n("marley"), graphs.ENTITIES["marley"][1])]
+    assert found[graphs.n("marley")].chunks == []  # this graph derives no entity from a chunk
 
 
 def _groups(text: str) -> list[str]:
