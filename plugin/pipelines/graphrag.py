@@ -25,7 +25,8 @@ The answer is Jacob Marley.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 
 from pyoxigraph import NamedNode, Triple
 
@@ -101,7 +102,8 @@ class GraphRag(Pipeline):
 
     params_type = GraphRagParams
     #: the seeds' description facts the last expansion weighed, with the chunks to cite each by
-    _described: dict[Triple, list[NamedNode]] = {}  # noqa: RUF012 (replaced, never mutated, per run)
+    #: (replaced by each run's expansion; none before the first)
+    _described: Mapping[Triple, Sequence[NamedNode]] = MappingProxyType({})
 
     def _open(self, question: str, used: NamedNode | None):
         return self.recorder.graph_rag(question, model=self.engine.model, used=used)
@@ -154,7 +156,10 @@ class GraphRag(Pipeline):
     def _expand(self, seeds: Sequence[NamedNode], question: str, concepts: Sequence[str],
                 described: Sequence[tuple[NamedNode, str | None]] = ()):
         params, reader, engine, timings = self.params, self.reader, self.engine, self.result.timings
-        self._described = {}
+        # the first hop also weighs the descriptions of the best seeds the question does not name:
+        # what an entity is ("ambitious and meticulous", "skeptical of …") is a fact of the graph
+        # the neighbourhood leaves out, and the one the question found it by
+        self._described = self._descriptions(described, question)
         frontier = list(seeds)
         visited: set[NamedNode] = set(frontier)
         seen_edges: set[Triple] = set()
@@ -167,16 +172,13 @@ class GraphRag(Pipeline):
             if not frontier:
                 break
             with timings.measure("expand"):
-                # the first hop also weighs the descriptions of the best seeds the question does
-                # not name: what an entity is ("ambitious and meticulous", "skeptical of …") is a
-                # fact of the graph the neighbourhood leaves out, and the one the question found it by
-                descriptions = self._descriptions(described, question) if hop == 1 else []
                 candidates: list[Triple] = []
                 for _, edge in reader.neighbourhood(frontier, limit=params.triple_limit):
                     if edge not in seen_edges:
                         seen_edges.add(edge)
                         candidates.append(edge)
-                candidates = candidates[: max(0, params.max_candidates - len(descriptions))] + descriptions
+                descriptions = [d for d in self._described if d not in seen_edges][: params.max_candidates] if hop == 1 else []
+                candidates = candidates[: params.max_candidates - len(descriptions)] + descriptions
                 seen_edges.update(descriptions)
             explored += len(candidates)
             with timings.measure("labels"):
@@ -204,24 +206,23 @@ class GraphRag(Pipeline):
             frontier = next_frontier[: params.entity_limit]
         return kept, hops, explored, prompt, spent
 
-    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> list[Triple]:
+    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> dict[Triple, list[NamedNode]]:
         """The description facts of ``entities`` (``(entity, label)`` pairs; one fact per entity,
         the first in a stable order) that say at least :data:`DESCRIBED_TERMS` of the question's
         words besides the entity's own name (one shared word, such as the "company" of "which
         company …", says little; a description repeating the name the question matched says
-        nothing more); the chunks each entity was derived from are kept to cite it by
+        nothing more), each with the chunks its entity was derived from, to cite it by
         (:meth:`origins`)."""
         if not entities:
-            return []
+            return {}
         with self.result.timings.measure("labels"):
             found = self.reader.descriptions([e for e, _ in entities])
         asked = set(content_tokens(question))
-        facts = []
+        facts = {}
         for e, label in entities:
             said = asked & set(content_tokens(term_text(found[e].facts[0].object, {}))) if e in found else set()
             if len(said - set(content_tokens(label or ""))) >= DESCRIBED_TERMS:
-                facts.append(found[e].facts[0])
-                self._described[facts[-1]] = found[e].chunks
+                facts[found[e].facts[0]] = found[e].chunks
         return facts
 
     def origins(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:

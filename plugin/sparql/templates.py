@@ -492,14 +492,18 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
 
 #: a PREFIX line opening a template's text
 _PREFIX_DECL = re.compile(r"[ \t]*PREFIX[ \t]+([A-Za-z][\w-]*):[ \t]*<([^<>\"{}|^`\\\x00-\x20]*)>[ \t]*\n")
-#: in a template's own text: a string, an IRI, a comment (each left alone), a prefixed name (groups
-#: 1, 2; what follows it that could continue it, ``%``, ``\`` or ``:``, is group 3) or a keyword
-#: that declares names (group 4)
+#: in a template's own text: a string (long or short), an IRI, a comment (each left alone), a
+#: prefixed name (groups 1, 2; what follows it that could continue it, ``%``, ``\`` or ``:``, is
+#: group 3), a keyword that declares names (group 4), or what this cannot read safely (group 5: a
+#: quote that opens no whole string, a name after ``<``, ``.``, ``%``… where it may not start one)
 _STATIC_TOKEN = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>"{}|^`\\\x00-\x20]*>|#[^\n]*'
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\''
+    r'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>"{}|^`\\\x00-\x20]*>|#[^\n]*'
     r"|(?<![\w:?$.%<-])([A-Za-z][\w-]*):((?:[\w.-]*[\w-])?)([%\\:]?)"
     r"|(?<![\w:?$])((?i:PREFIX|BASE))(?![\w:])"
+    r"|([\"']|[A-Za-z][\w-]*:)"
 )
+
 
 
 def _expand_prefixes(texts: list) -> None:
@@ -525,9 +529,15 @@ def _expand_prefixes(texts: list) -> None:
     for i, text in enumerate(texts):
         data = text.data[position:] if i == 0 else text.data
         out, last = [], 0
+        if i and data.startswith(":"):
+            return  # a name a tag cuts before its colon: all left as it was
         for m in _STATIC_TOKEN.finditer(data):
             if m[4] is not None:
                 return  # names declared further on: all left as it was
+            if m[5] is not None:
+                return  # an unclosed string (a tag inside it), or a name where this cannot tell: all left
+            if m[1] is not None and ((m.end() == len(data) and i < len(texts) - 1) or (m.start() == 0 and i)):
+                return  # a name a tag may continue (or end): all left as it was
             if m[1] is None:
                 continue
             if m[3] or m[1] not in declared:
@@ -564,10 +574,12 @@ def compiler_key(generator: type | None = None) -> str:
     16
     """
     import hashlib
+    import inspect
 
     digest = hashlib.sha256(f"jinja2 {jinja2.__version__}|{_PRINTED}|{sorted(_TEXT_FILTERS)}".encode())
     for name, member in sorted(vars(generator or _CodeGenerator).items()):
-        function = getattr(member, "__func__", member)  # a staticmethod's function
+        # a staticmethod's function; a decorated method's own body (optimizeconst wraps visit_Getattr)
+        function = inspect.unwrap(getattr(member, "__func__", member))
         if hasattr(function, "__code__"):
             digest.update(name.encode())
             _code_digest(digest, function.__code__)

@@ -188,6 +188,19 @@ def test_the_compiler_key_follows_the_code_generators_code_not_its_place():
     assert compiler_key(generator(pad=30, filename="elsewhere/b.py")) == base
     assert compiler_key(generator(extra=" or None")) != base
     assert compiler_key(_CodeGenerator) == compiler_key() != base
+    decorated = (
+        "class Gen(base):\n"
+        "    @jinja2.compiler.optimizeconst\n"
+        "    def visit_Getattr(self, node, frame):\n"
+        "        self.write({body!r})\n"
+    )
+
+    def wrapped(body):
+        scope = {"base": _CodeGenerator, "jinja2": jinja2}
+        exec(compile(decorated.format(body=body), "c.py", "exec"), scope)
+        return scope["Gen"]
+
+    assert compiler_key(wrapped("a")) != compiler_key(wrapped("b"))  # the decorated method's own body
 
 
 def test_the_compiler_key_follows_the_text_rewriting_too(monkeypatch):
@@ -322,10 +335,30 @@ def test_prefixed_names_are_written_out_and_nothing_else_is():
     "INSERT DATA { <urn:a> tg:a\\.b 'x' }",              # a backslash escape
     "INSERT DATA { <urn:a> tg:x 'x' } ;\nPREFIX tg: <urn:other#>\nINSERT DATA { <urn:a> tg:x 1 }",  # declared again
     "BASE <urn:b/>\nINSERT DATA { <a> tg:x 1 }",
+    "INSERT DATA { <<tg:s tg:p tg:o>> tg:x 1 }",          # a name right after '<<'
+    "INSERT DATA { <urn:a> tg:x <urn:o>.tg:b tg:c 1 }",  # a name right after '.'
+    "INSERT DATA { <urn:a> tg:x 1.tg:b tg:c 1 }",
 ])
 def test_a_template_whose_names_are_not_plain_is_left_as_it_is(text):
     assert _expanded(_PROLOGUE + text, " tg:x ") == [_PROLOGUE + text, " tg:x "]
     assert _expanded("INSERT DATA { <urn:a> tg:x 1 }") == ["INSERT DATA { <urn:a> tg:x 1 }"]  # nothing declared
+
+
+def test_long_strings_are_left_alone_and_the_names_around_them_written_out():
+    got = _expanded(_PROLOGUE + 'INSERT DATA { <urn:a> tg:x """x " tg:b""" , \'\'\'y \' tg:c\'\'\' }')
+    assert got == ['INSERT DATA { <urn:a> <https://trustgraph.ai/ns/x> """x " tg:b""" , \'\'\'y \' tg:c\'\'\' }']
+
+
+@pytest.mark.parametrize("texts", [
+    ("INSERT DATA { <urn:a> tg:was", "Generated", "By 1 }"),     # a name a tag continues
+    ("INSERT DATA { <urn:a> tg", ":x 1 }"),                     # cut before its colon
+    ("INSERT DATA { <urn:a> tg:x ", "tg:y 1 }"),                # a name a tag may have started
+    ('INSERT DATA { <urn:a> tg:x "n', ' tg:b" }'),             # a string a tag cuts
+    ('INSERT DATA { <urn:a> tg:x """n', ' tg:b""" }'),
+])
+def test_a_name_or_string_a_tag_cuts_leaves_the_template_as_it_is(texts):
+    texts = (_PROLOGUE + texts[0], *texts[1:])
+    assert _expanded(*texts) == list(texts)
 
 
 @pytest.mark.parametrize("dialect", ["rdf12", "reification"])
