@@ -48,14 +48,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import re
 from collections.abc import Sequence
 
+from ..resources import data_dir
 from .engine import Passage
 from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
-__all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
+__all__ = ["FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "candidate_features", "Extraction", "QuestionType", "classify", "extract_answer", "weights"]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.03
@@ -202,6 +204,9 @@ class Candidate:
     why: str = ""
     #: the best coverage of the question's terms by one piece of supporting evidence (0–1)
     cover: float = 0.0
+    #: how strongly the evidence supports it (support × type fit × novelty × …), which
+    #: :data:`MIN_SUPPORT` is a threshold of; ``score`` ranks the candidates
+    strength: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -986,24 +991,69 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     return score
 
 
-def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
-           passage_tokens: Sequence[frozenset[str]], generic: bool,
-           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None, verb: str | None = None) -> Candidate:
-    n_passages = len({" ".join(p.text.split()).lower() for p in passages})
+#: the features a candidate's rank is a weighted sum of (logs of the factors the evidence gives it;
+#: see :func:`_features`), and the weights shipped in ``data/answer-weights.json`` (fitted by
+#: ``bench/fit_answers.py`` on the bench's training questions; these defaults are the unfitted
+#: product of the factors)
+FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured")
+_DEFAULT_WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@functools.lru_cache(maxsize=1)
+def weights() -> tuple[float, ...]:
+    """The shipped feature weights, in :data:`FEATURES` order (the defaults when none ship)."""
+    path = data_dir() / WEIGHTS_FILE
+    if not path.is_file():
+        return _DEFAULT_WEIGHTS
+    data = json.loads(path.read_text(encoding="utf-8"))
+    named = dict(zip(data["features"], data["weights"], strict=True))
+    return tuple(float(named.get(f, 0.0)) for f in FEATURES)
+
+
+WEIGHTS_FILE = "answer-weights.json"
+
+
+@dataclasses.dataclass
+class _Context:
+    """What scoring a candidate reads: the evidence, the question, and what is worked out once."""
+
+    sentences: Sequence[_Sentence]
+    passages: Sequence[Passage]
+    q: _Question
+    qt: QuestionType
+    passage_tokens: Sequence[frozenset[str]]
+    anchors: dict[int, list[tuple[int, int, int, float]]]
+    verb: str | None
+
+    def __post_init__(self) -> None:
+        self.n_passages = len({" ".join(p.text.split()).lower() for p in self.passages})
+        self.structured = any(p.kind in _ABOUT_ITS_MENTIONS for p in self.passages)
+        self.cover = [self.q.coverage(s.tokens) for s in self.sentences]
+        self.top_cover = max(self.cover, default=0.0)
+
+
+def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float]:
+    """Per passage, how well the candidate's best mention there is supported (:func:`_near`, the
+    asked verb's role, the speaker of quoted words, the relation asked); how many sentences state
+    the relation of it; and how well the best-aligned sentence naming it matches the question,
+    relative to the best-aligned sentence of all the evidence (1: it is named there)."""
+    q, sentences = ctx.q, ctx.sentences
     per_passage: dict[int, float] = {}
-    related = 0
+    related, aligned = 0, 0.0
     # a place the text names by what happens there: its name says the question's words
-    own = frozenset(t for t in _roots(c.name) if t in q.weight) if qt.kind == "where" else frozenset()
+    own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
     for k, a, b in c.hits:
         s = sentences[k]
-        near = _near(s, a, b, q, passage_tokens[s.passage], own)
-        if verb and verb in s.tokens:
-            near = min(1.0, near * _role(s.text, a, b, verb))
+        if ctx.top_cover:
+            aligned = max(aligned, ctx.cover[k] / ctx.top_cover)
+        near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own)
+        if ctx.verb and ctx.verb in s.tokens:
+            near = min(1.0, near * _role(s.text, a, b, ctx.verb))
         spoken = _speaker(sentences, k, a, b)
         if spoken is not None:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
-            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(passage_tokens[s.passage])))
-        stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
+            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
+        stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
             near *= 0.3  # described by the converse role: the question's own side of the relation
         elif stated:
@@ -1015,17 +1065,21 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
     for i in c.mentions:
         near = per_passage.get(i, 0.0)
-        per_passage[i] = max(near, 0.6 * q.coverage(passage_tokens[i]) + 0.4 * near)
+        per_passage[i] = max(near, 0.6 * q.coverage(ctx.passage_tokens[i]) + 0.4 * near)
     # structured evidence (a relationship, an entity's description) says what it says of its
     # ends; a name somewhere in a long text, report or summary is a weaker witness
     for i in per_passage:
-        if passages[i].kind not in _ABOUT_ITS_MENTIONS and any(p.kind in _ABOUT_ITS_MENTIONS for p in passages):
+        if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
             per_passage[i] *= 0.7
-    # independent evidence, with diminishing returns: the same text counted once, the best passage
-    # fully, the next half, then a quarter… (a name that is everywhere is the topic, not the answer)
+    return per_passage, related, aligned
+
+
+def _support(per_passage: dict[int, float], passages: Sequence[Passage]) -> tuple[float, float, list[int]]:
+    """Independent evidence, with diminishing returns: the same text counted once, the best
+    passage fully, the next half, then a quarter… (a name that is everywhere is the topic, not
+    the answer). Returns the support, the best passage's share and the passages, best first."""
     seen: set[str] = set()
-    support = 0.0
-    best_cover = 0.0
+    support, best = 0.0, 0.0
     order: list[int] = []
     for i in sorted(per_passage, key=lambda i: (-per_passage[i], i)):
         cov = per_passage[i]
@@ -1034,12 +1088,15 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
             continue
         seen.add(key)
         support += cov * cov * 0.5 ** len(order)
-        best_cover = max(best_cover, cov)
+        best = max(best, cov)
         order.append(i)
-    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
-    novelty = 1.0 - q.overlap(c.name, c.type)
-    # a name the evidence only ever writes in lower case, or also writes as a common noun; a
-    # description standing for a name ("Cratchit's wife")
+    return support, best, order
+
+
+def _plain(c: _Cand, qt: QuestionType, generic: bool) -> float:
+    """How much a candidate is a name rather than a common noun or a description: 1 for a name;
+    less for one the evidence only writes in lower case or also as a common noun, or a
+    description standing for a name ("Cratchit's wife")."""
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
     # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
     # head noun ("the base", "the room") does not
@@ -1049,14 +1106,70 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
     if re.search(r"['’]s?\b", c.name):
         plain *= 0.4
+    return plain
+
+
+def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[float, ...]]:
+    """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
+    and its strength (support × type fit × novelty × plainness × spread × how much of the question's
+    names the evidence has: what the unanswerable threshold reads); and its features."""
+    q, qt = ctx.q, ctx.qt
+    per_passage, related, aligned = _mention_support(c, ctx)
+    support, best_cover, order = _support(per_passage, ctx.passages)
+    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
+    novelty = 1.0 - q.overlap(c.name, c.type)
+    plain = _plain(c, qt, generic)
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
-    spread = min(1.0, math.log(1 + (n_passages + 3) / max(1, len(c.mentions | {sentences[k].passage for k, _, _ in c.hits}))) / math.log(4))
-    score = support * type_fit * novelty * plain * spread * q.found
+    named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
+    spread = min(1.0, math.log(1 + (ctx.n_passages + 3) / max(1, named_in)) / math.log(4))
+    strength = support * type_fit * novelty * plain * spread * q.found
+    if strength <= 0:
+        return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
+                math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)))
+    rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(weights(), features, strict=True)))))
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
-           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}"
+           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
+           f"alignment {aligned:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else ""))
-    return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
+    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6), round(strength, 6))
+    return cand, features
+
+
+def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
+                sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """Every candidate answer with its features, best first (rank score, then name)."""
+    cands = _collect(passages, sentences, qt)
+    generic = {c.key for c in cands.values() if _generic(c, sentences)}
+    _resolve_pronouns(cands, sentences, q, generic)
+    ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
+                   _asked_verb(question))
+    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic)]
+    scored = [(c, f) for c, f in scored if c.score > 0]
+    scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
+    return scored
+
+
+def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
+    names = [m.name for p in passages for m in p.mentions]
+    kinds: dict[str, str | None] = {}
+    for p in passages:
+        for m in p.mentions:
+            kinds[m.name] = kinds.get(m.name) or m.type
+    return _Question(question, names, sentences, kinds)
+
+
+def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """The named candidates :func:`extract_answer` weighs for ``question``, best first, each with
+    its :data:`FEATURES` (what ``bench/fit_answers.py`` fits the weights on); empty when the
+    question is answered by a sentence."""
+    qt = classify(question)
+    sentences = _sentences(passages)
+    q = _question(question, passages, sentences)
+    if not qt.wants_name or not q.rest:
+        return []
+    return _candidates(question, passages, qt, q, sentences)
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -1064,13 +1177,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     """The answer to ``question`` from ``passages`` (see the module docstring)."""
     qt = classify(question)
     sentences = _sentences(passages)
-    names = [m.name for p in passages for m in p.mentions]
-    kinds: dict[str, str | None] = {}
-    for p in passages:
-        for m in p.mentions:
-            kinds[m.name] = kinds.get(m.name) or m.type
-    q = _Question(question, names, sentences, kinds)
-    cands = _collect(passages, sentences, qt)
+    q = _question(question, passages, sentences)
     sources: list[str] = []
 
     def cite(indices: Sequence[int]) -> str:
@@ -1093,22 +1200,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     rejected: tuple[Candidate, ...] = ()
     describe = not qt.wants_name or not q.rest
     if not describe:
-        passage_tokens = [_roots(p.text) for p in passages]
-        generic = {c.key for c in cands.values() if _generic(c, sentences)}
-        _resolve_pronouns(cands, sentences, q, generic)
-        anchors = _anchors(question, sentences)
-        verb = _asked_verb(question)
-        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors, verb)
-                  for c in _merge_aliases(cands, generic)]
-        scored = [c for c in scored if c.score > 0]
-        scored.sort(key=lambda c: (-c.score, c.name))
-        if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+        if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
             chosen, rejected = scored[0], tuple(scored[1:8])
             marks = cite(chosen.support[:3])
             first = f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + "."
         else:
             rejected = tuple(scored[:8])
-            best = f" (best candidate {scored[0].name}, score {scored[0].score:.3f})" if scored else ""
+            best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
             first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
     else:
         order = ranked_sentences()
