@@ -96,6 +96,7 @@ _DATE = re.compile(
     r"\b((?:\d{1,2} )?(?:" + "|".join(_MONTHS.split()) + r")(?: \d{1,2})?(?:,? \d{4})?|\d{4}|"
     r"(?:Christmas|New Year's) (?:Eve|Day|morning|night)|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"
 )
+_INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
 _CAPITALISED = re.compile(r"\b(?:[A-Z][\w'’.-]*\s+(?:(?:of|the|and|de|van|von)\s+)?)*[A-Z][\w'’-]*")
 
 
@@ -457,7 +458,12 @@ _REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split()
 _GAP_BEFORE = re.compile(
     r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
     r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+#: before a relation phrase whose possessor is the sentence's subject ("Scrooge … has a sister named Fan")
+_HAS_RELATION = re.compile(r"\b(?:has|had|have|having)\s+(?:(?:a|an|one|two|three|his|her|their|an?\s+only|only)\s+)?$", re.I)
+#: between a name and the possessive pronoun standing for it ("Bob Cratchit, his wife …", "Bob and his wife")
+_PRONOUN_OWNER = re.compile(r"[\s,]*(?:(?:and|with)\s+)?")
 #: between the relation phrase and a name that follows it ("Scrooge's nephew, Fred", "the sister of Scrooge is Fan")
+_GAP_NAMED = re.compile(r"\s+(?:(?:named|called)\s+)?")
 _GAP_AFTER = re.compile(r"^[\s,:\"'“”‘’(]*(?:(?:is|was|are|were|named|called)\s+)?$")
 
 
@@ -521,7 +527,10 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     Cratchit" for "Tiny Tim's father"); kind 2: a converse phrase with no possessor ("who was a
     poor apprentice": a name described by it is on the question's own side); kind 3: the possessor
     of another kinship or work relation ("the son of Fan" for Scrooge's nephew: Fan is a relative of
-    the one asked for, not that one). ``own``: how the text names the question's possessor.
+    the one asked for, not that one); kind 4: the relation phrase of a possessive pronoun standing
+    for the question's possessor ("Bob Cratchit, his wife Mrs. Cratchit") — only a name right after
+    it answers. "Scrooge … has a sister named Fan" is a kind-0 phrase. ``own``: how the text names
+    the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
     out: list[tuple[int, int, int, float]] = []
@@ -565,6 +574,13 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
             if converse:
                 # "Martha, who was a poor apprentice": one on the other side of the relation
                 out.append((start, w.end(), 2, 1.0))
+            elif own is not None and _HAS_RELATION.search(text[:start]) and own.search(text[:start]):
+                # "Scrooge … has a sister named Fan": the one the question is about has the relation
+                out.append((start, w.end(), 0, 0.7 + 0.3 * share))
+            elif own is not None and j >= 0 and words[j].group(0).lower() in ("his", "her", "their") and any(
+                    _PRONOUN_OWNER.fullmatch(text[m.end() : words[j].start()]) for m in own.finditer(text[: words[j].start()])):
+                # "Bob Cratchit, his wife Mrs. Cratchit": the pronoun's owner is the one the question is about
+                out.append((words[j].start(), w.end(), 4, 0.7 + 0.3 * share))
             continue
         owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
         phrase_end = max(w.end(), owner[1])
@@ -620,6 +636,11 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
         if kind == 2:
             if b <= x and _GAP_ROLE.match(s.text[b:x]):
                 return -1.0
+            continue
+        if kind == 4:
+            # "his wife Mrs. Cratchit": only the name right after the phrase (", Tiny Tim" may be a list)
+            if not possessive and a >= y and _GAP_NAMED.fullmatch(s.text[y:a]):
+                best = max(best, strength)
             continue
         if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
                 (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
@@ -724,6 +745,9 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         _spans(cands, sentences, _DATE, "DATE")
     elif not cands:
         _spans(cands, sentences, _CAPITALISED, None)
+    else:
+        # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
+        _spans(cands, sentences, _INTRODUCED, None, group=1)
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -774,11 +798,13 @@ def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list
             for w in sorted(wanted - lower)]
 
 
-def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None) -> None:
+def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None,
+           group: int = 0) -> None:
+    """Add the spans ``pattern`` (its ``group``) finds in ``sentences`` as candidates of type ``kind``."""
     lower_words = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)} if kind is None else set()
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
-            name = m.group(0).strip(" .,'’-")
+            name = m.group(group).strip(" .,'’-")
             if kind is None and (len(name) < 2 or not content_tokens(name)):
                 continue  # "The", "He": a capitalised function word is not a name
             if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]) and (
@@ -788,7 +814,7 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             if not key:
                 continue
             c = cands.setdefault(key, _Cand(key, name, kind))
-            c.hits.append((k, m.start(), m.end()))
+            c.hits.append((k, m.start(group), m.end(group)))
             c.surfaces.append(name)
 
 
