@@ -89,19 +89,30 @@ def cases(inputs: list[dict], questions: list[dict]) -> list[tuple[int, np.ndarr
     return out
 
 
+def _stack(data: list[tuple[int, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cases as arrays: features (case × candidate × feature), which candidates exist, which are right."""
+    k = max(len(x) for _, x, _ in data)
+    x = np.zeros((len(data), k, data[0][1].shape[1]))
+    valid = np.zeros((len(data), k), dtype=bool)
+    right = np.zeros((len(data), k))
+    for n, (_, f, r) in enumerate(data):
+        x[n, : len(f)], valid[n, : len(f)], right[n, : len(f)] = f, True, r
+    return x, valid, right
+
+
 def fit(train: list[tuple[int, np.ndarray, np.ndarray]], l2: float, steps: int = 3000) -> np.ndarray:
     """Weights minimising the mean listwise softmax loss plus ``l2`` · ‖w − prior‖² (Adam)."""
     prior = np.array(extraction._DEFAULT_WEIGHTS)
+    x, valid, right = _stack(train)
     w = prior.copy()
     m, v = np.zeros_like(w), np.zeros_like(w)
     for t in range(1, steps + 1):
-        grad = 2 * l2 * (w - prior)
-        for _, x, right in train:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            pr = p * right / (p * right).sum()
-            grad += (p - pr) @ x / len(train)
+        s = np.where(valid, x @ w, -np.inf)
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        pr = p * right
+        pr /= pr.sum(axis=1, keepdims=True)
+        grad = 2 * l2 * (w - prior) + np.einsum("nk,nkf->f", p - pr, x) / len(train)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w -= 0.02 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
@@ -117,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=Path, default=ROOT / "bench" / "answers.jsonl")
     ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
     ap.add_argument("--inputs", type=Path, default=None, help="keep (and reuse) the collected extraction inputs here")
-    ap.add_argument("--l2", type=float, default=0.05)
+    ap.add_argument("--l2", type=float, nargs="+", default=[0.05], help="the L2 pull; several: each is cross-validated, the best kept")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--write", action="store_true", help="ship the weights in plugin/data/answer-weights.json")
     args = ap.parse_args(argv)
@@ -130,23 +141,29 @@ def main(argv: list[str] | None = None) -> int:
             args.inputs.write_bytes(pickle.dumps(inputs))
     data = cases(inputs, questions)
     prior = np.array(extraction._DEFAULT_WEIGHTS)
-    held: list[bool] = []
-    for fold in range(args.folds):
-        train = [d for d in data if d[0] % args.folds != fold]
-        test = [d for d in data if d[0] % args.folds == fold]
-        w = fit(train, args.l2)
-        held.extend(bool(right[int(np.argmax(x @ w))]) for _, x, right in test)
-    w = fit(data, args.l2)
     print(f"{len(data)} extractions with an expected answer among the candidates, from {len(questions)} training questions")
-    print(f"top-1 among them: unfitted {top1(data, prior):.3f}, fitted {top1(data, w):.3f}, "
-          f"fitted leave-question-out ({args.folds} folds) {sum(held) / max(1, len(held)):.3f}")
+    print(f"top-1 among them unfitted: {top1(data, prior):.3f}")
+    best = (-1.0, args.l2[0])
+    for l2 in args.l2:
+        held: list[bool] = []
+        for fold in range(args.folds):
+            train = [d for d in data if d[0] % args.folds != fold]
+            test = [d for d in data if d[0] % args.folds == fold]
+            w = fit(train, l2)
+            held.extend(bool(right[int(np.argmax(x @ w))]) for _, x, right in test)
+        cv = sum(held) / max(1, len(held))
+        print(f"l2 {l2:g}: top-1 fitted on all {top1(data, fit(data, l2)):.3f}, leave-question-out ({args.folds} folds) {cv:.3f}")
+        best = max(best, (cv, l2), key=lambda b: b[0])
+    l2 = best[1]
+    w = fit(data, l2)
+    print(f"kept l2 {l2:g}")
     for name, value in zip(extraction.FEATURES, w, strict=True):
         print(f"  {name:12} {value:+.3f}")
     if args.write:
         path = data_dir() / extraction.WEIGHTS_FILE
         path.write_text(json.dumps({
             "features": list(extraction.FEATURES), "weights": [round(float(x), 4) for x in w],
-            "fitted_by": "bench/fit_answers.py", "l2": args.l2, "training_questions": len(questions), "cases": len(data),
+            "fitted_by": "bench/fit_answers.py", "l2": l2, "training_questions": len(questions), "cases": len(data),
         }, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {path}")
     return 0

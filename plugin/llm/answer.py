@@ -1021,8 +1021,9 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 #: see :func:`_features`), and the weights shipped in ``data/answer-weights.json`` (fitted by
 #: ``bench/fit_answers.py`` on the bench's training questions; these defaults are the unfitted
 #: product of the factors)
-FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured")
-_DEFAULT_WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0)
+FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
+            "first", "mentions")
+_DEFAULT_WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @functools.lru_cache(maxsize=1)
@@ -1152,7 +1153,8 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
-                math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)))
+                math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
+                math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)))
     rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(weights(), features, strict=True)))))
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
