@@ -46,12 +46,14 @@ False
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from ..resources import data_dir
 from .engine import Passage
@@ -97,6 +99,8 @@ _DATE = re.compile(
     r"(?:Christmas|New Year's) (?:Eve|Day|morning|night)|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"
 )
 _INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
+#: a word or name written as a possessor ("Scrooge's", "Cratchits'")
+_POSSESSIVE_END = re.compile(r"['’]s?$")
 _CAPITALISED = re.compile(r"\b(?:[A-Z][\w'’.-]*\s+(?:(?:of|the|and|de|van|von)\s+)?)*[A-Z][\w'’-]*")
 
 
@@ -302,6 +306,22 @@ class _Sentence:
     def low(self) -> str:
         return self.text.lower()
 
+    @functools.cached_property
+    def words(self) -> tuple[list[int], list[int], list[tuple[str, ...]]]:
+        """The sentence's whitespace-separated words: their starts, their ends and their roots."""
+        found = [(m.start(), m.end(), _word_roots(m.group(0))) for m in re.finditer(r"\S+", self.text)]
+        return [w[0] for w in found], [w[1] for w in found], [w[2] for w in found]
+
+    @functools.cached_property
+    def context(self) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+        """The roots of the :data:`WINDOW` words before the sentence and after it, in its passage."""
+        return [_word_roots(w) for w in self.before.split()[-WINDOW:]], [_word_roots(w) for w in self.after.split()[:WINDOW]]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_roots(word: str) -> tuple[str, ...]:
+    return tuple(_root(t) for t in content_tokens(word))
+
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
     out: list[_Sentence] = []
@@ -356,7 +376,7 @@ class _Question:
                     previous and previous.group(1).lower().rstrip(".") not in _TITLES):
                 continue  # part of a longer name; a title before it does not count ("Agent Mercer")
             following = m.group(2) or ""
-            possessive = re.search(r"['’]s?$", m.group(1)) is not None
+            possessive = _POSSESSIVE_END.search(m.group(1)) is not None
             if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
                 continue
             token = content_tokens(m.group(1))
@@ -541,7 +561,7 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         noun = _noun(w.group(0))
         converse = noun in rel.converse and noun != rel.head
         if noun != rel.head and not converse:
-            if noun in _CONVERSE and not re.search(r"['’]s?$", w.group(0)):
+            if noun in _CONVERSE and not _POSSESSIVE_END.search(w.group(0)):
                 # "the son of Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of
                 # someone else there, not the one another relation asks for
                 other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
@@ -550,12 +570,12 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
                 elif n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
                     out.append((words[n - 1].start(), words[n - 1].end(), 3, 1.0))
             continue
-        if re.search(r"['’]s?$", w.group(0)):
+        if _POSSESSIVE_END.search(w.group(0)):
             continue  # "Scrooge's niece's sisters": the niece is not the one asked about
         # the possessor: "X's (adj){0,3} R" or "R of/to X"
         j, start, quals = n - 1, w.start(), 0
         while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
-                and not re.search(r"['’]s?$", words[j].group(0)) and not text[words[j].end() : start].strip():
+                and not _POSSESSIVE_END.search(words[j].group(0)) and not text[words[j].end() : start].strip():
             start, j, quals = words[j].start(), j - 1, quals + 1
         owner: tuple[int, int] | None = None
         if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
@@ -626,7 +646,7 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
     -1: the name is described by the converse role, on the other side of the relation)."""
     # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
     # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
-    possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
+    possessive = _POSSESSIVE_END.search(s.text[a:b]) is not None
     best = 0.0
     for x, y, kind, strength in anchors:
         if kind == 3:
@@ -755,13 +775,12 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     patterns: list[tuple[_Cand, str | re.Pattern[str], frozenset[str]]] = [
         (c, _ARTICLES.sub("", c.name.strip()) or c.name, frozenset(_roots(c.name))) for c in known]
     patterns.extend(_short_names(known, sentences))
+    by_sentence = _sentences_holding(patterns, sentences)
     for c in known:
         c.hits, c.surfaces = [], []
     for k, s in enumerate(sentences):
         found: list[tuple[int, int, _Cand]] = []
-        for c, pattern, words in patterns:
-            if words and not words <= s.tokens:
-                continue
+        for c, pattern, _ in by_sentence[k]:
             if isinstance(pattern, str):
                 found.extend((a, b, c) for a, b in _name_spans(pattern, s.text, s.low))
             else:
@@ -776,6 +795,31 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             if _DETERMINER.search(s.text[max(0, a - 8) : a]):
                 c.determined += 1
     return cands
+
+
+_P = TypeVar("_P", bound=tuple)
+
+
+def _sentences_holding(patterns: Sequence[_P], sentences: Sequence[_Sentence]) -> list[list[_P]]:
+    """Per sentence, the patterns (``(candidate, pattern, word roots)``, in their order) whose words
+    it has all of: the sentences a root occurs in are indexed once, and a name's are the
+    intersection of its words' (looking at every sentence for every name was the cost)."""
+    postings: dict[str, set[int]] = {}
+    for k, s in enumerate(sentences):
+        for t in s.tokens:
+            postings.setdefault(t, set()).add(k)
+    out: list[list[_P]] = [[] for _ in sentences]
+    everywhere = range(len(sentences))
+    for entry in patterns:
+        words = entry[2]
+        if not words:
+            ks: Iterable[int] = everywhere
+        else:
+            sets = sorted((postings.get(t, set()) for t in words), key=len)
+            ks = sets[0].intersection(*sets[1:]) if sets[0] else ()
+        for k in ks:
+            out[k].append(entry)
+    return out
 
 
 def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list[tuple[_Cand, re.Pattern[str], frozenset[str]]]:
@@ -887,7 +931,7 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
         if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1:
             continue
         for k, a, b in c.hits:
-            if re.search(r"['’]s?$", sentences[k].text[a:b]):
+            if _POSSESSIVE_END.search(sentences[k].text[a:b]):
                 continue  # "Bob Cratchit's family …": the possessor is not the subject
             if k not in firsts or a < firsts[k][0]:
                 firsts[k] = (a, c)
@@ -963,10 +1007,10 @@ def _display(c: _Cand) -> str:
     return name
 
 
-def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
+def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None) -> bool:
     """A common noun, not a name: one the text also writes in lower case mid-sentence (the
     ghost, the city), one word the text writes after an article or possessive ("the Spirit",
-    "his nephew"), or a word the questions ask with ("ghost", "agent", "place")."""
+    "his nephew"), or a word the questions ask with ("ghost", "agent", "place"). ``joined``: all the sentences' text, to skip a name it lacks at once."""
     plain = _ARTICLES.sub("", c.name.lower().strip())
     if not plain or not plain[0].isalpha():
         return False
@@ -975,6 +1019,8 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
         return True
     if len(words) == 1 and _ARTICLES.match(c.name.strip()):
         return True
+    if joined is not None and plain not in joined:
+        return False
     texts = [s.text for s in sentences if plain in s.text]  # the only ones the pattern can match
     if not texts:
         return False
@@ -994,13 +1040,17 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     possessor ("Scrooge's clerk") is not the thing possessed. ``own``: the question's terms the
     name itself says, which count as next to it ("the briefing room" for where they held their briefing)."""
     # words of the sentences either side count as further away than they stand
-    inside_before, inside_after = s.text[:a].split(), s.text[b:].split()
-    before = [*((w, 4) for w in s.before.split()), *((w, 0) for w in inside_before)][-WINDOW:]
-    after = [*((w, 0) for w in inside_after), *((w, 4) for w in s.after.split())][:WINDOW]
+    starts, ends, roots = s.words
+    context_before, context_after = s.context
+    nb, na = bisect.bisect_right(ends, a), bisect.bisect_left(starts, b)
+    # a word the mention starts or ends inside leaves its other part as a word ('"Fan', 'Fan,')
+    head = [_word_roots(s.text[starts[nb] : a])] if nb < len(starts) and starts[nb] < a else []
+    tail = [_word_roots(s.text[b : ends[na - 1]])] if na > 0 and ends[na - 1] > b else []
+    before = [*((w, 4) for w in context_before), *((w, 0) for w in [*roots[max(0, nb - WINDOW) : nb], *head])][-WINDOW:]
+    after = [*((w, 0) for w in [*tail, *roots[na : na + WINDOW]]), *((w, 4) for w in context_after)][:WINDOW]
     distance: dict[str, int] = dict.fromkeys(own, 1)
     for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
-        for t in content_tokens(word):
-            r = _root(t)
+        for r in word:
             if (r in q.weight or r in q.named) and d < distance.get(r, WINDOW + 1):
                 distance[r] = d
     # the names the question uses count near the candidate too, at half a descriptive term's
@@ -1009,11 +1059,11 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
     window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
     described = 0.3 * q.describes(s.tokens) + 0.7 * window
-    link = q.links(passage_tokens | s.tokens)
+    link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
-    if re.search(r"['’]s?$", s.text[a:b]):
-        following = content_tokens(" ".join(w for w, _ in after[:1]))
-        score *= 0.3 if following and _root(following[0]) in q.weight else 0.8
+    if _POSSESSIVE_END.search(s.text[a:b]):
+        following = after[0][0] if after else ()
+        score *= 0.3 if following and following[0] in q.weight else 0.8
     return score
 
 
@@ -1053,7 +1103,9 @@ class _Context:
     verb: str | None
 
     def __post_init__(self) -> None:
-        self.n_passages = len({" ".join(p.text.split()).lower() for p in self.passages})
+        #: each passage's text as compared for sameness (the same text counts once)
+        self.keys = [" ".join(p.text.split()).lower() for p in self.passages]
+        self.n_passages = len(set(self.keys))
         self.structured = any(p.kind in _ABOUT_ITS_MENTIONS for p in self.passages)
         self.cover = [self.q.coverage(s.tokens) for s in self.sentences]
         self.top_cover = max(self.cover, default=0.0)
@@ -1101,16 +1153,17 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     return per_passage, related, aligned
 
 
-def _support(per_passage: dict[int, float], passages: Sequence[Passage]) -> tuple[float, float, list[int]]:
+def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float, float, list[int]]:
     """Independent evidence, with diminishing returns: the same text counted once, the best
     passage fully, the next half, then a quarter… (a name that is everywhere is the topic, not
-    the answer). Returns the support, the best passage's share and the passages, best first."""
+    the answer). ``keys``: the passages' texts as compared. Returns the support, the best
+    passage's share and the passages, best first."""
     seen: set[str] = set()
     support, best = 0.0, 0.0
     order: list[int] = []
     for i in sorted(per_passage, key=lambda i: (-per_passage[i], i)):
         cov = per_passage[i]
-        key = " ".join(passages[i].text.split()).lower()
+        key = keys[i]
         if key in seen or cov <= 0:
             continue
         seen.add(key)
@@ -1142,7 +1195,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     names the evidence has: what the unanswerable threshold reads); and its features."""
     q, qt = ctx.q, ctx.qt
     per_passage, related, aligned = _mention_support(c, ctx)
-    support, best_cover, order = _support(per_passage, ctx.passages)
+    support, best_cover, order = _support(per_passage, ctx.keys)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name, c.type)
     plain = _plain(c, qt, generic)
@@ -1169,7 +1222,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
                 sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
     """Every candidate answer with its features, best first (rank score, then name)."""
     cands = _collect(passages, sentences, qt)
-    generic = {c.key for c in cands.values() if _generic(c, sentences)}
+    joined = "\n".join(s.text for s in sentences)
+    generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question))
