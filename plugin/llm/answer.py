@@ -59,7 +59,10 @@ from ..resources import data_dir
 from .engine import Passage
 from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
-__all__ = ["FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "candidate_features", "Extraction", "QuestionType", "classify", "extract_answer", "weights"]
+__all__ = [
+    "FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "candidate_features", "classify",
+    "extract_answer", "weights",
+]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.03
@@ -1010,7 +1013,8 @@ def _display(c: _Cand) -> str:
 def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None) -> bool:
     """A common noun, not a name: one the text also writes in lower case mid-sentence (the
     ghost, the city), one word the text writes after an article or possessive ("the Spirit",
-    "his nephew"), or a word the questions ask with ("ghost", "agent", "place"). ``joined``: all the sentences' text, to skip a name it lacks at once."""
+    "his nephew"), or a word the questions ask with ("ghost", "agent", "place"). ``joined``: all
+    the sentences' text, to skip at once a name it lacks."""
     plain = _ARTICLES.sub("", c.name.lower().strip())
     if not plain or not plain[0].isalpha():
         return False
