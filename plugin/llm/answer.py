@@ -409,7 +409,7 @@ class _Question:
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
         # the head noun of "which company …" says what kind of thing answers, which the type
         # already weighs; what is asked about it is the rest ("builds the submarine engines")
-        head = _which_head(question)
+        self.head = head = _which_head(question)
         if head in self.weight and len(self.weight) > 1:
             self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())
@@ -1036,13 +1036,15 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None
 WINDOW = 8
 
 
-def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset()) -> float:
+def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset(),
+          says: frozenset[str] = frozenset()) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
     the words around it, each counted less the further it stands (a name next to "partner"
     beats a name at the far end of a long sentence that says "partner"), blended with its
     sentence's; times how much of what the question names its passage has. A name written as a
     possessor ("Scrooge's clerk") is not the thing possessed. ``own``: the question's terms the
-    name itself says, which count as next to it ("the briefing room" for where they held their briefing)."""
+    name itself says, which count as next to it ("the briefing room" for where they held their briefing);
+    ``says``: the question's terms the name says that do not count for its sentence."""
     # words of the sentences either side count as further away than they stand
     starts, ends, roots = s.words
     context_before, context_after = s.context
@@ -1062,7 +1064,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     named_weight = 0.5 * len(q.named)
     decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
     window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
-    described = 0.3 * q.describes(s.tokens) + 0.7 * window
+    described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
     link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
     if _POSSESSIVE_END.search(s.text[a:b]):
@@ -1125,11 +1127,15 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     related, aligned = 0, 0.0
     # a place the text names by what happens there: its name says the question's words
     own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
+    # the question's words the name itself says are no evidence about it elsewhere ("the Ghost of
+    # Christmas Past" is not the ghost that visits on Christmas Eve because its name says so) —
+    # unless the question asks for a name or says what kind of thing answers ("which holiday")
+    says = frozenset() if q.asks_name else frozenset(t for t in _roots(c.name) if t in q.weight and t != q.head) - own
     for k, a, b in c.hits:
         s = sentences[k]
         if ctx.top_cover:
             aligned = max(aligned, ctx.cover[k] / ctx.top_cover)
-        near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own)
+        near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
         spoken = _speaker(sentences, k, a, b)
@@ -1148,7 +1154,8 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
     for i in c.mentions:
         near = per_passage.get(i, 0.0)
-        per_passage[i] = max(near, 0.6 * q.coverage(ctx.passage_tokens[i]) + 0.4 * near)
+        tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
+        per_passage[i] = max(near, 0.6 * q.coverage(tokens) + 0.4 * near)
     # structured evidence (a relationship, an entity's description) says what it says of its
     # ends; a name somewhere in a long text, report or summary is a weaker witness
     for i in per_passage:
