@@ -486,6 +486,9 @@ _HAS_RELATION = re.compile(r"\b(?:has|had|have|having)\s+(?:(?:a|an|one|two|thre
 #: between a name and the possessive pronoun standing for it ("Bob Cratchit, his wife …", "Bob and his wife")
 _PRONOUN_OWNER = re.compile(r"[\s,]*(?:(?:and|with)\s+)?")
 #: between the relation phrase and a name that follows it ("Scrooge's nephew, Fred", "the sister of Scrooge is Fan")
+#: between a name and the relation noun it is said to be ("Bob Cratchit is depicted as a devoted father")
+_GAP_PREDICATE = re.compile(r"\s+(?:is|was)\s+(?:(?:also|still|now)\s+)?(?:(?:depicted|described|portrayed|shown|presented|"
+                            r"characteri[sz]ed|seen)\s+as\s+)?")
 _GAP_NAMED = re.compile(r"\s+(?:(?:named|called)\s+)?")
 _GAP_AFTER = re.compile(r"^[\s,:\"'“”‘’(]*(?:(?:is|was|are|were|named|called)\s+)?$")
 
@@ -552,7 +555,9 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     of another kinship or work relation ("the son of Fan" for Scrooge's nephew: Fan is a relative of
     the one asked for, not that one); kind 4: the relation phrase of a possessive pronoun standing
     for the question's possessor ("Bob Cratchit, his wife Mrs. Cratchit") — only a name right after
-    it answers. "Scrooge … has a sister named Fan" is a kind-0 phrase. ``own``: how the text names
+    it answers; kind 5: the relation noun said of a subject with no possessor ("Bob Cratchit is
+    depicted as a devoted father"), a weaker witness. "Scrooge … has a sister named Fan" is a
+    kind-0 phrase. ``own``: how the text names
     the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
@@ -604,6 +609,9 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
                     _PRONOUN_OWNER.fullmatch(text[m.end() : words[j].start()]) for m in own.finditer(text[: words[j].start()])):
                 # "Bob Cratchit, his wife Mrs. Cratchit": the pronoun's owner is the one the question is about
                 out.append((words[j].start(), w.end(), 4, 0.7 + 0.3 * share))
+            elif j >= 0 and words[j].group(0).lower() in ("a", "an", "the"):
+                # "Bob Cratchit is depicted as a devoted father": a father, of someone unsaid
+                out.append((words[j].start(), w.end(), 5, 0.5 * (0.7 + 0.3 * share)))
             continue
         owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
         phrase_end = max(w.end(), owner[1])
@@ -659,6 +667,10 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
         if kind == 2:
             if b <= x and _GAP_ROLE.match(s.text[b:x]):
                 return -1.0
+            continue
+        if kind == 5:
+            if not possessive and b <= x and _GAP_PREDICATE.fullmatch(s.text[b:x]):
+                best = max(best, strength)
             continue
         if kind == 4:
             # "his wife Mrs. Cratchit": only the name right after the phrase (", Tiny Tim" may be a list)

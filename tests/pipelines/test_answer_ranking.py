@@ -90,3 +90,14 @@ def test_shipped_weights_are_read_from_the_package_data(tmp_path, monkeypatch):
         assert found.first_line.startswith("The answer is Peter Cratchit"), found.first_line
     finally:
         answer.weights.cache_clear()
+
+
+def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
+    ps = [_point("The family's composition includes Bob Cratchit, Mrs. Cratchit, Peter, Tiny Tim, and other children.",
+                 "BOB CRATCHIT", "TINY TIM"),
+          _point("Bob Cratchit is depicted as a devoted father and husband, mourning Tiny Tim in the room above their home "
+                 "and caring deeply for his family's well-being.", "BOB CRATCHIT", "TINY TIM"),
+          _point("The Cratchit children, including Peter, Tiny Tim, and their siblings, are loving towards one another.", "TINY TIM")]
+    found = extract_answer("Who is Peter Cratchit's father?", ps)
+    assert found.first_line.startswith("The answer is Bob Cratchit"), found.first_line
+    assert "states the relation asked" in found.chosen.why
