@@ -25,7 +25,18 @@ evidence supports it. The algorithm, deterministic and question-independent:
    phrase naming X ("Fan is Scrooge's sister"), or the possessor of its converse ("Tiny Tim is Bob
    Cratchit's son" for Tiny Tim's father), is strong support (:func:`_relation`); for "Who VERBs
    …?" the verb's subject beats its object (:func:`_role`); the speaker of quoted words counts as
-   saying them (:func:`_speaker`).
+   saying them (:func:`_speaker`). A sentence also states a relation with a possessive pronoun
+   ("Bob Cratchit, his wife Mrs. Cratchit"), with "has a R named Y", or of a subject said to be
+   the relation noun ("Bob Cratchit is depicted as a devoted father", a weaker witness); a name
+   the text introduces ("named Fan") is a candidate even when no entity is known by it. The
+   question's words a candidate's own name says are no evidence about it ("the Ghost of Christmas
+   Past" for who visits "as a ghost"), unless the question asks for a name or its which-noun
+   says the kind ("which holiday": "Christmas holidays").
+   The rank is a weighted sum of named :data:`FEATURES` (the logs of these factors and a few
+   more); the weights ship as ``data/answer-weights.json`` when ``bench/fit_answers.py`` has
+   fitted ones worth shipping, else the unfitted product of the factors ranks (as today: the
+   fitted weights did not generalise across the bench's questions). The threshold below reads
+   the product itself (the candidate's *strength*), whatever the weights.
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
 
