@@ -101,3 +101,20 @@ def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
     found = extract_answer("Who is Peter Cratchit's father?", ps)
     assert found.first_line.startswith("The answer is Bob Cratchit"), found.first_line
     assert "states the relation asked" in found.chosen.why
+
+
+def test_the_fit_moves_the_weights_toward_the_feature_that_picks_the_right_candidates():
+    np = pytest.importorskip("numpy")
+    from bench import fit_answers
+
+    first = FEATURES.index("first")
+    rng = np.random.default_rng(7)
+    data = []
+    for n in range(30):
+        x = rng.normal(size=(4, len(FEATURES)))
+        right = np.zeros(4, dtype=bool)
+        right[int(np.argmin(x[:, first]))] = True  # the right one always came first in retrieval order
+        data.append((n, x, right))
+    w = fit_answers.fit(data, l2=0.01, steps=500)
+    assert w[first] < -0.5
+    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(answer._DEFAULT_WEIGHTS)) + 0.3
