@@ -25,7 +25,18 @@ evidence supports it. The algorithm, deterministic and question-independent:
    phrase naming X ("Fan is Scrooge's sister"), or the possessor of its converse ("Tiny Tim is Bob
    Cratchit's son" for Tiny Tim's father), is strong support (:func:`_relation`); for "Who VERBs
    …?" the verb's subject beats its object (:func:`_role`); the speaker of quoted words counts as
-   saying them (:func:`_speaker`).
+   saying them (:func:`_speaker`). A sentence also states a relation with a possessive pronoun
+   ("Bob Cratchit, his wife Mrs. Cratchit"), with "has a R named Y", or of a subject said to be
+   the relation noun ("Bob Cratchit is depicted as a devoted father", a weaker witness); a name
+   the text introduces ("named Fan") is a candidate even when no entity is known by it. The
+   question's words a candidate's own name says are no evidence about it ("the Ghost of Christmas
+   Past" for who visits "as a ghost"), unless the question asks for a name or its which-noun
+   says the kind ("which holiday": "Christmas holidays").
+   The rank is a weighted sum of named :data:`FEATURES` (the logs of these factors and a few
+   more); the weights ship as ``data/answer-weights.json`` when ``bench/fit_answers.py`` has
+   fitted ones worth shipping, else the unfitted product of the factors ranks (as today: the
+   fitted weights did not generalise across the bench's questions). The threshold below reads
+   the product itself (the candidate's *strength*), whatever the weights.
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
 
@@ -46,16 +57,23 @@ False
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
+import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
+from ..resources import data_dir
 from .engine import Passage
 from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
-__all__ = ["MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "classify", "extract_answer"]
+__all__ = [
+    "FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "candidate_features", "classify",
+    "extract_answer", "weights",
+]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.03
@@ -94,6 +112,9 @@ _DATE = re.compile(
     r"\b((?:\d{1,2} )?(?:" + "|".join(_MONTHS.split()) + r")(?: \d{1,2})?(?:,? \d{4})?|\d{4}|"
     r"(?:Christmas|New Year's) (?:Eve|Day|morning|night)|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"
 )
+_INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
+#: a word or name written as a possessor ("Scrooge's", "Cratchits'")
+_POSSESSIVE_END = re.compile(r"['’]s?$")
 _CAPITALISED = re.compile(r"\b(?:[A-Z][\w'’.-]*\s+(?:(?:of|the|and|de|van|von)\s+)?)*[A-Z][\w'’-]*")
 
 
@@ -202,6 +223,9 @@ class Candidate:
     why: str = ""
     #: the best coverage of the question's terms by one piece of supporting evidence (0–1)
     cover: float = 0.0
+    #: how strongly the evidence supports it (support × type fit × novelty × …), which
+    #: :data:`MIN_SUPPORT` is a threshold of; ``score`` ranks the candidates
+    strength: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -296,6 +320,22 @@ class _Sentence:
     def low(self) -> str:
         return self.text.lower()
 
+    @functools.cached_property
+    def words(self) -> tuple[list[int], list[int], list[tuple[str, ...]]]:
+        """The sentence's whitespace-separated words: their starts, their ends and their roots."""
+        found = [(m.start(), m.end(), _word_roots(m.group(0))) for m in re.finditer(r"\S+", self.text)]
+        return [w[0] for w in found], [w[1] for w in found], [w[2] for w in found]
+
+    @functools.cached_property
+    def context(self) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+        """The roots of the :data:`WINDOW` words before the sentence and after it, in its passage."""
+        return [_word_roots(w) for w in self.before.split()[-WINDOW:]], [_word_roots(w) for w in self.after.split()[:WINDOW]]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_roots(word: str) -> tuple[str, ...]:
+    return tuple(_root(t) for t in content_tokens(word))
+
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
     out: list[_Sentence] = []
@@ -350,7 +390,7 @@ class _Question:
                     previous and previous.group(1).lower().rstrip(".") not in _TITLES):
                 continue  # part of a longer name; a title before it does not count ("Agent Mercer")
             following = m.group(2) or ""
-            possessive = re.search(r"['’]s?$", m.group(1)) is not None
+            possessive = _POSSESSIVE_END.search(m.group(1)) is not None
             if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
                 continue
             token = content_tokens(m.group(1))
@@ -380,7 +420,7 @@ class _Question:
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
         # the head noun of "which company …" says what kind of thing answers, which the type
         # already weighs; what is asked about it is the rest ("builds the submarine engines")
-        head = _which_head(question)
+        self.head = head = _which_head(question)
         if head in self.weight and len(self.weight) > 1:
             self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())
@@ -452,7 +492,15 @@ _REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split()
 _GAP_BEFORE = re.compile(
     r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
     r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+#: before a relation phrase whose possessor is the sentence's subject ("Scrooge … has a sister named Fan")
+_HAS_RELATION = re.compile(r"\b(?:has|had|have|having)\s+(?:(?:a|an|one|two|three|his|her|their|an?\s+only|only)\s+)?$", re.I)
+#: between a name and the possessive pronoun standing for it ("Bob Cratchit, his wife …", "Bob and his wife")
+_PRONOUN_OWNER = re.compile(r"[\s,]*(?:(?:and|with)\s+)?")
 #: between the relation phrase and a name that follows it ("Scrooge's nephew, Fred", "the sister of Scrooge is Fan")
+#: between a name and the relation noun it is said to be ("Bob Cratchit is depicted as a devoted father")
+_GAP_PREDICATE = re.compile(r"\s+(?:is|was)\s+(?:(?:also|still|now)\s+)?(?:(?:depicted|described|portrayed|shown|presented|"
+                            r"characteri[sz]ed|seen)\s+as\s+)?")
+_GAP_NAMED = re.compile(r"\s+(?:(?:named|called)\s+)?")
 _GAP_AFTER = re.compile(r"^[\s,:\"'“”‘’(]*(?:(?:is|was|are|were|named|called)\s+)?$")
 
 
@@ -516,7 +564,12 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     Cratchit" for "Tiny Tim's father"); kind 2: a converse phrase with no possessor ("who was a
     poor apprentice": a name described by it is on the question's own side); kind 3: the possessor
     of another kinship or work relation ("the son of Fan" for Scrooge's nephew: Fan is a relative of
-    the one asked for, not that one). ``own``: how the text names the question's possessor.
+    the one asked for, not that one); kind 4: the relation phrase of a possessive pronoun standing
+    for the question's possessor ("Bob Cratchit, his wife Mrs. Cratchit") — only a name right after
+    it answers; kind 5: the relation noun said of a subject with no possessor ("Bob Cratchit is
+    depicted as a devoted father"), a weaker witness. "Scrooge … has a sister named Fan" is a
+    kind-0 phrase. ``own``: how the text names
+    the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
     out: list[tuple[int, int, int, float]] = []
@@ -527,7 +580,7 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         noun = _noun(w.group(0))
         converse = noun in rel.converse and noun != rel.head
         if noun != rel.head and not converse:
-            if noun in _CONVERSE and not re.search(r"['’]s?$", w.group(0)):
+            if noun in _CONVERSE and not _POSSESSIVE_END.search(w.group(0)):
                 # "the son of Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of
                 # someone else there, not the one another relation asks for
                 other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
@@ -536,12 +589,12 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
                 elif n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
                     out.append((words[n - 1].start(), words[n - 1].end(), 3, 1.0))
             continue
-        if re.search(r"['’]s?$", w.group(0)):
+        if _POSSESSIVE_END.search(w.group(0)):
             continue  # "Scrooge's niece's sisters": the niece is not the one asked about
         # the possessor: "X's (adj){0,3} R" or "R of/to X"
         j, start, quals = n - 1, w.start(), 0
         while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
-                and not re.search(r"['’]s?$", words[j].group(0)) and not text[words[j].end() : start].strip():
+                and not _POSSESSIVE_END.search(words[j].group(0)) and not text[words[j].end() : start].strip():
             start, j, quals = words[j].start(), j - 1, quals + 1
         owner: tuple[int, int] | None = None
         if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
@@ -560,6 +613,16 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
             if converse:
                 # "Martha, who was a poor apprentice": one on the other side of the relation
                 out.append((start, w.end(), 2, 1.0))
+            elif own is not None and _HAS_RELATION.search(text[:start]) and own.search(text[:start]):
+                # "Scrooge … has a sister named Fan": the one the question is about has the relation
+                out.append((start, w.end(), 0, 0.7 + 0.3 * share))
+            elif own is not None and j >= 0 and words[j].group(0).lower() in ("his", "her", "their") and any(
+                    _PRONOUN_OWNER.fullmatch(text[m.end() : words[j].start()]) for m in own.finditer(text[: words[j].start()])):
+                # "Bob Cratchit, his wife Mrs. Cratchit": the pronoun's owner is the one the question is about
+                out.append((words[j].start(), w.end(), 4, 0.7 + 0.3 * share))
+            elif j >= 0 and words[j].group(0).lower() in ("a", "an", "the"):
+                # "Bob Cratchit is depicted as a devoted father": a father, of someone unsaid
+                out.append((words[j].start(), w.end(), 5, 0.5 * (0.7 + 0.3 * share)))
             continue
         owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
         phrase_end = max(w.end(), owner[1])
@@ -605,7 +668,7 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
     -1: the name is described by the converse role, on the other side of the relation)."""
     # a possessor ("… is Tiny Tim's mother") is not the one in the relation, unless it is the
     # possessor of the converse relation ("Tiny Tim is Bob Cratchit's son")
-    possessive = re.search(r"['’]s?$", s.text[a:b]) is not None
+    possessive = _POSSESSIVE_END.search(s.text[a:b]) is not None
     best = 0.0
     for x, y, kind, strength in anchors:
         if kind == 3:
@@ -615,6 +678,15 @@ def _relation_support(s: _Sentence, a: int, b: int, anchors: Sequence[tuple[int,
         if kind == 2:
             if b <= x and _GAP_ROLE.match(s.text[b:x]):
                 return -1.0
+            continue
+        if kind == 5:
+            if not possessive and b <= x and _GAP_PREDICATE.fullmatch(s.text[b:x]):
+                best = max(best, strength)
+            continue
+        if kind == 4:
+            # "his wife Mrs. Cratchit": only the name right after the phrase (", Tiny Tim" may be a list)
+            if not possessive and a >= y and _GAP_NAMED.fullmatch(s.text[y:a]):
+                best = max(best, strength)
             continue
         if (kind == 1 and x <= a and b <= y + 1) or (kind == 0 and not possessive and (
                 (b <= x and _GAP_BEFORE.match(s.text[b:x])) or (a >= y and _GAP_AFTER.match(s.text[y:a])))):
@@ -719,6 +791,9 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         _spans(cands, sentences, _DATE, "DATE")
     elif not cands:
         _spans(cands, sentences, _CAPITALISED, None)
+    else:
+        # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
+        _spans(cands, sentences, _INTRODUCED, None, group=1)
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -726,13 +801,12 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     patterns: list[tuple[_Cand, str | re.Pattern[str], frozenset[str]]] = [
         (c, _ARTICLES.sub("", c.name.strip()) or c.name, frozenset(_roots(c.name))) for c in known]
     patterns.extend(_short_names(known, sentences))
+    by_sentence = _sentences_holding(patterns, sentences)
     for c in known:
         c.hits, c.surfaces = [], []
     for k, s in enumerate(sentences):
         found: list[tuple[int, int, _Cand]] = []
-        for c, pattern, words in patterns:
-            if words and not words <= s.tokens:
-                continue
+        for c, pattern, _ in by_sentence[k]:
             if isinstance(pattern, str):
                 found.extend((a, b, c) for a, b in _name_spans(pattern, s.text, s.low))
             else:
@@ -747,6 +821,31 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             if _DETERMINER.search(s.text[max(0, a - 8) : a]):
                 c.determined += 1
     return cands
+
+
+_P = TypeVar("_P", bound=tuple)
+
+
+def _sentences_holding(patterns: Sequence[_P], sentences: Sequence[_Sentence]) -> list[list[_P]]:
+    """Per sentence, the patterns (``(candidate, pattern, word roots)``, in their order) whose words
+    it has all of: the sentences a root occurs in are indexed once, and a name's are the
+    intersection of its words' (looking at every sentence for every name was the cost)."""
+    postings: dict[str, set[int]] = {}
+    for k, s in enumerate(sentences):
+        for t in s.tokens:
+            postings.setdefault(t, set()).add(k)
+    out: list[list[_P]] = [[] for _ in sentences]
+    everywhere = range(len(sentences))
+    for entry in patterns:
+        words = entry[2]
+        if not words:
+            ks: Iterable[int] = everywhere
+        else:
+            sets = sorted((postings.get(t, set()) for t in words), key=len)
+            ks = sets[0].intersection(*sets[1:]) if sets[0] else ()
+        for k in ks:
+            out[k].append(entry)
+    return out
 
 
 def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list[tuple[_Cand, re.Pattern[str], frozenset[str]]]:
@@ -769,11 +868,13 @@ def _short_names(known: Sequence[_Cand], sentences: Sequence[_Sentence]) -> list
             for w in sorted(wanted - lower)]
 
 
-def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None) -> None:
+def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str], kind: str | None,
+           group: int = 0) -> None:
+    """Add the spans ``pattern`` (its ``group``) finds in ``sentences`` as candidates of type ``kind``."""
     lower_words = {w for s in sentences for w in re.findall(r"\b[a-z][\w'’-]*", s.text)} if kind is None else set()
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
-            name = m.group(0).strip(" .,'’-")
+            name = m.group(group).strip(" .,'’-")
             if kind is None and (len(name) < 2 or not content_tokens(name)):
                 continue  # "The", "He": a capitalised function word is not a name
             if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]) and (
@@ -783,7 +884,7 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             if not key:
                 continue
             c = cands.setdefault(key, _Cand(key, name, kind))
-            c.hits.append((k, m.start(), m.end()))
+            c.hits.append((k, m.start(group), m.end(group)))
             c.surfaces.append(name)
 
 
@@ -856,7 +957,7 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
         if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1:
             continue
         for k, a, b in c.hits:
-            if re.search(r"['’]s?$", sentences[k].text[a:b]):
+            if _POSSESSIVE_END.search(sentences[k].text[a:b]):
                 continue  # "Bob Cratchit's family …": the possessor is not the subject
             if k not in firsts or a < firsts[k][0]:
                 firsts[k] = (a, c)
@@ -932,10 +1033,11 @@ def _display(c: _Cand) -> str:
     return name
 
 
-def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
+def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None) -> bool:
     """A common noun, not a name: one the text also writes in lower case mid-sentence (the
     ghost, the city), one word the text writes after an article or possessive ("the Spirit",
-    "his nephew"), or a word the questions ask with ("ghost", "agent", "place")."""
+    "his nephew"), or a word the questions ask with ("ghost", "agent", "place"). ``joined``: all
+    the sentences' text, to skip at once a name it lacks."""
     plain = _ARTICLES.sub("", c.name.lower().strip())
     if not plain or not plain[0].isalpha():
         return False
@@ -944,6 +1046,8 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
         return True
     if len(words) == 1 and _ARTICLES.match(c.name.strip()):
         return True
+    if joined is not None and plain not in joined:
+        return False
     texts = [s.text for s in sentences if plain in s.text]  # the only ones the pattern can match
     if not texts:
         return False
@@ -955,21 +1059,27 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence]) -> bool:
 WINDOW = 8
 
 
-def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset()) -> float:
+def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset(),
+          says: frozenset[str] = frozenset()) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
     the words around it, each counted less the further it stands (a name next to "partner"
     beats a name at the far end of a long sentence that says "partner"), blended with its
     sentence's; times how much of what the question names its passage has. A name written as a
     possessor ("Scrooge's clerk") is not the thing possessed. ``own``: the question's terms the
-    name itself says, which count as next to it ("the briefing room" for where they held their briefing)."""
+    name itself says, which count as next to it ("the briefing room" for where they held their briefing);
+    ``says``: the question's terms the name says that do not count for its sentence."""
     # words of the sentences either side count as further away than they stand
-    inside_before, inside_after = s.text[:a].split(), s.text[b:].split()
-    before = [*((w, 4) for w in s.before.split()), *((w, 0) for w in inside_before)][-WINDOW:]
-    after = [*((w, 0) for w in inside_after), *((w, 4) for w in s.after.split())][:WINDOW]
+    starts, ends, roots = s.words
+    context_before, context_after = s.context
+    nb, na = bisect.bisect_right(ends, a), bisect.bisect_left(starts, b)
+    # a word the mention starts or ends inside leaves its other part as a word ('"Fan', 'Fan,')
+    head = [_word_roots(s.text[starts[nb] : a])] if nb < len(starts) and starts[nb] < a else []
+    tail = [_word_roots(s.text[b : ends[na - 1]])] if na > 0 and ends[na - 1] > b else []
+    before = [*((w, 4) for w in context_before), *((w, 0) for w in [*roots[max(0, nb - WINDOW) : nb], *head])][-WINDOW:]
+    after = [*((w, 0) for w in [*tail, *roots[na : na + WINDOW]]), *((w, 4) for w in context_after)][:WINDOW]
     distance: dict[str, int] = dict.fromkeys(own, 1)
     for d, word in [*((len(before) - n + x, w) for n, (w, x) in enumerate(before)), *((n + 1 + x, w) for n, (w, x) in enumerate(after))]:
-        for t in content_tokens(word):
-            r = _root(t)
+        for r in word:
             if (r in q.weight or r in q.named) and d < distance.get(r, WINDOW + 1):
                 distance[r] = d
     # the names the question uses count near the candidate too, at half a descriptive term's
@@ -977,33 +1087,85 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     named_weight = 0.5 * len(q.named)
     decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
     window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
-    described = 0.3 * q.describes(s.tokens) + 0.7 * window
-    link = q.links(passage_tokens | s.tokens)
+    described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
+    link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
-    if re.search(r"['’]s?$", s.text[a:b]):
-        following = content_tokens(" ".join(w for w, _ in after[:1]))
-        score *= 0.3 if following and _root(following[0]) in q.weight else 0.8
+    if _POSSESSIVE_END.search(s.text[a:b]):
+        following = after[0][0] if after else ()
+        score *= 0.3 if following and following[0] in q.weight else 0.8
     return score
 
 
-def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage], q: _Question, qt: QuestionType,
-           passage_tokens: Sequence[frozenset[str]], generic: bool,
-           anchors: dict[int, list[tuple[int, int, int, float]]] | None = None, verb: str | None = None) -> Candidate:
-    n_passages = len({" ".join(p.text.split()).lower() for p in passages})
+#: the features a candidate's rank is a weighted sum of (logs of the factors the evidence gives it;
+#: see :func:`_features`), and the weights shipped in ``data/answer-weights.json`` (fitted by
+#: ``bench/fit_answers.py`` on the bench's training questions; these defaults are the unfitted
+#: product of the factors)
+FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
+            "first", "mentions")
+_DEFAULT_WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@functools.lru_cache(maxsize=1)
+def weights() -> tuple[float, ...]:
+    """The shipped feature weights, in :data:`FEATURES` order (the defaults when none ship)."""
+    path = data_dir() / WEIGHTS_FILE
+    if not path.is_file():
+        return _DEFAULT_WEIGHTS
+    data = json.loads(path.read_text(encoding="utf-8"))
+    named = dict(zip(data["features"], data["weights"], strict=True))
+    return tuple(float(named.get(f, 0.0)) for f in FEATURES)
+
+
+WEIGHTS_FILE = "answer-weights.json"
+
+
+@dataclasses.dataclass
+class _Context:
+    """What scoring a candidate reads: the evidence, the question, and what is worked out once."""
+
+    sentences: Sequence[_Sentence]
+    passages: Sequence[Passage]
+    q: _Question
+    qt: QuestionType
+    passage_tokens: Sequence[frozenset[str]]
+    anchors: dict[int, list[tuple[int, int, int, float]]]
+    verb: str | None
+
+    def __post_init__(self) -> None:
+        #: each passage's text as compared for sameness (the same text counts once)
+        self.keys = [" ".join(p.text.split()).lower() for p in self.passages]
+        self.n_passages = len(set(self.keys))
+        self.structured = any(p.kind in _ABOUT_ITS_MENTIONS for p in self.passages)
+        self.cover = [self.q.coverage(s.tokens) for s in self.sentences]
+        self.top_cover = max(self.cover, default=0.0)
+
+
+def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float]:
+    """Per passage, how well the candidate's best mention there is supported (:func:`_near`, the
+    asked verb's role, the speaker of quoted words, the relation asked); how many sentences state
+    the relation of it; and how well the best-aligned sentence naming it matches the question,
+    relative to the best-aligned sentence of all the evidence (1: it is named there)."""
+    q, sentences = ctx.q, ctx.sentences
     per_passage: dict[int, float] = {}
-    related = 0
+    related, aligned = 0, 0.0
     # a place the text names by what happens there: its name says the question's words
-    own = frozenset(t for t in _roots(c.name) if t in q.weight) if qt.kind == "where" else frozenset()
+    own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
+    # the question's words the name itself says are no evidence about it elsewhere ("the Ghost of
+    # Christmas Past" is not the ghost that visits on Christmas Eve because its name says so) —
+    # unless the question asks for a name or says what kind of thing answers ("which holiday")
+    says = frozenset() if q.asks_name else frozenset(t for t in _roots(c.name) if t in q.weight and t != q.head) - own
     for k, a, b in c.hits:
         s = sentences[k]
-        near = _near(s, a, b, q, passage_tokens[s.passage], own)
-        if verb and verb in s.tokens:
-            near = min(1.0, near * _role(s.text, a, b, verb))
+        if ctx.top_cover:
+            aligned = max(aligned, ctx.cover[k] / ctx.top_cover)
+        near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
+        if ctx.verb and ctx.verb in s.tokens:
+            near = min(1.0, near * _role(s.text, a, b, ctx.verb))
         spoken = _speaker(sentences, k, a, b)
         if spoken is not None:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
-            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(passage_tokens[s.passage])))
-        stated = _relation_support(s, a, b, anchors[k]) if anchors and k in anchors else 0.0
+            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
+        stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
             near *= 0.3  # described by the converse role: the question's own side of the relation
         elif stated:
@@ -1015,31 +1177,40 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
     for i in c.mentions:
         near = per_passage.get(i, 0.0)
-        per_passage[i] = max(near, 0.6 * q.coverage(passage_tokens[i]) + 0.4 * near)
+        tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
+        per_passage[i] = max(near, 0.6 * q.coverage(tokens) + 0.4 * near)
     # structured evidence (a relationship, an entity's description) says what it says of its
     # ends; a name somewhere in a long text, report or summary is a weaker witness
     for i in per_passage:
-        if passages[i].kind not in _ABOUT_ITS_MENTIONS and any(p.kind in _ABOUT_ITS_MENTIONS for p in passages):
+        if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
             per_passage[i] *= 0.7
-    # independent evidence, with diminishing returns: the same text counted once, the best passage
-    # fully, the next half, then a quarter… (a name that is everywhere is the topic, not the answer)
+    return per_passage, related, aligned
+
+
+def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float, float, list[int]]:
+    """Independent evidence, with diminishing returns: the same text counted once, the best
+    passage fully, the next half, then a quarter… (a name that is everywhere is the topic, not
+    the answer). ``keys``: the passages' texts as compared. Returns the support, the best
+    passage's share and the passages, best first."""
     seen: set[str] = set()
-    support = 0.0
-    best_cover = 0.0
+    support, best = 0.0, 0.0
     order: list[int] = []
     for i in sorted(per_passage, key=lambda i: (-per_passage[i], i)):
         cov = per_passage[i]
-        key = " ".join(passages[i].text.split()).lower()
+        key = keys[i]
         if key in seen or cov <= 0:
             continue
         seen.add(key)
         support += cov * cov * 0.5 ** len(order)
-        best_cover = max(best_cover, cov)
+        best = max(best, cov)
         order.append(i)
-    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
-    novelty = 1.0 - q.overlap(c.name, c.type)
-    # a name the evidence only ever writes in lower case, or also writes as a common noun; a
-    # description standing for a name ("Cratchit's wife")
+    return support, best, order
+
+
+def _plain(c: _Cand, qt: QuestionType, generic: bool) -> float:
+    """How much a candidate is a name rather than a common noun or a description: 1 for a name;
+    less for one the evidence only writes in lower case or also as a common noun, or a
+    description standing for a name ("Cratchit's wife")."""
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
     # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
     # head noun ("the base", "the room") does not
@@ -1049,14 +1220,72 @@ def _score(c: _Cand, sentences: Sequence[_Sentence], passages: Sequence[Passage]
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
     if re.search(r"['’]s?\b", c.name):
         plain *= 0.4
+    return plain
+
+
+def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[float, ...]]:
+    """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
+    and its strength (support × type fit × novelty × plainness × spread × how much of the question's
+    names the evidence has: what the unanswerable threshold reads); and its features."""
+    q, qt = ctx.q, ctx.qt
+    per_passage, related, aligned = _mention_support(c, ctx)
+    support, best_cover, order = _support(per_passage, ctx.keys)
+    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
+    novelty = 1.0 - q.overlap(c.name, c.type)
+    plain = _plain(c, qt, generic)
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
-    spread = min(1.0, math.log(1 + (n_passages + 3) / max(1, len(c.mentions | {sentences[k].passage for k, _, _ in c.hits}))) / math.log(4))
-    score = support * type_fit * novelty * plain * spread * q.found
+    named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
+    spread = min(1.0, math.log(1 + (ctx.n_passages + 3) / max(1, named_in)) / math.log(4))
+    strength = support * type_fit * novelty * plain * spread * q.found
+    if strength <= 0:
+        return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
+                math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
+                math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)))
+    rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(weights(), features, strict=True)))))
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
-           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}"
+           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
+           f"alignment {aligned:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else ""))
-    return Candidate(_display(c), c.type, round(score, 6), tuple(order), why, round(best_cover, 6))
+    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6), round(strength, 6))
+    return cand, features
+
+
+def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
+                sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """Every candidate answer with its features, best first (rank score, then name)."""
+    cands = _collect(passages, sentences, qt)
+    joined = "\n".join(s.text for s in sentences)
+    generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
+    _resolve_pronouns(cands, sentences, q, generic)
+    ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
+                   _asked_verb(question))
+    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic)]
+    scored = [(c, f) for c, f in scored if c.score > 0]
+    scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
+    return scored
+
+
+def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
+    names = [m.name for p in passages for m in p.mentions]
+    kinds: dict[str, str | None] = {}
+    for p in passages:
+        for m in p.mentions:
+            kinds[m.name] = kinds.get(m.name) or m.type
+    return _Question(question, names, sentences, kinds)
+
+
+def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """The named candidates :func:`extract_answer` weighs for ``question``, best first, each with
+    its :data:`FEATURES` (what ``bench/fit_answers.py`` fits the weights on); empty when the
+    question is answered by a sentence."""
+    qt = classify(question)
+    sentences = _sentences(passages)
+    q = _question(question, passages, sentences)
+    if not qt.wants_name or not q.rest:
+        return []
+    return _candidates(question, passages, qt, q, sentences)
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -1064,13 +1293,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     """The answer to ``question`` from ``passages`` (see the module docstring)."""
     qt = classify(question)
     sentences = _sentences(passages)
-    names = [m.name for p in passages for m in p.mentions]
-    kinds: dict[str, str | None] = {}
-    for p in passages:
-        for m in p.mentions:
-            kinds[m.name] = kinds.get(m.name) or m.type
-    q = _Question(question, names, sentences, kinds)
-    cands = _collect(passages, sentences, qt)
+    q = _question(question, passages, sentences)
     sources: list[str] = []
 
     def cite(indices: Sequence[int]) -> str:
@@ -1093,22 +1316,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     rejected: tuple[Candidate, ...] = ()
     describe = not qt.wants_name or not q.rest
     if not describe:
-        passage_tokens = [_roots(p.text) for p in passages]
-        generic = {c.key for c in cands.values() if _generic(c, sentences)}
-        _resolve_pronouns(cands, sentences, q, generic)
-        anchors = _anchors(question, sentences)
-        verb = _asked_verb(question)
-        scored = [_score(c, sentences, passages, q, qt, passage_tokens, c.key in generic, anchors, verb)
-                  for c in _merge_aliases(cands, generic)]
-        scored = [c for c in scored if c.score > 0]
-        scored.sort(key=lambda c: (-c.score, c.name))
-        if scored and scored[0].score >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+        if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
             chosen, rejected = scored[0], tuple(scored[1:8])
             marks = cite(chosen.support[:3])
             first = f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + "."
         else:
             rejected = tuple(scored[:8])
-            best = f" (best candidate {scored[0].name}, score {scored[0].score:.3f})" if scored else ""
+            best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
             first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
     else:
         order = ranked_sentences()

@@ -1,0 +1,120 @@
+"""How the offline answer extraction ranks its candidates: the relations a sentence states with a
+possessive pronoun or "has a … named …", names the text introduces, a name's own words, and the
+weighted sum of named features the rank is (weights read from the package data)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragprov.llm import answer
+from ragprov.llm.answer import FEATURES, candidate_features, extract_answer
+from ragprov.llm.engine import Mention, Passage
+
+
+def _point(text: str, *names: str) -> Passage:
+    return Passage(text, f"report {abs(hash(text)) % 1000}", kind="point", mentions=tuple(Mention(n, "PERSON") for n in names))
+
+
+def test_a_possessive_pronoun_standing_for_the_questions_possessor_states_the_relation():
+    ps = [_point("The community is centered around Bob Cratchit, his wife Mrs. Cratchit, and their children, "
+                 "including Peter, Martha, and Tiny Tim.", "BOB CRATCHIT", "MRS. CRATCHIT", "TINY TIM"),
+          _point("The relationships among Bob Cratchit, his wife, Tiny Tim, and the town illustrate the family's love.",
+                 "BOB CRATCHIT", "TINY TIM"),
+          _point("Key entities include Bob Cratchit, his wife and children (notably Tiny Tim), and their home.",
+                 "BOB CRATCHIT", "TINY TIM")]
+    found = extract_answer("Who is Bob Cratchit's wife?", ps)
+    assert found.first_line.startswith("The answer is Mrs. Cratchit"), found.first_line
+    assert "states the relation asked" in found.chosen.why
+    # a name after a comma may be the next item of a list: Tiny Tim is not taken for the wife
+    tim = next(c for c in found.rejected if c.name == "Tiny Tim")
+    assert "states the relation" not in tim.why
+
+
+def test_a_relation_the_possessor_has_names_the_one_introduced_even_if_no_entity_is_known_by_it():
+    ps = [Passage("SCROOGE: Scrooge is uncle to Fred, his only nephew, and has a sister named Fan.", "entity 1", kind="entity",
+                  mentions=(Mention("SCROOGE", "PERSON"),)),
+          Passage("FRED → TOPPER: Topper is interested in one of Scrooge's niece's sisters at Fred's party.", "rel 2",
+                  kind="relationship", mentions=(Mention("FRED", "PERSON"), Mention("TOPPER", "PERSON")))]
+    found = extract_answer("Who was Scrooge's little sister?", ps)
+    assert found.first_line == "The answer is Fan [1].", found.first_line
+    assert "states the relation asked" in found.chosen.why
+
+
+def test_the_questions_words_a_name_says_are_no_evidence_about_it():
+    ps = [Passage("GHOST OF CHRISTMAS PAST: The Ghost of Christmas Past appears to Scrooge at night.", "e1",
+                  kind="entity", mentions=(Mention("GHOST OF CHRISTMAS PAST", "PERSON"),)),
+          Passage("JACOB MARLEY: Marley appears to Scrooge to warn him.", "e2", kind="entity",
+                  mentions=(Mention("JACOB MARLEY", "PERSON"),))]
+    found = extract_answer("Who appears as a ghost to warn Scrooge?", ps)
+    assert found.first_line.startswith("The answer is Jacob Marley"), found.first_line
+    assert found.rejected[0].name == "Ghost of Christmas Past" and found.rejected[0].score < 0.8 * found.chosen.score
+    # the which-noun is no such word: "Christmas holidays" is a holiday because its name says so
+    ps = [Passage("Scrooge despises the Christmas holidays, calling them humbug.", "c1", kind="chunk",
+                  mentions=(Mention("CHRISTMAS HOLIDAYS", "EVENT"), Mention("SCROOGE", "PERSON")))]
+    assert extract_answer("Which holiday does Scrooge despise?", ps).first_line.startswith("The answer is Christmas holidays")
+
+
+def _two_candidates() -> list[Passage]:
+    # Tiny Tim is the better supported; Peter Cratchit comes first in retrieval order
+    return [Passage("PETER CRATCHIT: Peter Cratchit helps at the Christmas dinner.", "e1", kind="entity",
+                    mentions=(Mention("PETER CRATCHIT", "PERSON"),)),
+            Passage("TINY TIM: Tiny Tim sings a song about a lost child travelling in the snow.", "e2", kind="entity",
+                    mentions=(Mention("TINY TIM", "PERSON"),)),
+            Passage("TINY TIM → BOB CRATCHIT: Tiny Tim sings a song at the Christmas dinner.", "r3", kind="relationship",
+                    mentions=(Mention("TINY TIM", "PERSON"), Mention("BOB CRATCHIT", "PERSON")))]
+
+
+def test_the_rank_is_the_weighted_sum_of_the_features_and_the_threshold_reads_the_strength():
+    found = candidate_features("Who sings a song at the Christmas dinner?", _two_candidates())
+    assert [c.name for c, _ in found][:1] == ["Tiny Tim"]
+    for cand, features in found:
+        assert len(features) == len(FEATURES)
+        # the unfitted weights: the rank is the product of the factors, the strength too (all the
+        # question's names are in the evidence)
+        assert cand.score == pytest.approx(cand.strength, rel=1e-4, abs=1e-6)
+
+
+def test_shipped_weights_are_read_from_the_package_data(tmp_path, monkeypatch):
+    question = "Who sings a song at the Christmas dinner?"
+    assert extract_answer(question, _two_candidates()).first_line.startswith("The answer is Tiny Tim")
+    # weights that only count how early the supporting passage came: Peter Cratchit's comes first
+    weights = {"features": list(FEATURES), "weights": [0.0] * len(FEATURES)}
+    weights["weights"][FEATURES.index("first")] = -5.0
+    (tmp_path / answer.WEIGHTS_FILE).write_text(json.dumps(weights), encoding="utf-8")
+    monkeypatch.setattr(answer, "data_dir", lambda: tmp_path)
+    answer.weights.cache_clear()
+    try:
+        found = extract_answer(question, _two_candidates())
+        assert found.first_line.startswith("The answer is Peter Cratchit"), found.first_line
+    finally:
+        answer.weights.cache_clear()
+
+
+def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
+    ps = [_point("The family's composition includes Bob Cratchit, Mrs. Cratchit, Peter, Tiny Tim, and other children.",
+                 "BOB CRATCHIT", "TINY TIM"),
+          _point("Bob Cratchit is depicted as a devoted father and husband, mourning Tiny Tim in the room above their home "
+                 "and caring deeply for his family's well-being.", "BOB CRATCHIT", "TINY TIM"),
+          _point("The Cratchit children, including Peter, Tiny Tim, and their siblings, are loving towards one another.", "TINY TIM")]
+    found = extract_answer("Who is Peter Cratchit's father?", ps)
+    assert found.first_line.startswith("The answer is Bob Cratchit"), found.first_line
+    assert "states the relation asked" in found.chosen.why
+
+
+def test_the_fit_moves_the_weights_toward_the_feature_that_picks_the_right_candidates():
+    np = pytest.importorskip("numpy")
+    from bench import fit_answers
+
+    first = FEATURES.index("first")
+    rng = np.random.default_rng(7)
+    data = []
+    for n in range(30):
+        x = rng.normal(size=(4, len(FEATURES)))
+        right = np.zeros(4, dtype=bool)
+        right[int(np.argmin(x[:, first]))] = True  # the right one always came first in retrieval order
+        data.append((n, x, right))
+    w = fit_answers.fit(data, l2=0.01, steps=500)
+    assert w[first] < -0.5
+    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(answer._DEFAULT_WEIGHTS)) + 0.3
