@@ -18,7 +18,7 @@ scans. Prints p50 / p95 in milliseconds, in memory and on disk. ``lineage docume
 ``lineage document --all`` every trace. list-traces, which reads every trace's start, is timed in a
 group of its own (alternated with the bound look-ups, it evicted their blocks before each of them).
 
-    python bench/navigate.py [--traces 10000] [--copies 28] [--samples 200]
+    python bench/navigate.py [--traces 10000] [--copies 28] [--samples 200] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -44,8 +44,9 @@ KINDS = ("graph-rag", "doc-rag", "agent", "local", "global", "drift")
 #: the cached stores' name carries this: bump it when the recorded trace shape or the build changes (2: the question
 #: an Entity, a tg:RetrievalSession generating the stages, tg:forQuestion on selections — docs/trace-shape.md;
 #: 3: the stages that keep items link their documents, tg:restsOn; 4: the disk store compacted after its bulk load, as
-#: `ragprov load` leaves a store and as RocksDB keeps one that has served: bound look-ups cost about half)
-STORE_VERSION = 4
+#: `ragprov load` leaves a store and as RocksDB keeps one that has served: bound look-ups cost about half; 5: their
+#: sessions too, tg:traceRestsOn)
+STORE_VERSION = 5
 _POOLS = """
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX tg: <https://trustgraph.ai/ns/>
@@ -296,8 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-only", action="store_true", help="build (or find) the cached stores and stop")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time by elapsed time (default) or by this process's CPU time (a busy shared machine)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="the folder of the cached stores (built there when absent); default: navigate<version>-<traces>-x<copies> "
+                        "under the bench cache")
     args = parser.parse_args(argv)
-    folder = cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
+    folder = args.cache or cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
+    folder.mkdir(parents=True, exist_ok=True)
     meta_path = folder / "meta.json"
     meta = json.loads(meta_path.read_text()) if meta_path.exists() and (folder / "disk").is_dir() else build(folder, args.traces,
         args.copies)

@@ -427,6 +427,16 @@ class TG(metaclass=_ClosedNamespace):
     #: tg:document is the library document holding the reasoning text (traces recorded before
     #: ragprov 0.1.0's TrustGraph-readable shape link the library document directly).
     thought = NamedNode("https://trustgraph.ai/ns/thought")
+    #: trace rests on document (object property). Links a trace to each document a stage of it
+    #: rests on (tg:restsOn), from the node that carries the trace's start: its retrieval
+    #: session (a trace ragprov recorded), or its question when it has no session (a trace
+    #: built by TrustGraph, or recorded by an older ragprov, which give the question
+    #: prov:startedAtTime). Written with the stage link, in the same update and from the same
+    #: walk, so that `ragprov lineage document` orders and counts a document's traces by one
+    #: bound look-up and one start per trace, then reads the details of one page. An
+    #: influence, not a usage: the session's prov:used names its question, and this link must
+    #: not give it a second one.
+    traceRestsOn = NamedNode("https://trustgraph.ai/ns/traceRestsOn")
     #: weighed candidate (object property). Links a Synthesis to a candidate answer it weighed
     #: (the chosen one and the rejected ones).
     weighedCandidate = NamedNode("https://trustgraph.ai/ns/weighedCandidate")
@@ -746,6 +756,7 @@ OBJECT_PROPERTIES: frozenset[NamedNode] = frozenset(
         TG.supportedBy,
         TG.target,
         TG.thought,
+        TG.traceRestsOn,
         TG.weighedCandidate,
     }
 )
@@ -1062,6 +1073,7 @@ LABELS: Mapping[NamedNode, str] = MappingProxyType(
         TG.tokenCount: 'context tokens',
         TG.toolDurationMs: 'tool duration in milliseconds',
         TG.toolError: 'tool error',
+        TG.traceRestsOn: 'trace rests on document',
         TG.weighedCandidate: 'weighed candidate',
         TG.weight: 'weight',
     }

@@ -1,11 +1,14 @@
 """``ragprov migrate``: bring traces recorded by an older ragprov up to what it records now.
 
 ``document-links``: a stage that keeps items records, in its own update, the documents those items
-were extracted from (``tg:restsOn``), and ``ragprov lineage document`` finds traces by that link.
+were extracted from (``tg:restsOn``, and ``tg:traceRestsOn`` on its trace's session), and ``ragprov
+lineage document`` finds traces by those links.
 Traces recorded before the link are found by link-free look-ups only when no linked trace rests on
 the document (or with ``--unlinked``); this step adds their links, computed by the store from the
-extraction provenance it holds, in one update (``migrate/document-links``). ``--dry-run`` counts
-what it would add and writes nothing. Running it twice adds nothing the second time.
+extraction provenance it holds, in one update (``migrate/document-links``), and the trace links
+every linked stage implies (stages linked by a ragprov that wrote no trace link included).
+``--dry-run`` counts what it would add and writes nothing. Running it twice adds nothing the second
+time.
 
 Traces built by TrustGraph name no question on their stages: the same step links them (with
 ``tg:forQuestion`` as well), and ``ragprov import`` runs it when the quads it brought in hold such
@@ -22,16 +25,17 @@ from .common import echo_json, with_store
 
 
 def document_links(store, *, dry_run: bool = False) -> dict[str, int]:
-    """How many stages lack their document links and how many links they would get; unless
-    ``dry_run``, add them (one update).
+    """How many stages lack their document links, how many links they would get, and how many
+    trace links (``tg:traceRestsOn``) linked stages imply that are not stored; unless ``dry_run``,
+    add them (one update).
 
     >>> from ragprov.store import open_store
     >>> document_links(open_store("memory:"), dry_run=True)
-    {'stages': 0, 'links': 0}
+    {'stages': 0, 'links': 0, 'traces': 0}
     """
     (row,) = store.select(catalog().render("migrate/document-links-count", store.dialect))
-    counts = {name: int(row[name].value) if row.get(name) is not None else 0 for name in ("stages", "links")}
-    if not dry_run and counts["links"]:
+    counts = {name: int(row[name].value) if row.get(name) is not None else 0 for name in ("stages", "links", "traces")}
+    if not dry_run and (counts["links"] or counts["traces"]):
         store.update(catalog().render("migrate/document-links", store.dialect))
     return counts
 
@@ -55,7 +59,7 @@ def migrate_group():
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @with_store(create=False)
 def migrate_document_links(store, dry_run: bool, as_json: bool):
-    """Add the document links (tg:restsOn) of stages recorded before ragprov wrote them.
+    """Add the document links (tg:restsOn, tg:traceRestsOn) of traces recorded before ragprov wrote them.
 
     Then `ragprov lineage document` finds their traces by one look-up."""
     counts = document_links(store, dry_run=dry_run)
@@ -63,4 +67,4 @@ def migrate_document_links(store, dry_run: bool, as_json: bool):
         echo_json({**counts, "dry_run": dry_run})
         return
     verb = "would add" if dry_run else "added"
-    click.echo(f"{verb} {counts['links']} document link(s) to {counts['stages']} stage(s)")
+    click.echo(f"{verb} {counts['links']} document link(s) to {counts['stages']} stage(s) and {counts['traces']} to traces")

@@ -1,8 +1,8 @@
 """Lineage: from an edge to the documents it rests on, and from a document to what it produced.
 
 Each method is one SPARQL query (``lineage/edge-sources``, ``lineage/extraction``; a document's
-answers ``lineage/document-traces``, a page of them ``lineage/document-page`` first, through the
-document links stages record) rendered in the store's dialect, so it works on ``rdf12``,
+answers: a page of them ``lineage/document-page``, then their details ``lineage/document-traces``,
+through the document links stages and their sessions record) rendered in the store's dialect, so it works on ``rdf12``,
 ``rdfstar`` and ``reification`` stores alike, and reads both ragprov's ``?stmt tg:reifies <<s p o>>`` and
 TrustGraph's ``?subgraph tg:contains <<s p o>>``. Look-ups bind the whole triple.
 
@@ -414,11 +414,12 @@ class Lineage:
         """The recorded traces whose kept items rest on ``document``, newest first: ``limit`` of them
         after the newest ``offset`` (all when ``limit`` is None), and how many there are in all.
 
-        Bound look-ups: the stages that recorded a link to the document (``tg:restsOn``, written in
-        the stage's own update) and their traces' details (``lineage/document-traces``), one query for
-        all of them; for a page, every linked trace's start first (``lineage/document-page``: the
-        order and the total), then the details of the page's traces. Each answer's ``stages`` are its
-        linked stages. ``items``: also the kept items that tie each
+        Bound look-ups: the traces linked to the document (``tg:traceRestsOn``, written with each
+        stage's link in the stage's own update, on the session that carries the trace's start) and
+        their starts, the order and the total (``lineage/document-page``, cut to the page there),
+        then the details of the page's traces only: their stages linked to the document
+        (``tg:restsOn``), questions and answers (``lineage/document-traces``). Each answer's
+        ``stages`` are its linked stages. ``items``: also the kept items that tie each
         trace to the document (``items``, ``edges``, ``statements``, ``chunks``; one more query,
         ``lineage/document-answers`` from the document's side). Traces without the link (recorded
         before ragprov wrote it — ``ragprov migrate document-links`` adds it — or built by
@@ -450,29 +451,34 @@ class Lineage:
         return AnswerPage(answers, known, offset)
 
     def _linked(self, doc: NamedNode, limit: int | None, offset: int = 0) -> tuple[dict[str, DocumentAnswer], int]:
-        """The traces whose stages link ``doc`` with their details (``lineage/document-traces``), and
-        how many link it in all. With ``limit`` (or an ``offset``) first every linked trace's start,
-        newest first (``lineage/document-page``), then the details of the ``limit`` after ``offset``."""
-        page = None
+        """The traces linked to ``doc`` with their details, newest first, and how many link it in all:
+        ``lineage/document-page`` orders and counts them by their trace links (one start each) and
+        cuts the ``limit`` after ``offset`` (all when ``limit`` is None), then
+        ``lineage/document-traces`` reads the details of those traces only."""
         total = 0
-        if limit is not None or offset:
-            listed = dict.fromkeys(row["question"].value for row in self._select("lineage/document-page", document=doc))
-            total = len(listed)
-            page = [NamedNode(q) for q in list(listed)[offset : None if limit is None else offset + limit]]
-            if not page:
-                return {}, total
-        by_question: dict[str, DocumentAnswer] = {}
-        derived: set[str] = set()  # questions derived from a stage: sub-traces
-        for row in self._select("lineage/document-traces", document=doc, questions=page):
-            q = row["question"]
-            ans = by_question.get(q.value)
+        started: dict[str, str | None] = {}  # trace (session, or question without one) -> its start, newest first
+        for row in self._select("lineage/document-page", document=doc, limit=limit, offset=offset):
+            if row.get("total") is not None:
+                total = _int(row["total"]) or 0
+            elif isinstance(row.get("trace"), NamedNode):
+                started.setdefault(row["trace"].value, _str(row.get("started")))
+        if not started:
+            return {}, total
+        # (every trace too, the listing cut nowhere: the same two queries. One query from the links
+        # instead let Oxigraph read the answers' derivations over the whole retrieval graph, 0.5 s)
+        rows = self._select("lineage/document-traces", document=doc, traces=[NamedNode(t) for t in started])
+        by_trace: dict[str, DocumentAnswer] = {}
+        derived: set[str] = set()  # traces whose question derives from a step and have no session: sub-traces
+        for row in rows:
+            trace, q = row["trace"].value, row["question"]
+            ans = by_trace.get(trace)
             if ans is None:
-                ans = by_question[q.value] = DocumentAnswer(q, _str(row["query"]) or "", started=_str(row["started"]))
+                ans = by_trace[trace] = DocumentAnswer(q, _str(row["query"]) or "", started=started[trace])
             parent = row.get("parentSession")
             if ans.parent_question is None and isinstance(parent, NamedNode) and parent.value.endswith("/session"):
                 ans.parent_question = NamedNode(parent.value[: -len("/session")])  # {question}/session
             if isinstance(row.get("callerStep"), NamedNode):
-                derived.add(q.value)
+                derived.add(trace)
             _add(ans.stages, row["stage"])
             if ans.kind is None or row["type"].value in QUESTION_KINDS:  # a known kind over another subtype
                 ans.kind = _kind(row["type"])
@@ -482,9 +488,11 @@ class Lineage:
         # a sub-trace built by TrustGraph has no session to name its caller's: the nearest agent up
         # the step that ran it (trace/caller, one query per such sub-trace)
         for key in sorted(derived):
-            if by_question[key].parent_question is None:
-                by_question[key].parent_question = nearest_caller(self._select("trace/caller", question=by_question[key].question))
-        return by_question, total if page is not None else len(by_question)
+            if by_trace[key].parent_question is None:
+                by_trace[key].parent_question = nearest_caller(self._select("trace/caller", question=by_trace[key].question))
+        # newest first, as the page listed them; keyed by question, as the link-free look-ups are
+        by_question = {by_trace[t].question.value: by_trace[t] for t in started if t in by_trace}
+        return by_question, total
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
         """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from

@@ -35,8 +35,9 @@ def _read_cases() -> dict[str, dict]:
     out.update({
         "lineage/document-answers": dict(document=graphs.DOC, facts_graph=FACTS),
         "lineage/document-questions": dict(document=graphs.DOC, facts_graph=FACTS, limit=10),
-        "lineage/document-traces": dict(document=graphs.DOC, questions=None),
-        "lineage/document-page": dict(document=graphs.DOC, limit=10),
+        "lineage/document-traces": dict(document=graphs.DOC,
+                                        traces=[NamedNode("urn:trustgraph:question:1/session"), NamedNode("urn:trustgraph:question:1")]),
+        "lineage/document-page": dict(document=graphs.DOC, limit=10, offset=5),
         "migrate/document-links-count": {},
         "migrate/unnamed-stages": {},
         "lineage/answer-details": dict(questions=[NamedNode("urn:trustgraph:question:1")],

@@ -497,9 +497,10 @@ def test_a_document_both_kinds_rest_on_lists_both_by_their_links(store):
     assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT)] == [ours.question.value]
     assert [a.question.value for a in lineage.document_answers(tb.DOCUMENT, unlinked=True)] == [ours.question.value]
 
-    assert document_links(store, dry_run=True) == {"stages": 4, "links": 4}  # 3 Focus, 1 DocRAG Exploration
-    assert link_unnamed_stages(store) == {"stages": 4, "links": 4}
-    assert document_links(store, dry_run=True) == {"stages": 0, "links": 0}
+    # 3 Focus, 1 DocRAG Exploration; 3 traces (on their questions: TrustGraph's carry their start)
+    assert document_links(store, dry_run=True) == {"stages": 4, "links": 4, "traces": 3}
+    assert link_unnamed_stages(store) == {"stages": 4, "links": 4, "traces": 3}
+    assert document_links(store, dry_run=True) == {"stages": 0, "links": 0, "traces": 0}
     assert link_unnamed_stages(store) is None  # every stage names its question now: one ASK, nothing written
 
     linked = lineage.document_answers(tb.DOCUMENT)
@@ -524,12 +525,15 @@ def test_import_links_trustgraph_built_stages(store_dir, capsys):
     """`ragprov import` links the stages of TrustGraph's traces that kept items to their documents
     (the fixture's import printed it); nothing is left for `migrate document-links`."""
     code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--store", store_dir)
-    assert code == 0 and "would add 0 document link(s) to 0 stage(s)" in out, err  # the import linked them
+    assert code == 0 and "would add 0 document link(s) to 0 stage(s) and 0 to traces" in out, err  # the import linked them
     store = EmbeddedStore(store_dir, read_only=True)
     try:
-        restson = ox.NamedNode("https://trustgraph.ai/ns/restsOn")
+        restson, trace_link = ox.NamedNode("https://trustgraph.ai/ns/restsOn"), ox.NamedNode("https://trustgraph.ai/ns/traceRestsOn")
         links = {(q.subject.value, q.object.value) for q in store.raw.quads_for_pattern(None, restson, None, RETRIEVAL)}
+        traces = {(q.subject.value, q.object.value) for q in store.raw.quads_for_pattern(None, trace_link, None, RETRIEVAL)}
     finally:
         store.close()
+    # each trace on its question, which carries its start (TrustGraph's traces have no session)
+    assert traces == {(BUILT.graph_rag, tb.DOCUMENT), (BUILT.sub_trace, tb.DOCUMENT), (BUILT.doc_rag, tb.DOCUMENT)}
     assert links == {(f"urn:trustgraph:prov:focus:{tb.GRAPH_SID}", tb.DOCUMENT), (f"urn:trustgraph:prov:focus:{tb.SUB_SID}", tb.DOCUMENT),
                      (f"{BUILT.doc_rag}/focus", tb.DOCUMENT), (f"{BUILT.doc_rag}/exploration", tb.DOCUMENT)}

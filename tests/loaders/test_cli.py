@@ -78,7 +78,7 @@ def test_load_and_trace_lineage(tmp_path, capsys, monkeypatch):
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--items", "--store", store)
     assert code == 0 and "via" in out and "urn:ragprov:statement:" in out, err
     code, out, err = _run(capsys, "migrate", "document-links", "--dry-run", "--json", "--store", store)
-    assert code == 0 and json.loads(out) == {"stages": 0, "links": 0, "dry_run": True}, err
+    assert code == 0 and json.loads(out) == {"stages": 0, "links": 0, "traces": 0, "dry_run": True}, err
 
     # a page of the traces, newest first, and how many there are in all
     with open_store(store) as opened:

@@ -86,13 +86,28 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
         Lineage(store).document_answers("urn:ragprov:doc:unknown")
 
     # traces recorded before the link: found by the link-free look-ups, until migrated
-    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?stage tg:restsOn ?doc } }")
+    _unlink(store)
     unlinked = Lineage(store).document_answers(doc.iri, items=True)
     assert [_same(a) for a in unlinked] == [_same(a) for a in answers]
-    assert _migrate(store, dry_run=True) == {"stages": 3, "links": 3}
-    assert _migrate(store) == {"stages": 3, "links": 3}
-    assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0}
+    assert _migrate(store, dry_run=True) == {"stages": 3, "links": 3, "traces": 2}
+    assert _migrate(store) == {"stages": 3, "links": 3, "traces": 2}
+    assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0, "traces": 0}
     assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
+
+    # traces recorded with their stages' links only (before the trace link): the same step adds it
+    _unlink(store, stages=False)
+    assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0, "traces": 2}
+    assert _migrate(store) == {"stages": 0, "links": 0, "traces": 2}
+    assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0, "traces": 0}
+    assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
+
+
+def _unlink(store, *, stages: bool = True) -> None:
+    """Remove the document links (the trace links; and the stages' unless ``stages`` is False): a
+    store recorded before ragprov wrote them."""
+    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?trace tg:traceRestsOn ?doc } }")
+    if stages:
+        store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?stage tg:restsOn ?doc } }")
 
 
 def _same(answer) -> dict:
@@ -227,7 +242,7 @@ def test_link_free_pages_are_slices_of_one_newest_first_list(tmp_path):
         trace.exploration([NamedNode(chunk)])
         trace.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
         trace.synthesis("A.")
-    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { ?stage tg:restsOn ?doc } }")
+    _unlink(store)
     lineage = Lineage(store)
     every = lineage.document_page(doc.iri)
     assert [a.query for a in every.answers] == [f"Q{i}?" for i in range(6)]  # newest (Q0) first

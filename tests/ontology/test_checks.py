@@ -94,6 +94,20 @@ def test_an_activity_property_under_prov_value_is_caught(tmp_path):
     assert [(p.check, p.entity) for p in problems] == [("prov_activity_entity_clash", "https://trustgraph.ai/ns/llmModel")]
 
 
+def test_a_trace_link_declared_as_a_usage_is_caught(tmp_path):
+    """tg:traceRestsOn (the session's document link) as a prov:used would give sessions documents
+    for questions: session_link_is_usage finds it."""
+    path = _broken_copy(
+        tmp_path,
+        "tg:traceRestsOn\n    a owl:ObjectProperty ;\n    rdfs:subPropertyOf prov:wasInfluencedBy ;\n",
+        "tg:traceRestsOn\n    a owl:ObjectProperty ;\n    rdfs:subPropertyOf prov:used ;\n",
+    )
+    problems = run_checks(path)
+    # (its domain holds a question, an entity, too: a usage from an entity is a clash with PROV-O as well)
+    assert {(p.check, p.entity) for p in problems} == {("session_link_is_usage", "https://trustgraph.ai/ns/traceRestsOn"),
+                                                       ("prov_activity_entity_clash", "https://trustgraph.ai/ns/traceRestsOn")}
+
+
 def test_severity_comes_from_the_profile(tmp_path):
     folder = tmp_path / "checks"
     shutil.copytree(ontology_dir() / "checks", folder)
