@@ -10,13 +10,14 @@ from. So each text unit's place relative to the markers is found at retrieval ti
 before the START unit or after the END unit is front or back matter as a whole) and the back
 matter is left out of the evidence (:func:`drop_matter`) — unless it bears on the question at
 least as much as the story does (its best sentence covers as much of the question,
-:class:`SentenceScorer`, times :data:`MATTER_WEIGHT`): "Who is the founder of Project
+:class:`SentenceScorer`): "Who is the founder of Project
 Gutenberg?" is answered from it. The front matter (title, author, illustrator, release date:
 the e-book's metadata) is kept: "Who wrote A Christmas Carol?" is answered from it.
 
-(Cutting the units down to the sentences that match the question was tried and measured: the
-answer step already weighs each sentence, and lost the names a few sentences away more than it
-gained; ``bench/answers.py``.)
+Tried and measured with ``bench/answers.py``, and left out: cutting the units down to the
+sentences that match the question (with one to five sentences either side; the answer step
+already weighs each sentence, and lost the names a few sentences away more than it gained), and
+cutting the text two consecutive units share from the worse-ranked one (no question changed).
 """
 
 from __future__ import annotations
@@ -34,10 +35,8 @@ from pyoxigraph import NamedNode
 from ..retrieve.indexes import ChunkRecord
 from ..retrieve.lexical import content_tokens, split_sentences
 
-__all__ = ["MATTER_WEIGHT", "BodyMarkers", "Matter", "SentenceScorer", "body_markers", "body_texts", "drop_matter", "matter_spans"]
+__all__ = ["BodyMarkers", "Matter", "SentenceScorer", "body_markers", "body_texts", "drop_matter", "matter_spans"]
 
-#: the factor on how much of the question a back-matter sentence covers, against the story's best
-MATTER_WEIGHT = 1.0
 #: the weight of a question word that is part of a name the question uses
 NAME_WEIGHT = 0.5
 
@@ -107,10 +106,11 @@ def matter_spans(text: str, *, before_body: bool = False, after_body: bool = Fal
 
 
 class SentenceScorer:
-    """BM25 of the question over a pool of sentences; the words of the names the question uses
-    weigh :data:`NAME_WEIGHT`."""
+    """How much of the question each sentence of a pool covers: the question's words (light
+    roots: "carries" meets "carried") weighed by their rarity in the pool (BM25's idf), the words
+    of the names the question uses by :data:`NAME_WEIGHT` too."""
 
-    def __init__(self, question: str, sentences: Sequence[str], *, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, question: str, sentences: Sequence[str]):
         self.docs = [_roots(s) for s in sentences]
         names = set()
         for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):  # capitalised words after the first
@@ -119,10 +119,8 @@ class SentenceScorer:
         for t in _roots(question):
             self.weights[t] = max(self.weights.get(t, 0.0), NAME_WEIGHT if t in names else 1.0)
         n = len(self.docs)
-        self.avg = sum(len(d) for d in self.docs) / n if n else 0.0
         df = Counter(t for d in self.docs for t in set(d) if t in self.weights)
         self.idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in self.weights if df[t]}
-        self.k1, self.b = k1, b
 
     def coverage(self, i: int) -> float:
         """The weighted share of the question's words sentence ``i`` has (each word once,
@@ -130,19 +128,6 @@ class SentenceScorer:
         total = sum(self.weights[t] * idf for t, idf in self.idf.items())
         have = set(self.docs[i])
         return sum(self.weights[t] * idf for t, idf in self.idf.items() if t in have) / total if total else 0.0
-
-    def score(self, i: int) -> float:
-        doc = self.docs[i]
-        if not doc:
-            return 0.0
-        counts = Counter(doc)
-        norm = 1.0 - self.b + self.b * (len(doc) / self.avg if self.avg else 0.0)
-        total = 0.0
-        for t, idf in self.idf.items():
-            tf = counts.get(t, 0)
-            if tf:
-                total += self.weights[t] * idf * tf * (self.k1 + 1.0) / (tf + self.k1 * norm)
-        return total
 
 
 def sentence_spans(text: str) -> list[tuple[int, int, str]]:
@@ -218,7 +203,7 @@ def body_markers(index: Any) -> BodyMarkers:
 def drop_matter(question: str, texts: Sequence[str], matters: Sequence[Matter]) -> list[str | None]:
     """``texts`` without their back matter (``None`` for a text that is all back matter), unless
     the matter bears on the question at least as much as the body does — its best sentence
-    covering, times :data:`MATTER_WEIGHT`, as much of the question as the body's best
+    covering as much of the question as the body's best
     (:meth:`SentenceScorer.coverage`): a question about the e-book's licence or publisher is
     answered from it. Texts without back matter are returned as they are.
 
@@ -240,7 +225,7 @@ def drop_matter(question: str, texts: Sequence[str], matters: Sequence[Matter]) 
     scores = [scorer.coverage(i) for i in range(len(pool))]
     body = max((s for s, (*_, out) in zip(scores, pool, strict=True) if not out), default=0.0)
     matter = max((s for s, (*_, out) in zip(scores, pool, strict=True) if out), default=0.0)
-    if matter * MATTER_WEIGHT >= body and matter > 0:
+    if matter >= body and matter > 0:
         return list(texts)
     kept: list[list[str]] = [[] for _ in texts]
     for (n, *_, out), sentence in zip(pool, sentences, strict=True):
@@ -261,3 +246,4 @@ def body_texts(reader: Any, question: str, records: Sequence[ChunkRecord]) -> li
     if markers is None:
         markers = _MARKERS[reader] = body_markers(reader.chunk_index())
     return drop_matter(question, [rec.text for rec in records], [markers.matter(rec) for rec in records])
+

@@ -3,6 +3,7 @@ END marker is left out of the answer's evidence unless the question is about it.
 
 from __future__ import annotations
 
+import pytest
 from pyoxigraph import NamedNode
 
 from ragprov.loaders.documents import load_documents
@@ -43,12 +44,13 @@ def test_the_licence_is_dropped_for_a_story_question_and_kept_for_its_own():
     assert drop_matter("Who founded Project Gutenberg?", texts, matters) == texts
 
 
-def test_docrag_answers_from_the_story_not_the_licence(tmp_path):
+@pytest.mark.parametrize("mode", ["doc-rag", "basic"])
+def test_the_text_modes_answer_from_the_story_not_the_licence(tmp_path, mode):
     path = tmp_path / "mill.txt"
     path.write_text("Title: The Mill\n\n" + STORY + LICENCE, encoding="utf-8")
     store = open_store("memory:")
     load_documents(store, [path], chunk_size=160, chunk_overlap=0)
-    pipe = pipeline("doc-rag", store, recorder=Recorder(store))
+    pipe = pipeline(mode, store, recorder=Recorder(store))
     for _ in pipe.run("Where does Martha Grey work?"):
         pass
     assert pipe.result.passages and not any("United States" in p.text for p in pipe.result.passages)
