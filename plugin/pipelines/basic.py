@@ -52,6 +52,7 @@ from ..record.events import Event, Source
 from ..retrieve.table_fields import table_fields
 from ..retrieve.vectors import INDEX_VECTORS
 from .base import RunResult
+from .evidence import body_texts
 from .microsoft import llm_of, token_counter
 from .msgraphrag import _Mode
 
@@ -146,16 +147,21 @@ class BasicSearch(_Mode):
             if where is not None and where not in sources:
                 sources.append(where)
         result.sources = tuple(sources)
-        texts = [" ".join(records[u].text.split()) for u in units]
-        named = self._named_in(texts)
+        llm = llm_of(self.engine)
+        if llm is None:  # the offline answer reads the kept text units without an e-book's licence (.evidence)
+            with timings.measure("matter"):
+                bodies = body_texts(self.reader, question, [records[u] for u in units])
+        else:
+            bodies = [records[u].text for u in units]
+        rows = [(u, " ".join(body.split()), pick) for u, body, pick in zip(units, bodies, picks, strict=True) if body is not None]
+        named = self._named_in([text for _, text, _ in rows])
         passages = [
             Passage(text, self.reader.citation(places[u]) if u in places else records[u].citation(), kind="text_unit",
                     item=pick.value, mentions=named[n])
-            for n, (u, text, pick) in enumerate(zip(units, texts, picks, strict=True))
+            for n, (u, text, pick) in enumerate(rows)
         ]
-        llm = llm_of(self.engine)
         if llm is None:  # the offline answer reads the kept text units nearest first
-            nearest = sorted(zip(units, passages, strict=True), key=lambda pair: (-similarity[pair[0]], pair[0].value))
+            nearest = sorted(zip([u for u, _, _ in rows], passages, strict=True), key=lambda pair: (-similarity[pair[0]], pair[0].value))
             passages = [passage for _, passage in nearest]
         else:
             stream = basic_answer(llm, question, ContextTables([kept]), response_type=getattr(llm, "response_type", DEFAULT_RESPONSE_TYPE))

@@ -221,6 +221,26 @@ def test_global_search_records_its_sources_and_lineage_finds_the_trace(index):
 
 
 # -- with an LLM -----------------------------------------------------------------------------------
+def test_offline_the_answer_reads_the_reports_its_points_were_cut_from(index):
+    """Offline, global search's evidence is one passage per report the kept points rest on (best
+    point first): what the report states, without its [Data: …] references, named by the
+    recorded point; the answer rests on those points."""
+    pipe = GlobalSearch(index, facts_graph=FACTS)
+    events = list(pipe.run(PARTNER))
+    focus = stages_of(events)["focus"][0]
+    points = values(index, focus, TG.selectedPoint)
+    passages = pipe.result.passages
+    assert passages and all(p.kind == "report" for p in passages)
+    assert {NamedNode(p.item) for p in passages} <= set(points)
+    statements = {r["report"]: r["statements"] for r in pipe.reader.community_reports(pipe.params.max_level)}
+    named = [one(index, NamedNode(p.item), TG.report) for p in passages]
+    assert len(set(named)) == len(named)  # one passage per report
+    for p, report in zip(passages, named, strict=True):
+        assert "[Data:" not in p.text and "Data:" in statements[report]
+        assert p.text.split(". ")[0] in " ".join(statements[report].split())
+    assert pipe.result.support.support and "Marley" in pipe.result.answer.splitlines()[0]
+
+
 def test_with_an_llm_each_report_is_rated_with_the_rating_prompt(index):
     """The rating prompt is sent once per rated report (its full content, the question, a JSON
     object asked for); the replies' ratings and reasons are what the trace records."""
