@@ -1,5 +1,6 @@
-"""Fit the weights of the offline answer extraction's candidate ranking on the bench's TRAINING
-questions, and ship them as ``plugin/data/answer-weights.json``.
+"""Fit weights for the offline answer extraction's candidate ranking on the bench's TRAINING
+questions, and print them with the accuracy they reach on questions they were not fitted on
+(an analysis: the package ranks by :data:`ragprov.llm.answer.WEIGHTS`).
 
 A candidate's rank is a weighted sum of named features (:data:`ragprov.llm.answer.FEATURES`: the
 logs of its support, best coverage, type fit, novelty, plainness and spread, whether a sentence
@@ -12,17 +13,15 @@ case's candidates), with an L2 pull toward the unfitted product of the factors, 
 descent with numpy. Leave-question-out cross-validation (all of a question's modes in one fold)
 prints the accuracy the fitted ranking reaches on questions it was not fitted on.
 
-    python bench/fit_answers.py [--cache DIR] [--inputs FILE.pkl] [--l2 0.05] [--write]
+    python bench/fit_answers.py [--cache DIR] [--inputs FILE.pkl] [--l2 0.05]
 
 ``--inputs``: keep the collected extraction inputs there (reused when it exists, so refitting
 after a change of the features does not rerun the modes — delete it after changing retrieval).
-Without ``--write`` the weights are printed, not shipped.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import re
 import sys
@@ -41,7 +40,6 @@ from ragprov.llm import answer as extraction  # noqa: E402
 from ragprov.llm import offline  # noqa: E402
 from ragprov.pipelines import pipeline  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
-from ragprov.resources import data_dir  # noqa: E402
 
 
 def collect(questions: list[dict], cache: Path | None) -> list[dict]:
@@ -102,7 +100,7 @@ def _stack(data: list[tuple[int, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
 
 def fit(train: list[tuple[int, np.ndarray, np.ndarray]], l2: float, steps: int = 3000) -> np.ndarray:
     """Weights minimising the mean listwise softmax loss plus ``l2`` · ‖w − prior‖² (Adam)."""
-    prior = np.array(extraction._DEFAULT_WEIGHTS)
+    prior = np.array(extraction.WEIGHTS)
     x, valid, right = _stack(train)
     w = prior.copy()
     m, v = np.zeros_like(w), np.zeros_like(w)
@@ -130,7 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inputs", type=Path, default=None, help="keep (and reuse) the collected extraction inputs here")
     ap.add_argument("--l2", type=float, nargs="+", default=[0.05], help="the L2 pull; several: each is cross-validated, the best kept")
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--write", action="store_true", help="ship the weights in plugin/data/answer-weights.json")
     args = ap.parse_args(argv)
     questions = [q for q in load_questions(args.questions) if q.get("split") != "heldout"]
     if args.inputs and args.inputs.is_file():
@@ -140,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.inputs:
             args.inputs.write_bytes(pickle.dumps(inputs))
     data = cases(inputs, questions)
-    prior = np.array(extraction._DEFAULT_WEIGHTS)
+    prior = np.array(extraction.WEIGHTS)
     print(f"{len(data)} extractions with an expected answer among the candidates, from {len(questions)} training questions")
     print(f"top-1 among them unfitted: {top1(data, prior):.3f}")
     best = (-1.0, args.l2[0])
@@ -159,13 +156,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"kept l2 {l2:g}")
     for name, value in zip(extraction.FEATURES, w, strict=True):
         print(f"  {name:12} {value:+.3f}")
-    if args.write:
-        path = data_dir() / extraction.WEIGHTS_FILE
-        path.write_text(json.dumps({
-            "features": list(extraction.FEATURES), "weights": [round(float(x), 4) for x in w],
-            "fitted_by": "bench/fit_answers.py", "l2": l2, "training_questions": len(questions), "cases": len(data),
-        }, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {path}")
     return 0
 
 

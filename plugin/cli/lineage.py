@@ -95,7 +95,7 @@ def lineage_edge(store, subject, predicate, object_, fmt):
 @click.option("--items", is_flag=True,
               help="Also the kept items (edges, chunks, text units, entities, claims, reports) that tie each trace to DOCUMENT.")
 @click.option("--unlinked", is_flag=True,
-              help="Also traces whose stages hold no document link (recorded by an older ragprov, see `ragprov migrate "
+              help="Also traces with no document link (recorded by an older ragprov, see `ragprov migrate "
                    "document-links`): found by slower link-free look-ups. Traces built by TrustGraph are linked by "
                    "`ragprov import` (in a store TrustGraph writes to, by `ragprov migrate document-links`).")
 @with_store(read_only=True)
@@ -115,6 +115,9 @@ def lineage_document(store, document, fmt, facts_graph, limit, page_number, show
         parse_term(document, position="document"), limit=size, offset=offset, items=items, unlinked=unlinked
     )
     answers = found.answers
+    if found.partly_linked:
+        click.echo("some traces here were recorded by an older ragprov (their stages are linked to the document, "
+                   "they are not): found by slower look-ups; `ragprov migrate document-links` links them", err=True)
     if fmt == "json":
         echo_json([a.to_json() for a in answers])
         return

@@ -33,10 +33,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    Past" for who visits "as a ghost"), unless the question asks for a name or its which-noun
    says the kind ("which holiday": "Christmas holidays").
    The rank is a weighted sum of named :data:`FEATURES` (the logs of these factors and a few
-   more); the weights ship as ``data/answer-weights.json`` when ``bench/fit_answers.py`` has
-   fitted ones worth shipping, else the unfitted product of the factors ranks (as today: the
-   fitted weights did not generalise across the bench's questions). The threshold below reads
-   the product itself (the candidate's *strength*), whatever the weights.
+   more), weighted as their product (:data:`WEIGHTS`: ``bench/fit_answers.py`` fits others on
+   the bench's training questions, which so far did not generalise). The threshold below reads
+   the product itself (the candidate's *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
 
@@ -60,19 +59,17 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
-import json
 import math
 import re
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from ..resources import data_dir
 from .engine import Passage
 from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
 __all__ = [
     "FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "candidate_features", "classify",
-    "extract_answer", "weights",
+    "extract_answer",
 ]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -877,7 +874,7 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             name = m.group(group).strip(" .,'’-")
             if kind is None and (len(name) < 2 or not content_tokens(name)):
                 continue  # "The", "He": a capitalised function word is not a name
-            if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start()]) and (
+            if kind is None and " " not in name and not re.sub(r"[\W_]+", "", s.text[: m.start(group)]) and (
                     name.lower() in lower_words or name.lower().endswith("ly")):
                 continue  # a sentence's first word is capitalised whatever it is: a name only if never written in lower case
             key = _key(name)
@@ -1097,26 +1094,12 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 
 
 #: the features a candidate's rank is a weighted sum of (logs of the factors the evidence gives it;
-#: see :func:`_features`), and the weights shipped in ``data/answer-weights.json`` (fitted by
-#: ``bench/fit_answers.py`` on the bench's training questions; these defaults are the unfitted
-#: product of the factors)
+#: see :func:`_features`), and their weights: the product of the factors. ``bench/fit_answers.py``
+#: fits weights on the bench's training questions to see whether others would rank better (so far
+#: they did not on held-out questions, so none replace these)
 FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
             "first", "mentions")
-_DEFAULT_WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-
-
-@functools.lru_cache(maxsize=1)
-def weights() -> tuple[float, ...]:
-    """The shipped feature weights, in :data:`FEATURES` order (the defaults when none ship)."""
-    path = data_dir() / WEIGHTS_FILE
-    if not path.is_file():
-        return _DEFAULT_WEIGHTS
-    data = json.loads(path.read_text(encoding="utf-8"))
-    named = dict(zip(data["features"], data["weights"], strict=True))
-    return tuple(float(named.get(f, 0.0)) for f in FEATURES)
-
-
-WEIGHTS_FILE = "answer-weights.json"
+WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @dataclasses.dataclass
@@ -1242,7 +1225,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
                 math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)))
-    rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(weights(), features, strict=True)))))
+    rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(WEIGHTS, features, strict=True)))))
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
            f"alignment {aligned:.2f}; strength {strength:.3f}"

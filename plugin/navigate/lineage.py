@@ -220,6 +220,10 @@ class AnswerPage:
     answers: list[DocumentAnswer]
     total: int | None
     offset: int = 0
+    #: whether some trace resting on the document has its stages linked but not itself (recorded
+    #: by an older ragprov): found by the link-free look-ups, slower; `ragprov migrate
+    #: document-links` adds the trace links
+    partly_linked: bool = False
 
 
 #: the trace kind of each question subtype (``ragprov trace list`` names them so too)
@@ -434,10 +438,13 @@ class Lineage:
             raise InvalidValueError(f"offset: a number of traces (0 or more), got {offset!r}")
         # with the link-free look-ups, every linked trace too: they have no order of their own, so
         # every tied and linked trace is sorted below and then cut (each page a slice of one list)
-        linked, total = self._linked(doc, None, 0) if unlinked else self._linked(doc, limit, offset)
+        linked, total, staged = self._linked(doc, None, 0) if unlinked else self._linked(doc, limit, offset)
+        partly = staged > total  # some trace's stages are linked, the trace itself not (an older ragprov's)
+        if partly and not unlinked:
+            linked, total, staged = self._linked(doc, None, 0)
         by_question = linked
         known: int | None = total
-        link_free = unlinked or not total
+        link_free = unlinked or not total or partly
         if link_free:
             by_question = {**self._tied(doc, None), **linked}  # a linked trace's details over the link-free ones
             known = len(by_question)
@@ -448,22 +455,24 @@ class Lineage:
         answers = sorted(by_question.values(), key=lambda a: (_time_key(a.started), a.question.value), reverse=True)
         if link_free:
             answers = answers[offset:] if limit is None else answers[offset : offset + limit]
-        return AnswerPage(answers, known, offset)
+        return AnswerPage(answers, known, offset, partly_linked=partly)
 
-    def _linked(self, doc: NamedNode, limit: int | None, offset: int = 0) -> tuple[dict[str, DocumentAnswer], int]:
-        """The traces linked to ``doc`` with their details, newest first, and how many link it in all:
-        ``lineage/document-page`` orders and counts them by their trace links (one start each) and
-        cuts the ``limit`` after ``offset`` (all when ``limit`` is None), then
-        ``lineage/document-traces`` reads the details of those traces only."""
-        total = 0
+    def _linked(self, doc: NamedNode, limit: int | None, offset: int = 0) -> tuple[dict[str, DocumentAnswer], int, int]:
+        """The traces linked to ``doc`` with their details, newest first, how many link it in all,
+        and how many questions its linked stages name: ``lineage/document-page`` orders and counts
+        them by their trace links (one start each) and cuts the ``limit`` after ``offset`` (all
+        when ``limit`` is None), then ``lineage/document-traces`` reads the details of those traces only."""
+        total = staged = 0
         started: dict[str, str | None] = {}  # trace (session, or question without one) -> its start, newest first
         for row in self._select("lineage/document-page", document=doc, limit=limit, offset=offset):
             if row.get("total") is not None:
                 total = _int(row["total"]) or 0
+            elif row.get("staged") is not None:
+                staged = _int(row["staged"]) or 0
             elif isinstance(row.get("trace"), NamedNode):
                 started.setdefault(row["trace"].value, _str(row.get("started")))
         if not started:
-            return {}, total
+            return {}, total, staged
         # (every trace too, the listing cut nowhere: the same two queries. One query from the links
         # instead let Oxigraph read the answers' derivations over the whole retrieval graph, 0.5 s)
         rows = self._select("lineage/document-traces", document=doc, traces=[NamedNode(t) for t in started])
@@ -492,7 +501,7 @@ class Lineage:
                 by_trace[key].parent_question = nearest_caller(self._select("trace/caller", question=by_trace[key].question))
         # newest first, as the page listed them; keyed by question, as the link-free look-ups are
         by_question = {by_trace[t].question.value: by_trace[t] for t in started if t in by_trace}
-        return by_question, total
+        return by_question, total, staged
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
         """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from

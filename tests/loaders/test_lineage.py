@@ -12,6 +12,7 @@ from ragprov.loaders.graphrag import load_graphrag
 from ragprov.loaders.triples import load_triples
 from ragprov.navigate.lineage import Lineage
 from ragprov.record.recorder import ChunkSelection, EdgeSelection, Recorder
+from ragprov.sparql.escape import sparql_term
 
 from .helpers import GRAPHRAG, ReificationStore, make_pdf
 
@@ -100,6 +101,21 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     assert _migrate(store) == {"stages": 0, "links": 0, "traces": 2}
     assert _migrate(store, dry_run=True) == {"stages": 0, "links": 0, "traces": 0}
     assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
+
+    # a store recorded by an older ragprov and then by this one: one trace linked, the other not.
+    # Every trace is still listed (the link-free look-ups), in order, and the page says so
+    (row,) = store.select(
+        "PREFIX tg: <https://trustgraph.ai/ns/> SELECT ?t WHERE { GRAPH <urn:graph:retrieval> { ?t tg:traceRestsOn ?d } } LIMIT 1"
+    )
+    linked_trace = row["t"]
+    store.update("PREFIX tg: <https://trustgraph.ai/ns/> DELETE WHERE { GRAPH <urn:graph:retrieval> { "
+                 f"{sparql_term(linked_trace)} tg:traceRestsOn ?doc }} }}")
+    page = Lineage(store).document_page(doc.iri, limit=1)
+    assert page.partly_linked and page.total == len(answers)
+    assert [a.question for a in page.answers] == [a.question for a in answers[:1]]
+    assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
+    assert _migrate(store) == {"stages": 0, "links": 0, "traces": 1}
+    assert not Lineage(store).document_page(doc.iri, limit=1).partly_linked
 
 
 def _unlink(store, *, stages: bool = True) -> None:

@@ -107,7 +107,9 @@ def test_document_lists_the_answers_that_used_it_and_no_other(index, kind):
         (first,) = lineage.document_answers(doc, limit=1)
         assert _same(first) == _same(answers[0])
         # pages of every size after one another list them all, newest first; each says how many in all
-        assert lineage.document_page(doc).total == len(answers)
+        whole = lineage.document_page(doc)
+        assert whole.total == len(answers)
+        assert not whole.partly_linked, kind  # every trace this ragprov records carries its trace link
         for size in (1, 2):
             pages = [lineage.document_page(doc, limit=size, offset=o) for o in range(0, len(answers) + size, size)]
             assert {p.total for p in pages} == {len(answers)} and not pages[-1].answers

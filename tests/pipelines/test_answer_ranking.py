@@ -1,10 +1,8 @@
 """How the offline answer extraction ranks its candidates: the relations a sentence states with a
 possessive pronoun or "has a … named …", names the text introduces, a name's own words, and the
-weighted sum of named features the rank is (weights read from the package data)."""
+weighted sum of named features the rank is."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -14,7 +12,7 @@ from ragprov.llm.engine import Mention, Passage
 
 
 def _point(text: str, *names: str) -> Passage:
-    return Passage(text, f"report {abs(hash(text)) % 1000}", kind="point", mentions=tuple(Mention(n, "PERSON") for n in names))
+    return Passage(text, f"report {text[:40]}", kind="point", mentions=tuple(Mention(n, "PERSON") for n in names))
 
 
 def test_a_possessive_pronoun_standing_for_the_questions_possessor_states_the_relation():
@@ -76,22 +74,6 @@ def test_the_rank_is_the_weighted_sum_of_the_features_and_the_threshold_reads_th
         assert cand.score == pytest.approx(cand.strength, rel=1e-4, abs=1e-6)
 
 
-def test_shipped_weights_are_read_from_the_package_data(tmp_path, monkeypatch):
-    question = "Who sings a song at the Christmas dinner?"
-    assert extract_answer(question, _two_candidates()).first_line.startswith("The answer is Tiny Tim")
-    # weights that only count how early the supporting passage came: Peter Cratchit's comes first
-    weights = {"features": list(FEATURES), "weights": [0.0] * len(FEATURES)}
-    weights["weights"][FEATURES.index("first")] = -5.0
-    (tmp_path / answer.WEIGHTS_FILE).write_text(json.dumps(weights), encoding="utf-8")
-    monkeypatch.setattr(answer, "data_dir", lambda: tmp_path)
-    answer.weights.cache_clear()
-    try:
-        found = extract_answer(question, _two_candidates())
-        assert found.first_line.startswith("The answer is Peter Cratchit"), found.first_line
-    finally:
-        answer.weights.cache_clear()
-
-
 def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
     ps = [_point("The family's composition includes Bob Cratchit, Mrs. Cratchit, Peter, Tiny Tim, and other children.",
                  "BOB CRATCHIT", "TINY TIM"),
@@ -117,4 +99,4 @@ def test_the_fit_moves_the_weights_toward_the_feature_that_picks_the_right_candi
         data.append((n, x, right))
     w = fit_answers.fit(data, l2=0.01, steps=500)
     assert w[first] < -0.5
-    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(answer._DEFAULT_WEIGHTS)) + 0.3
+    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(answer.WEIGHTS)) + 0.3
