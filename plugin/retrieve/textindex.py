@@ -174,7 +174,8 @@ class TextIndex:
         self._field_stats: dict[tuple[str, str], tuple[int, float]] = {}
         self._frequencies: dict[tuple[int, str], int] = {}
         self._ceilings: dict[tuple[int, str], float] = {}
-        self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
+        #: per common (field, term): the documents :meth:`_among` read its postings for so far, and those found
+        self._among_read: dict[tuple[int, str], tuple[set[int], dict[int, tuple[int, int, int]]]] = {}
         #: the vectors read so far, by (embedder, kind)
         self._vectors: dict[tuple[str, str], Any] = {}
         #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
@@ -468,23 +469,24 @@ class TextIndex:
         return math.log(1.0 + (self._stats(kind, field)[0] - df + 0.5) / (df + 0.5)) if df else 0.0
 
     def _among(self, kind: str, field: str, term: str, docs: set[int]) -> list[tuple[int, int, int]]:
-        """``term``'s postings (document, tf, length) among ``docs``: filtered from every posting
-        when it is read already or the word is not common, else read for those documents only
-        (kept for the next call with the same ``docs``)."""
+        """``term``'s postings (document, tf, length) among ``docs``, in document order: filtered
+        from every posting when it is read already or the word is not common, else read for those
+        documents only — and kept: a later call (DRIFT's next local search, the next concept)
+        reads only the documents no call asked for yet."""
         key = (FIELD_IDS[kind, field], term)
         if key in self._postings or self.frequency(kind, field, term) <= StoredEntityIndex.COMMON:
             return [row for row in self._posting(kind, field, term) if row[0] in docs]
-        kept = self._among_read.get(key)
-        if kept is not None and kept[0] is docs:
-            return kept[1]
-        ids, rows = sorted(docs), []
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            rows += self.db.execute(
+        asked, found = self._among_read.setdefault(key, (set(), {}))
+        fresh = sorted(docs - asked) if asked else sorted(docs)
+        for start in range(0, len(fresh), 500):
+            part = fresh[start : start + 500]
+            found.update((row[0], row) for row in self.db.execute(
                 f"SELECT doc, tf, length FROM posting WHERE field = ? AND term = ? AND doc IN ({','.join('?' * len(part))})",
-                (*key, *part)).fetchall()
-        self._among_read[key] = (docs, rows)
-        return rows
+                (*key, *part)))
+        asked.update(fresh)
+        if len(found) < len(docs):
+            return [found[d] for d in sorted(found) if d in docs]
+        return [row for d in sorted(docs) if (row := found.get(d)) is not None]
 
     def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int, only: set[int] | None = None) -> list[int]:
         """The documents of ``kind`` (among ``only`` when given) whose ``field`` is ``length``
