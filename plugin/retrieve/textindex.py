@@ -534,7 +534,14 @@ class TextIndex:
         if not totals or limit < 1:
             return []
         cut = heapq.nlargest(limit, totals.values())[-1]
-        iris = self._iris([i for i, s in totals.items() if s >= cut])  # ties at the cut: by IRI
+        iris = self._iris([i for i, s in totals.items() if s > cut])
+        tied = [i for i, s in totals.items() if s == cut]
+        need = limit - len(iris)
+        if len(tied) > need:  # more ties at the cut than places left (thousands, on a large index): the first by IRI, sorted by SQLite
+            iris.update(self.db.execute("SELECT id, iri FROM doc WHERE id IN (SELECT value FROM json_each(?)) ORDER BY iri LIMIT ?",
+                                        (json.dumps(tied), need)))
+        else:
+            iris.update(self._iris(tied))
         ranked = sorted(iris, key=lambda i: (-totals[i], iris[i]))[:limit]
         docs = self._docs(ranked)
         return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
@@ -961,9 +968,18 @@ class StoredEntityIndex:
         common description words at their :meth:`TextIndex.ceiling` (an exact label match
         doubling both) — and only the candidates whose upper bound reaches the ``limit``-th best
         lower bound are scored exactly (:meth:`_totals`: the common words' postings read for those
-        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more)."""
+        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more).
+
+        Of those, a candidate whose description holds none of the ``unread`` words and whose
+        label cannot equal a concept (no doubling) scores exactly its lower bound: the same shares
+        summed in the same order as :meth:`_totals` would sum them, which would add nothing else.
+        So the common words' description postings are read for the scored candidates (to learn
+        which hold them) and :meth:`_totals` runs for those holders and the would-be exact
+        matches only — on a large index, a few hundred of the thousands of entities whose label
+        holds a common word."""
         index, weight = self.index, EntityIndex.LABEL_WEIGHT
         lower: dict[int, float] = {}  # what is read: label and rarer description shares
+        parts: list[dict[int, float]] = []  # the same, per concept
         bonus: dict[int, float] = {}  # the exact-match candidates' doubling, at the ceiling
         base = 0.0  # what any candidate may add from common description words
         for _, query in queries:
@@ -977,6 +993,7 @@ class StoredEntityIndex:
             get = by_desc.get
             for i, s in by_label.items():
                 part[i] = weight * s + get(i, 0.0)
+            parts.append(part)
             if not lower:
                 lower = dict(part)
             else:
@@ -996,7 +1013,15 @@ class StoredEntityIndex:
             reach = floor - base
             scored = {i for i, s in lower.items() if s >= reach}
             scored.update(i for i, b in bonus.items() if lower.get(i, 0.0) + b >= reach)
-        totals, per_concept = self._totals(queries, scored)
+        holders: set[int] = set()
+        for field, term in unread:
+            holders.update(doc for doc, _, _ in index._among("entity", field, term, scored))
+        exact = {i for i in scored if i in holders or i in bonus}
+        totals, exact_concepts = self._totals(queries, exact)
+        for i in scored:
+            if i not in exact and (s := lower.get(i)) is not None:
+                totals[i] = s
+        per_concept = [(concept, _Scores(scores, part, exact)) for (concept, scores), part in zip(exact_concepts, parts, strict=True)]
         if len(totals) < limit:
             return None
         cut = heapq.nlargest(limit, totals.values())[-1]
@@ -1061,6 +1086,22 @@ class StoredEntityIndex:
                     best, concept = scores[i], c
             found.append(EntityMatch(NamedNode(iri), data["label"], round(score, 6), concept))
         return found
+
+
+class _Scores:
+    """One concept's scores in :meth:`StoredEntityIndex._bounded`: those :meth:`~StoredEntityIndex._totals`
+    computed for the ``exact`` entities, what was read for the others."""
+
+    __slots__ = ("exact", "read", "which")
+
+    def __init__(self, exact: dict[int, float], read: dict[int, float], which: set[int]):
+        self.exact, self.read, self.which = exact, read, which
+
+    def get(self, i: int, default: float = 0.0) -> float:
+        return (self.exact if i in self.which else self.read).get(i, default)
+
+    def __getitem__(self, i: int) -> float:
+        return (self.exact if i in self.which else self.read)[i]
 
 
 class StoredChunkIndex:
