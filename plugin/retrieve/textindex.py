@@ -1019,8 +1019,8 @@ class StoredEntityIndex:
         exact = {i for i in scored if i in holders or i in bonus}
         totals, exact_concepts = self._totals(queries, exact)
         for i in scored:
-            if i not in exact and (s := lower.get(i)) is not None:
-                totals[i] = s
+            if i not in exact and (read := lower.get(i)) is not None:
+                totals[i] = read
         per_concept = [(concept, _Scores(scores, part, exact)) for (concept, scores), part in zip(exact_concepts, parts, strict=True)]
         if len(totals) < limit:
             return None
@@ -1077,7 +1077,8 @@ class StoredEntityIndex:
                     totals[i] = get(i, 0.0) + s
         return totals, per_concept
 
-    def _matches(self, totals: dict[int, float], per_concept: list[tuple[str, dict[int, float]]], limit: int) -> list[EntityMatch]:
+    def _matches(self, totals: dict[int, float], per_concept: Sequence[tuple[str, Mapping[int, float] | _Scores]],
+                 limit: int) -> list[EntityMatch]:
         found = []
         for i, iri, data, score in self.index.top(totals, limit):
             best, concept = 0.0, ""
