@@ -593,6 +593,23 @@ class TextIndex:
                 out.append(rep)
         return out
 
+    def report_records(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """``iri → report`` (as :meth:`community_reports` reads each) for the indexed reports among ``iris``."""
+        out: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(iris), 500):
+            part = list(iris[start : start + 500])
+            for iri, data in self.rows_db.execute(
+                    f"SELECT iri, data FROM doc WHERE kind = 'report' AND iri IN ({','.join('?' * len(part))})", part):
+                rep = json.loads(data)
+                rep["report"] = NamedNode(iri)
+                out[iri] = rep
+        return out
+
+    def report_count(self, *, above: int) -> int:
+        """How many community reports are of a level deeper than ``above``."""
+        return self.rows_db.execute("SELECT count(*) FROM doc WHERE kind = 'report' AND json_extract(data, '$.level') > ?",
+                                    (above,)).fetchone()[0]
+
     def report_levels(self, reports: Sequence[str]) -> dict[str, int]:
         """``report IRI → community level`` for ``reports`` (the level read inside SQLite: no
         report's text is decoded)."""

@@ -346,3 +346,6 @@ def test_primer_reports_and_report_levels_from_the_index_keep_to_the_community_l
             top = [r["report"] for r in context.best_reports(indexed, query, limit=5, max_level=level)]
             # the best 5 of the reports at that level or coarser, in the index's order
             assert top == [r for r in everything if levels[r] <= level][:5], (question, level)
+            # read from the index (the ranked reports only), each report as the store's reader reads it
+            assert context.best_reports(indexed, query, limit=5, max_level=level) == [
+                next(r for r in plain.community_reports(level) if r["report"] == report) for report in top], (question, level)
