@@ -397,12 +397,13 @@ def best_reports(reader, query: Sequence[str], *, limit: int, max_level: int | N
     :func:`report_text` built once per reader."""
     from .lexical import BM25, content_tokens
 
-    reports = reader.community_reports(max_level)
     stored = reader.text_index()
-    if stored is not None:
-        by_iri = {r["report"].value: r for r in reports}
-        deeper = 0 if max_level is None else len(reader.community_reports(None)) - len(reports)
-        return [by_iri[iri] for iri, _ in stored.reports(query, limit + deeper) if iri in by_iri][:limit]
+    if stored is not None:  # the ranked reports alone are read (not every report, twice)
+        deeper = 0 if max_level is None else stored.report_count(above=max_level)
+        ranked = [iri for iri, _ in stored.reports(query, limit + deeper)]
+        found = stored.report_records(ranked)
+        return [found[iri] for iri in ranked if iri in found and (max_level is None or found[iri]["level"] <= max_level)][:limit]
+    reports = reader.community_reports(max_level)
     bm = reader._memo.get(("report-bm25", max_level))
     if bm is None:
         bm = reader._memo[("report-bm25", max_level)] = BM25([content_tokens(report_text(r)) for r in reports])

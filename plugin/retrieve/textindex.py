@@ -174,7 +174,8 @@ class TextIndex:
         self._field_stats: dict[tuple[str, str], tuple[int, float]] = {}
         self._frequencies: dict[tuple[int, str], int] = {}
         self._ceilings: dict[tuple[int, str], float] = {}
-        self._among_read: dict[tuple[int, str], tuple[set[int], list[tuple[int, int, int]]]] = {}
+        #: per common (field, term): the documents :meth:`_among` read its postings for so far, and those found
+        self._among_read: dict[tuple[int, str], tuple[set[int], dict[int, tuple[int, int, int]]]] = {}
         #: the vectors read so far, by (embedder, kind)
         self._vectors: dict[tuple[str, str], Any] = {}
         #: text → the (IRI, label) of the entities named in it (:meth:`StoredEntityIndex.named_in`)
@@ -468,23 +469,24 @@ class TextIndex:
         return math.log(1.0 + (self._stats(kind, field)[0] - df + 0.5) / (df + 0.5)) if df else 0.0
 
     def _among(self, kind: str, field: str, term: str, docs: set[int]) -> list[tuple[int, int, int]]:
-        """``term``'s postings (document, tf, length) among ``docs``: filtered from every posting
-        when it is read already or the word is not common, else read for those documents only
-        (kept for the next call with the same ``docs``)."""
+        """``term``'s postings (document, tf, length) among ``docs``, in document order: filtered
+        from every posting when it is read already or the word is not common, else read for those
+        documents only — and kept: a later call (DRIFT's next local search, the next concept)
+        reads only the documents no call asked for yet."""
         key = (FIELD_IDS[kind, field], term)
         if key in self._postings or self.frequency(kind, field, term) <= StoredEntityIndex.COMMON:
             return [row for row in self._posting(kind, field, term) if row[0] in docs]
-        kept = self._among_read.get(key)
-        if kept is not None and kept[0] is docs:
-            return kept[1]
-        ids, rows = sorted(docs), []
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            rows += self.db.execute(
+        asked, found = self._among_read.setdefault(key, (set(), {}))
+        fresh = sorted(docs - asked) if asked else sorted(docs)
+        for start in range(0, len(fresh), 500):
+            part = fresh[start : start + 500]
+            found.update((row[0], row) for row in self.db.execute(
                 f"SELECT doc, tf, length FROM posting WHERE field = ? AND term = ? AND doc IN ({','.join('?' * len(part))})",
-                (*key, *part)).fetchall()
-        self._among_read[key] = (docs, rows)
-        return rows
+                (*key, *part)))
+        asked.update(fresh)
+        if len(found) < len(docs):
+            return [found[d] for d in sorted(found) if d in docs]
+        return [row for d in sorted(docs) if (row := found.get(d)) is not None]
 
     def holding_all(self, kind: str, field: str, terms: Sequence[str], *, length: int, only: set[int] | None = None) -> list[int]:
         """The documents of ``kind`` (among ``only`` when given) whose ``field`` is ``length``
@@ -532,7 +534,14 @@ class TextIndex:
         if not totals or limit < 1:
             return []
         cut = heapq.nlargest(limit, totals.values())[-1]
-        iris = self._iris([i for i, s in totals.items() if s >= cut])  # ties at the cut: by IRI
+        iris = self._iris([i for i, s in totals.items() if s > cut])
+        tied = [i for i, s in totals.items() if s == cut]
+        need = limit - len(iris)
+        if len(tied) > need:  # more ties at the cut than places left (thousands, on a large index): the first by IRI, sorted by SQLite
+            iris.update(self.db.execute("SELECT id, iri FROM doc WHERE id IN (SELECT value FROM json_each(?)) ORDER BY iri LIMIT ?",
+                                        (json.dumps(tied), need)))
+        else:
+            iris.update(self._iris(tied))
         ranked = sorted(iris, key=lambda i: (-totals[i], iris[i]))[:limit]
         docs = self._docs(ranked)
         return [(i, docs[i][0], docs[i][1], totals[i]) for i in ranked]
@@ -583,6 +592,23 @@ class TextIndex:
                 rep["report"] = NamedNode(iri)
                 out.append(rep)
         return out
+
+    def report_records(self, iris: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """``iri → report`` (as :meth:`community_reports` reads each) for the indexed reports among ``iris``."""
+        out: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(iris), 500):
+            part = list(iris[start : start + 500])
+            for iri, data in self.rows_db.execute(
+                    f"SELECT iri, data FROM doc WHERE kind = 'report' AND iri IN ({','.join('?' * len(part))})", part):
+                rep = json.loads(data)
+                rep["report"] = NamedNode(iri)
+                out[iri] = rep
+        return out
+
+    def report_count(self, *, above: int) -> int:
+        """How many community reports are of a level deeper than ``above``."""
+        return self.rows_db.execute("SELECT count(*) FROM doc WHERE kind = 'report' AND json_extract(data, '$.level') > ?",
+                                    (above,)).fetchone()[0]
 
     def report_levels(self, reports: Sequence[str]) -> dict[str, int]:
         """``report IRI → community level`` for ``reports`` (the level read inside SQLite: no
@@ -959,9 +985,18 @@ class StoredEntityIndex:
         common description words at their :meth:`TextIndex.ceiling` (an exact label match
         doubling both) — and only the candidates whose upper bound reaches the ``limit``-th best
         lower bound are scored exactly (:meth:`_totals`: the common words' postings read for those
-        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more)."""
+        few). ``None`` when the bounds cannot settle the top ``limit`` (the caller reads more).
+
+        Of those, a candidate whose description holds none of the ``unread`` words and whose
+        label cannot equal a concept (no doubling) scores exactly its lower bound: the same shares
+        summed in the same order as :meth:`_totals` would sum them, which would add nothing else.
+        So the common words' description postings are read for the scored candidates (to learn
+        which hold them) and :meth:`_totals` runs for those holders and the would-be exact
+        matches only — on a large index, a few hundred of the thousands of entities whose label
+        holds a common word."""
         index, weight = self.index, EntityIndex.LABEL_WEIGHT
         lower: dict[int, float] = {}  # what is read: label and rarer description shares
+        parts: list[dict[int, float]] = []  # the same, per concept
         bonus: dict[int, float] = {}  # the exact-match candidates' doubling, at the ceiling
         base = 0.0  # what any candidate may add from common description words
         for _, query in queries:
@@ -975,6 +1010,7 @@ class StoredEntityIndex:
             get = by_desc.get
             for i, s in by_label.items():
                 part[i] = weight * s + get(i, 0.0)
+            parts.append(part)
             if not lower:
                 lower = dict(part)
             else:
@@ -994,7 +1030,15 @@ class StoredEntityIndex:
             reach = floor - base
             scored = {i for i, s in lower.items() if s >= reach}
             scored.update(i for i, b in bonus.items() if lower.get(i, 0.0) + b >= reach)
-        totals, per_concept = self._totals(queries, scored)
+        holders: set[int] = set()
+        for field, term in unread:
+            holders.update(doc for doc, _, _ in index._among("entity", field, term, scored))
+        exact = {i for i in scored if i in holders or i in bonus}
+        totals, exact_concepts = self._totals(queries, exact)
+        for i in scored:
+            if i not in exact and (read := lower.get(i)) is not None:
+                totals[i] = read
+        per_concept = [(concept, _Scores(scores, part, exact)) for (concept, scores), part in zip(exact_concepts, parts, strict=True)]
         if len(totals) < limit:
             return None
         cut = heapq.nlargest(limit, totals.values())[-1]
@@ -1050,7 +1094,8 @@ class StoredEntityIndex:
                     totals[i] = get(i, 0.0) + s
         return totals, per_concept
 
-    def _matches(self, totals: dict[int, float], per_concept: list[tuple[str, dict[int, float]]], limit: int) -> list[EntityMatch]:
+    def _matches(self, totals: dict[int, float], per_concept: Sequence[tuple[str, Mapping[int, float] | _Scores]],
+                 limit: int) -> list[EntityMatch]:
         found = []
         for i, iri, data, score in self.index.top(totals, limit):
             best, concept = 0.0, ""
@@ -1059,6 +1104,22 @@ class StoredEntityIndex:
                     best, concept = scores[i], c
             found.append(EntityMatch(NamedNode(iri), data["label"], round(score, 6), concept))
         return found
+
+
+class _Scores:
+    """One concept's scores in :meth:`StoredEntityIndex._bounded`: those :meth:`~StoredEntityIndex._totals`
+    computed for the ``exact`` entities, what was read for the others."""
+
+    __slots__ = ("exact", "read", "which")
+
+    def __init__(self, exact: dict[int, float], read: dict[int, float], which: set[int]):
+        self.exact, self.read, self.which = exact, read, which
+
+    def get(self, i: int, default: float = 0.0) -> float:
+        return (self.exact if i in self.which else self.read).get(i, default)
+
+    def __getitem__(self, i: int) -> float:
+        return (self.exact if i in self.which else self.read)[i]
 
 
 class StoredChunkIndex:

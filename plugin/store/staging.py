@@ -31,8 +31,6 @@ RuntimeError: stopped half-way
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
 import fcntl
 import gc
@@ -147,7 +145,12 @@ def _remove_stale(path: Path) -> None:
 
 
 def _renameat2(a: Path, b: Path, flags: int) -> bool:
-    """Linux ``renameat2``; False where the system has none (the caller falls back)."""
+    """Linux ``renameat2``; False where the system has none (the caller falls back). ``ctypes``
+    is imported here: ``ask`` and the other commands that write through :func:`one_update` never
+    swap directories (its import, with ``subprocess`` for ``find_library``, is ~7 ms a process)."""
+    import ctypes
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     renameat2 = getattr(ctypes.CDLL(libc_name, use_errno=True), "renameat2", None) if libc_name else None
     if renameat2 is None:

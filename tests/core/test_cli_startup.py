@@ -89,3 +89,23 @@ def test_asking_imports_numpy_only_for_vectors():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["NUMPY", "False", "NUMPY", "True"]
+
+
+def test_an_ask_process_runs_without_the_cycle_collector_and_other_commands_keep_it():
+    """The console script switches the cyclic garbage collector off for ``ask`` (one question,
+    then the process ends) and freezes the heap at exit; ``traces`` (and the long-lived
+    commands) keep it. Checked in a process of its own, through the console entry point."""
+    code = (
+        "import atexit, gc, sys\n"
+        "sys.argv = ['ragprov', *sys.argv[1:]]\n"
+        "from ragprov.cli import main\n"
+        "atexit.register(lambda: print('AT EXIT', gc.isenabled(), gc.get_freeze_count() > 0, flush=True))\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("RAGPROV_LLM")}
+    asked = subprocess.run([sys.executable, "-c", code, "ask", "graph-rag", "Who is Scrooge?", "--store", "memory:"],
+                           capture_output=True, text=True, check=True, env=env).stdout
+    # atexit runs its handlers last-registered first: the freeze registered by main() has run
+    assert asked.splitlines()[-1] == "AT EXIT False True", asked
+    listed = subprocess.run([sys.executable, "-c", code, "traces", "--store", "memory:"], capture_output=True, text=True, check=True).stdout
+    assert listed.splitlines()[-1] == "AT EXIT True False", listed

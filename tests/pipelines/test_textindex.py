@@ -271,6 +271,29 @@ def test_common_words_read_for_the_candidates_only_give_the_same_top_k(carol_dir
     assert pruned >= 3, pruned
 
 
+def test_common_words_read_for_candidates_are_read_once_per_index(carol_dir, monkeypatch):
+    """DRIFT's local searches share one index object: a common word's postings read for one
+    search's candidates are kept, and a later search reads them only for entities no search
+    asked for yet — the same winners and scores as a from-scratch build either way, and a second
+    round of the same searches reads no common word's postings at all."""
+    reader = FactsReader(EmbeddedStore(carol_dir, read_only=True), facts_graph=FACTS)
+    scratch = EntityIndex(*reader.read_entities())
+    monkeypatch.setattr(StoredEntityIndex, "COMMON", 4)
+    index = TextIndex.open(index_location(reader.store))
+    statements: list[str] = []
+    index.db.set_trace_callback(statements.append)
+    questions = [*QUESTIONS, "Scrooge and the ghost", "Tiny Tim Christmas dinner", "the spirit of Christmas", "Christmas ghost spirit"]
+    rounds = []
+    for _ in range(2):
+        statements.clear()
+        for question in questions:
+            concepts = extract_concepts(question)
+            assert index.entities().search(concepts, limit=10) == scratch.search(concepts, limit=10), question
+        rounds.append(sum("FROM posting WHERE" in s and " AND doc IN (" in s for s in statements))  # a common word read for candidates
+    index.close()
+    assert rounds[0] > 0 and rounds[1] == 0, rounds
+
+
 def test_bounded_scoring_of_common_words_gives_the_same_top_k(carol_dir, monkeypatch):
     """When the candidates a rarer word found cannot settle the top k, every label posting is read
     and each candidate bounded (label shares below, common description words at their ceiling
@@ -323,3 +346,6 @@ def test_primer_reports_and_report_levels_from_the_index_keep_to_the_community_l
             top = [r["report"] for r in context.best_reports(indexed, query, limit=5, max_level=level)]
             # the best 5 of the reports at that level or coarser, in the index's order
             assert top == [r for r in everything if levels[r] <= level][:5], (question, level)
+            # read from the index (the ranked reports only), each report as the store's reader reads it
+            assert context.best_reports(indexed, query, limit=5, max_level=level) == [
+                next(r for r in plain.community_reports(level) if r["report"] == report) for report in top], (question, level)
