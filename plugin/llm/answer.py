@@ -974,23 +974,45 @@ def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
     """Fold a name into the one longer name of the same type that begins or ends with all its
     words ("JACOB" into "JACOB MARLEY"); the longer name is kept. A common noun ("man") and a
     name that several longer ones could extend ("Cratchit": "Bob Cratchit", "Mrs. Cratchit")
-    stay apart."""
+    stay apart. The longer names are found through an index of their word prefixes and suffixes
+    (the ones ``_affix`` accepts), so the cost grows with the number of names, not its square."""
     items = sorted(cands.values(), key=lambda c: (-len(c.key.split()), c.key))
     kept: list[_Cand] = []
-    for c in items:
-        hosts = [] if c.key in generic else [
-            h for h in kept
-            if (h.type == c.type or c.type is None) and not re.search(r"['’(]", h.name) and _affix(c.key.split(), h.key.split())
-        ]
-        if len(hosts) != 1:
+    at: dict[int, int] = {}  # id(kept candidate) -> its place in ``kept``
+    affixes: dict[tuple[str, ...], list[_Cand]] = {}
+
+    def keep(c: _Cand, place: int | None = None) -> None:
+        if place is None:
+            place = len(kept)
             kept.append(c)
+        else:
+            kept[place] = c
+        at[id(c)] = place
+        if re.search(r"['’(]", c.name):
+            return  # "Marley's Ghost", "Fred (nephew)": no shorter name folds into it
+        words = tuple(c.key.split())
+        for n in range(max(1, len(words) - 2), len(words)):
+            for part in {words[:n], words[-n:]}:
+                affixes.setdefault(part, []).append(c)
+
+    for c in items:
+        words = tuple(c.key.split())
+        hosts: list[_Cand] = []
+        if c.key not in generic:
+            seen: set[int] = set()
+            for h in affixes.get(words, ()):
+                if id(h) in at and id(h) not in seen and (h.type == c.type or c.type is None):
+                    seen.add(id(h))
+                    hosts.append(h)
+        if len(hosts) != 1:
+            keep(c)
             continue
         host = hosts[0]
-        words = host.key.split()
-        if len(words) > len(c.key.split()) and words[-len(c.key.split()) - 1] == "of":
+        host_words = host.key.split()
+        if host_words[-len(words) - 1] == "of":
             # "the Ghost of Jacob Marley", "the City of London": the name after "of" is the one
             # the text is about; it keeps its own name and takes the longer one's evidence
-            kept[kept.index(host)] = c
+            keep(c, at.pop(id(host)))
             host, c = c, host
         host.mentions |= c.mentions
         host.hits = sorted(set(host.hits) | set(c.hits))
