@@ -981,8 +981,8 @@ def _merge_aliases(cands: dict[str, _Cand], generic: set[str], asked: frozenset[
     A possessive name "X's H" ("Marley's Ghost") is another entity than X, and stays apart —
     unless the question asks for an H (``asked``: its word roots hold H's): then "X's H" is the
     one the question means by X's name, and its evidence joins X's (the name X, else "H of X",
-    else the one name of a ``wanted`` type that begins or ends with X's words), whatever type
-    the index gave the possessive form."""
+    else the one name that begins or ends with X's words), when that is of a ``wanted`` type (the
+    question's main ones), whatever type the index gave the possessive form."""
     items = sorted(cands.values(), key=lambda c: (-len(c.key.split()), c.key))
     kept: list[_Cand] = []
     at: dict[int, int] = {}  # id(kept candidate) -> its place in ``kept``
@@ -1077,8 +1077,8 @@ def _merge_possessives(kept: list[_Cand], parent: dict[str, str], generic: set[s
             roots = {r for r in roots if r != c.key and by_key[r].type in wanted}
             if len(roots) == 1:
                 target = roots.pop()
-        if target is None or target == c.key or target in generic:
-            continue
+        if target is None or target == c.key or target in generic or by_key[target].type not in wanted | {None}:
+            continue  # no owner, several, or one of a type the question does not ask for
         _absorb(by_key[target], c)
         parent[c.key] = target
 
@@ -1328,7 +1328,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question))
-    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), qt.types)]
+    wanted = [t for t, w in qt.types.items() if w >= 1.0]
+    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
     scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
     return scored
