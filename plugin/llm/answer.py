@@ -970,16 +970,24 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
                 break
 
 
-def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
+def _merge_aliases(cands: dict[str, _Cand], generic: set[str], asked: frozenset[str] = frozenset(),
+                   wanted: Iterable[str] = ()) -> list[_Cand]:
     """Fold a name into the one longer name of the same type that begins or ends with all its
     words ("JACOB" into "JACOB MARLEY"); the longer name is kept. A common noun ("man") and a
     name that several longer ones could extend ("Cratchit": "Bob Cratchit", "Mrs. Cratchit")
     stay apart. The longer names are found through an index of their word prefixes and suffixes
-    (the ones ``_affix`` accepts), so the cost grows with the number of names, not its square."""
+    (the ones ``_affix`` accepts), so the cost grows with the number of names, not its square.
+
+    A possessive name "X's H" ("Marley's Ghost") is another entity than X, and stays apart —
+    unless the question asks for an H (``asked``: its word roots hold H's): then "X's H" is the
+    one the question means by X's name, and its evidence joins X's (the name X, else "H of X",
+    else the one name that begins or ends with X's words), when that is of a ``wanted`` type (the
+    question's main ones), whatever type the index gave the possessive form."""
     items = sorted(cands.values(), key=lambda c: (-len(c.key.split()), c.key))
     kept: list[_Cand] = []
     at: dict[int, int] = {}  # id(kept candidate) -> its place in ``kept``
     affixes: dict[tuple[str, ...], list[_Cand]] = {}
+    parent: dict[str, str] = {}  # a folded name's key -> the key of the name it folded into
 
     def keep(c: _Cand, place: int | None = None) -> None:
         if place is None:
@@ -1014,11 +1022,65 @@ def _merge_aliases(cands: dict[str, _Cand], generic: set[str]) -> list[_Cand]:
             # the text is about; it keeps its own name and takes the longer one's evidence
             keep(c, at.pop(id(host)))
             host, c = c, host
-        host.mentions |= c.mentions
-        host.hits = sorted(set(host.hits) | set(c.hits))
-        host.surfaces.extend(c.surfaces)
-        host.determined += c.determined
+        _absorb(host, c)
+        parent[c.key] = host.key
+    if asked:
+        _merge_possessives(kept, parent, generic, asked, frozenset(wanted))
+        kept = [c for c in kept if parent.get(c.key, c.key) == c.key]
     return kept
+
+
+def _absorb(host: _Cand, c: _Cand) -> None:
+    host.mentions |= c.mentions
+    host.hits = sorted(set(host.hits) | set(c.hits))
+    host.surfaces.extend(c.surfaces)
+    host.determined += c.determined
+
+
+_POSSESSIVE_NAME = re.compile(r"^(?P<x>.+?)['’]s?\s+(?P<h>[A-Za-z-]+)$", re.I)
+
+
+def _merge_possessives(kept: list[_Cand], parent: dict[str, str], generic: set[str], asked: frozenset[str],
+                       wanted: frozenset[str]) -> None:
+    """The second pass of :func:`_merge_aliases`: "X's H" joins X when the question asks for an
+    H. ``parent`` maps a folded name's key to the key it folded into (a union-find over keys)."""
+    def find(key: str) -> str:
+        while parent.get(key, key) != key:
+            parent[key] = parent.get(parent[key], parent[key])  # path halving
+            key = parent[key]
+        return key
+
+    by_key = {c.key: c for c in kept}
+    ends: dict[tuple[str, ...], set[str]] = {}  # a name's first / last words -> the keys
+    for key in list(parent) + list(by_key):
+        words = tuple(key.split())
+        for n in range(1, len(words) + 1):
+            ends.setdefault(words[:n], set()).add(key)
+            ends.setdefault(words[-n:], set()).add(key)
+    for c in list(kept):
+        m = _POSSESSIVE_NAME.match(c.name.strip())
+        if not m or find(c.key) != c.key or c.key in generic:
+            continue
+        head = m.group("h").lower()
+        if _root(head) not in asked:
+            continue
+        x = _key(m.group("x"))
+        if not x:
+            continue
+        target = None
+        for key in (x, f"{head} of {x}"):
+            if key in parent or key in by_key:
+                target = find(key)
+                break
+        if target is None:
+            roots = {find(k) for k in ends.get(tuple(x.split()), ()) if k not in generic}
+            roots = {r for r in roots if r != c.key and by_key[r].type in wanted}
+            if len(roots) == 1:
+                target = roots.pop()
+        if target is None or target == c.key or target in generic or by_key[target].type not in wanted | {None}:
+            continue  # no owner, several, or one of a type the question does not ask for
+        _absorb(by_key[target], c)
+        parent[c.key] = target
 
 
 def _affix(short: Sequence[str], long: Sequence[str]) -> bool:
@@ -1266,7 +1328,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question))
-    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic)]
+    wanted = [t for t, w in qt.types.items() if w >= 1.0]
+    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
     scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
     return scored
