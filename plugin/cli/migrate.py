@@ -11,8 +11,9 @@ every linked stage implies (stages linked by a ragprov that wrote no trace link 
 time.
 
 Traces built by TrustGraph name no question on their stages: the same step links them (with
-``tg:forQuestion`` as well), and ``ragprov import`` runs it when the quads it brought in hold such
-stages (:func:`link_unnamed_stages`).
+``tg:forQuestion`` as well). ``ragprov import`` runs it when the quads it brought in hold such
+stages, or stages linked by an older ragprov whose traces lack their trace links
+(:func:`link_imported`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,17 @@ def link_unnamed_stages(store) -> dict[str, int] | None:
     if not store.ask(catalog().render("migrate/unnamed-stages", store.dialect)):
         return None
     return document_links(store)
+
+
+def link_imported(store) -> dict[str, int] | None:
+    """After an import: when some stage names no question (:func:`link_unnamed_stages`), or some
+    linked stage's trace lacks its trace link (an export of an older ragprov, which wrote stage
+    links only: ``migrate/unlinked-traces``), add every link :func:`document_links` adds; None
+    when neither (two ASKs, each stopping at the first such stage)."""
+    linked = link_unnamed_stages(store)
+    if linked is None and store.ask(catalog().render("migrate/unlinked-traces", store.dialect)):
+        linked = document_links(store)
+    return linked
 
 
 @cli.group("migrate")

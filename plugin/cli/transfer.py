@@ -78,12 +78,16 @@ def import_command(source, form, replace, store):
     except LoadError as e:
         raise LoadError(f"{name}: {e}") from None
     click.echo(f"imported {n} quads into a {store.dialect.value} store", err=True)
-    # traces built by TrustGraph name no question on their stages: link them to their documents and
-    # questions now, as the recorder does when it writes a stage, so `lineage document` finds them
-    # by its bound look-ups (beside ragprov's own traces on the same documents)
-    from .migrate import link_unnamed_stages
+    # traces built by TrustGraph name no question on their stages, and an older ragprov linked its
+    # stages but not their traces: link them to their documents (and questions) now, as the
+    # recorder does when it writes a stage, so `lineage document` finds them by its bound look-ups
+    # (beside the traces already linked on the same documents)
+    from .migrate import link_imported
 
-    linked = link_unnamed_stages(store)
-    if linked is not None:
+    linked = link_imported(store)
+    if linked is not None and linked["stages"]:
         click.echo(f"linked {linked['stages']} stage(s) of traces built by TrustGraph to their documents "
                    f"({linked['links']} link(s); see `ragprov migrate document-links`)", err=True)
+    if linked is not None and linked["traces"]:
+        click.echo(f"added {linked['traces']} trace link(s) (tg:traceRestsOn: a trace to each document its linked stages "
+                   "rest on, which an older ragprov did not write; see `ragprov migrate document-links`)", err=True)

@@ -25,8 +25,7 @@ The answer is Jacob Marley.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Iterator, Sequence
 
 from pyoxigraph import NamedNode, Triple
 
@@ -101,9 +100,9 @@ class GraphRag(Pipeline):
     kind = "graph-rag"
 
     params_type = GraphRagParams
-    #: the seeds' description facts the last expansion weighed, with the chunks to cite each by
-    #: (replaced by each run's expansion; none before the first)
-    _described: Mapping[Triple, Sequence[NamedNode]] = MappingProxyType({})
+    #: the seeds' description facts the last expansion weighed (replaced by each run's expansion;
+    #: none before the first): :meth:`origins` reads the chunks to cite the kept ones by
+    _described: tuple[Triple, ...] = ()
 
     def _open(self, question: str, used: NamedNode | None):
         return self.recorder.graph_rag(question, model=self.engine.model, used=used)
@@ -159,7 +158,7 @@ class GraphRag(Pipeline):
         # the first hop also weighs the descriptions of the best seeds the question does not name:
         # what an entity is ("ambitious and meticulous", "skeptical of …") is a fact of the graph
         # the neighbourhood leaves out, and the one the question found it by
-        self._described = self._descriptions(described, question)
+        self._described = tuple(self._descriptions(described, question))
         frontier = list(seeds)
         visited: set[NamedNode] = set(frontier)
         seen_edges: set[Triple] = set()
@@ -206,38 +205,39 @@ class GraphRag(Pipeline):
             frontier = next_frontier[: params.entity_limit]
         return kept, hops, explored, prompt, spent
 
-    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> dict[Triple, list[NamedNode]]:
+    def _descriptions(self, entities: Sequence[tuple[NamedNode, str | None]], question: str) -> list[Triple]:
         """The description facts of ``entities`` (``(entity, label)`` pairs; one fact per entity,
         the first in a stable order) that say at least :data:`DESCRIBED_TERMS` of the question's
         words besides the entity's own name (one shared word, such as the "company" of "which
         company …", says little; a description repeating the name the question matched says
-        nothing more), each with the chunks its entity was derived from, to cite it by
-        (:meth:`origins`)."""
+        nothing more), in ``entities``' order. Only the facts: :meth:`origins` reads the chunks
+        to cite the few an answer keeps by."""
         if not entities:
-            return {}
+            return []
         with self.result.timings.measure("labels"):
             found = self.reader.descriptions([e for e, _ in entities])
         asked = set(content_tokens(question))
-        facts = {}
+        facts = []
         for e, label in entities:
-            said = asked & set(content_tokens(term_text(found[e].facts[0].object, {}))) if e in found else set()
+            said = asked & set(content_tokens(term_text(found[e][0].object, {}))) if e in found else set()
             if len(said - set(content_tokens(label or ""))) >= DESCRIBED_TERMS:
-                facts[found[e].facts[0]] = found[e].chunks
+                facts.append(found[e][0])
         return facts
 
     def origins(self, edges: Sequence[Triple]) -> dict[Triple, list[EdgeOrigin]]:
         """Where each of the last run's kept facts came from: an extracted edge from its
         statements' chunks (:meth:`FactsReader.edge_sources`), a seed's description from the first
-        :data:`DESCRIPTION_CITES` chunks its entity was found in."""
+        :data:`DESCRIPTION_CITES` chunks its entity was found in (by chunk index:
+        :meth:`FactsReader.description_origins`, read for these descriptions only and bounded per
+        entity in the store)."""
         reader = self.reader
         origins = reader.edge_sources(edges) if edges else {}
         described = [e for e in edges if e in self._described and not origins.get(e)]
         if described:
-            chunks = reader.chunk_origins({c for e in described for c in self._described[e]})
+            found = reader.description_origins([e.subject for e in described if isinstance(e.subject, NamedNode)],
+                                               limit=DESCRIPTION_CITES)
             for e in described:
-                found = sorted((chunks[c] for c in self._described[e] if c in chunks),
-                               key=lambda o: (o.chunk_index is None, o.chunk_index or 0, o.source.document.value))
-                origins[e] = found[:DESCRIPTION_CITES]
+                origins[e] = found.get(e.subject, [])[:DESCRIPTION_CITES] if isinstance(e.subject, NamedNode) else []
         return origins
 
     def _evidence(self, passages: list[Passage], kept: Sequence[_Kept], selections: Sequence[NamedNode]) -> list[Passage]:

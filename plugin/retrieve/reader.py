@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from pyoxigraph import Literal, NamedNode, Triple
 
@@ -43,14 +43,8 @@ if TYPE_CHECKING:
     from .textindex import StoredChunkIndex, StoredEntityIndex, TextIndex
     from .vectors import Embedder, VectorIndex
 
-__all__ = ["Described", "FactsReader", "update_text_index"]
+__all__ = ["FactsReader", "update_text_index"]
 
-
-class Described(NamedTuple):
-    """An entity's description facts and the chunks it was derived from (:meth:`FactsReader.descriptions`)."""
-
-    facts: list[Triple]
-    chunks: list[NamedNode]
 
 class FactsReader:
     """The read-only queries retrieval runs, against one store and one facts graph."""
@@ -210,24 +204,40 @@ class FactsReader:
                 out.extend((entity, t) for t in by_node.get(entity, ()))
         return out
 
-    def descriptions(self, entities: Sequence[NamedNode]) -> dict[NamedNode, Described]:
+    def descriptions(self, entities: Sequence[NamedNode]) -> dict[NamedNode, list[Triple]]:
         """The description facts of ``entities`` (``entity description-predicate "literal"``, the
-        schema's ``description_predicates``), in a stable order (predicate, then text), and the
-        chunks (text units) each entity was derived from (``urn:graph:source``); one
-        ``retrieve/descriptions`` query per 200 IRIs. Entities without a description are absent."""
+        schema's ``description_predicates``), in a stable order (predicate, then text); one
+        ``retrieve/descriptions`` query per 200 IRIs. Entities without a description are absent.
+        The chunks to cite a description by are read apart, for the few an answer keeps
+        (:meth:`description_origins`)."""
         facts: dict[NamedNode, list[Triple]] = {}
-        units: dict[NamedNode, list[NamedNode]] = {}
         for batch in _batches(list(dict.fromkeys(entities))):
             rows = self._select("retrieve/descriptions", entities=list(batch), facts_graph=self.facts_graph,
                                 description_predicates=list(self.schema.description_predicates))
             for row in rows:
                 if isinstance(row.get("o"), Literal):
                     facts.setdefault(row["entity"], []).append(Triple(row["entity"], row["p"], row["o"]))
-                elif isinstance(row.get("unit"), NamedNode):
+        return {e: sorted(ts, key=lambda t: (t.predicate.value, str(t.object))) for e, ts in facts.items()}
+
+    def description_origins(self, entities: Sequence[NamedNode], *, limit: int) -> dict[NamedNode, list[EdgeOrigin]]:
+        """The first ``limit`` chunks (text units) each of ``entities`` was derived from
+        (``urn:graph:source``), by chunk index then IRI, as origins to cite (:meth:`chunk_origins`);
+        one ``retrieve/description-units`` query per 25 entities, each entity's rows bounded by
+        ``limit`` in the store (a hub entity found in thousands of units reads ``limit``).
+        Entities found in no chunk are absent."""
+        units: dict[NamedNode, list[NamedNode]] = {}
+        for batch in _batches([e for e in dict.fromkeys(entities) if isinstance(e, NamedNode)], 25):
+            for row in self._select("retrieve/description-units", entities=list(batch), limit=limit):
+                if isinstance(row.get("unit"), NamedNode):
                     units.setdefault(row["entity"], []).append(row["unit"])
+        if not units:
+            return {}
+        chunks = self.chunk_origins({c for us in units.values() for c in us})
         return {
-            e: Described(sorted(ts, key=lambda t: (t.predicate.value, str(t.object))), sorted(set(units.get(e, ())), key=lambda u: u.value))
-            for e, ts in facts.items()
+            e: sorted((chunks[c] for c in us if c in chunks),
+                      key=lambda o: (o.chunk_index is None, o.chunk_index or 0, o.source.document.value,
+                                     o.chunk.value if o.chunk else ""))
+            for e, us in units.items()
         }
 
     def chunk_origins(self, chunks: Iterable[NamedNode]) -> dict[NamedNode, EdgeOrigin]:

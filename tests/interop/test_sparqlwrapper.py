@@ -40,6 +40,7 @@ def _read_cases() -> dict[str, dict]:
         "lineage/document-page": dict(document=graphs.DOC, limit=10, offset=5),
         "migrate/document-links-count": {},
         "migrate/unnamed-stages": {},
+        "migrate/unlinked-traces": {},
         "lineage/answer-details": dict(questions=[NamedNode("urn:trustgraph:question:1")],
                                        stages=[NamedNode("urn:trustgraph:prov:focus:1")]),
         "lineage/edge-sources": dict(edges=[edge]),

@@ -118,6 +118,64 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     assert not Lineage(store).document_page(doc.iri, limit=1).partly_linked
 
 
+def test_import_of_an_older_export_links_its_traces(store, tmp_path, clock, capsys):
+    """An export from a ragprov that linked stages (tg:restsOn) but not traces (tg:traceRestsOn):
+    ``ragprov import`` adds the trace links (one ASK stopping at the first stage whose trace lacks
+    its link, then the migration), says so, and an export with every link gets nothing."""
+    from ragprov.cli import cli, run
+    from ragprov.cli.migrate import document_links, link_imported
+    from ragprov.sparql.templates import catalog
+    from ragprov.store import open_store
+    from ragprov.store.transfer import export_store
+
+    doc, chunk = _load_pdf_and_facts(store, tmp_path)
+    recorder = Recorder(store, clock=clock)
+    g = recorder.graph_rag("Who was Scrooge's partner?", model="offline")
+    g.grounding(["partner"])
+    g.exploration([SCROOGE], edge_count=2)
+    g.focus([EdgeSelection(EDGE, score=0.9, concept="partner")])
+    g.synthesis("Marley.")
+    d = recorder.doc_rag("What is Stave One?", model="offline")
+    d.grounding(["stave"])
+    d.exploration([NamedNode(chunk)])
+    d.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
+    d.synthesis("Marley's Ghost.")
+    trace_links = lambda s: {(r["t"], r["d"]) for r in s.select(  # noqa: E731
+        "PREFIX tg: <https://trustgraph.ai/ns/> SELECT ?t ?d WHERE { GRAPH <urn:graph:retrieval> { ?t tg:traceRestsOn ?d } }")}
+    recorded = trace_links(store)
+    assert len(recorded) == 2
+    current = tmp_path / "current.nq"
+    current.write_bytes(export_store(store))
+    unlinked_traces = catalog().render("migrate/unlinked-traces", store.dialect)
+    assert not store.ask(unlinked_traces) and link_imported(store) is None  # every trace linked: nothing to do
+    _unlink(store, stages=False)
+    assert store.ask(unlinked_traces)
+    older = tmp_path / "older.nq"
+    older.write_bytes(export_store(store))
+
+    def _import(source) -> str:
+        capsys.readouterr()
+        target = tmp_path / source.stem
+        assert run(cli, ["import", str(source), "--store", str(target)]) == 0
+        return capsys.readouterr().err
+
+    err = _import(older)
+    assert "added 2 trace link(s) (tg:traceRestsOn" in err and "stage(s)" not in err, err
+    imported = open_store(str(tmp_path / "older"))
+    try:
+        assert trace_links(imported) == recorded  # the links the recorder wrote, no more
+        assert document_links(imported, dry_run=True) == {"stages": 0, "links": 0, "traces": 0}
+        page = Lineage(imported).document_page(doc.iri, limit=10)
+        assert not page.partly_linked and page.total == 2
+    finally:
+        imported.close()
+    err = _import(current)
+    assert "imported" in err and "trace link" not in err, err
+    # the same on the source store's engine: the ASK finds the stage links, the migration links
+    assert link_imported(store) == {"stages": 0, "links": 0, "traces": 2}
+    assert trace_links(store) == recorded and link_imported(store) is None
+
+
 def _unlink(store, *, stages: bool = True) -> None:
     """Remove the document links (the trace links; and the stages' unless ``stages`` is False): a
     store recorded before ragprov wrote them."""

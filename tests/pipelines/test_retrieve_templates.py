@@ -4,7 +4,7 @@ only through filters, and answer on a store (each named here, so the catalog tes
 from __future__ import annotations
 
 import pytest
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode, Quad
 
 from ragprov.retrieve import FactsReader, FactsSchema
 from ragprov.sparql import Dialect
@@ -44,6 +44,7 @@ PARAMS = {
     "retrieve/entity-types": dict(facts_graph=FACTS, entities=[graphs.n("scrooge")]),
     "retrieve/descriptions": dict(facts_graph=FACTS, entities=[graphs.n("scrooge"), graphs.n("marley")],
                                   description_predicates=list(SCHEMA.description_predicates)),
+    "retrieve/description-units": dict(entities=[graphs.n("scrooge"), graphs.n("marley")], limit=3),
     "retrieve/graphrag-texts": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.chunk_iri("c0")]),
     "retrieve/graphrag-table-fields": dict(facts_graph=FACTS, items=[graphs.n("scrooge"), graphs.n("report"), graphs.chunk_iri("c0")]),
 }
@@ -82,8 +83,37 @@ def test_retrieve_templates_answer(carol_store):
     described = {(r["entity"], r["o"].value) for r in run("retrieve/descriptions")}
     assert described == {(graphs.n(k), graphs.ENTITIES[k][1]) for k in ("scrooge", "marley")}
     found = reader.descriptions([graphs.n("marley"), graphs.n("partner", graphs.R)])  # a predicate has none
-    assert [(t.subject, t.object.value) for d in found.values() for t in d.facts] == [(graphs.n("marley"), graphs.ENTITIES["marley"][1])]
-    assert found[graphs.n("marley")].chunks == []  # this graph derives no entity from a chunk
+    assert [(t.subject, t.object.value) for ts in found.values() for t in ts] == [(graphs.n("marley"), graphs.ENTITIES["marley"][1])]
+    assert not list(run("retrieve/description-units"))  # this graph derives no entity from a chunk
+    assert reader.description_origins([graphs.n("marley")], limit=3) == {}
+
+
+def test_a_description_is_cited_by_its_entity_s_first_chunks_read_bounded_in_the_store(carol_store):
+    """An entity found in many text units (a hub) reads ``limit`` of them per entity, by chunk
+    index then IRI; units that are not chunks with text are never cited."""
+    from ragprov.namespaces import LIBRARY_GRAPH, PROV, RDF, SOURCE_GRAPH, TG
+    from ragprov.sparql.quads import insert_data
+
+    s, marley, fred = carol_store, graphs.n("marley"), graphs.n("fred")
+    unindexed, textless = NamedNode(f"{graphs.PAGE.value}/c9"), NamedNode(f"{graphs.PAGE.value}/c8")
+    quads = [Quad(unindexed, RDF.type, TG.TextUnit, SOURCE_GRAPH), Quad(unindexed, TG.content, Literal("Fezziwig."), LIBRARY_GRAPH),
+             Quad(textless, RDF.type, TG.Chunk, SOURCE_GRAPH),
+             Quad(textless, TG.chunkIndex, Literal(-1), SOURCE_GRAPH)]
+    for unit in (unindexed, textless, graphs.DOC, *(graphs.chunk_iri(k) for k in ("c3", "c1", "c2", "c0"))):
+        quads.append(Quad(marley, PROV.wasDerivedFrom, unit, SOURCE_GRAPH))
+    quads.append(Quad(fred, PROV.wasDerivedFrom, graphs.chunk_iri("c1"), SOURCE_GRAPH))
+    s.update(insert_data(quads, s.dialect))
+    rows = s.select(catalog().render("retrieve/description-units", s.dialect, entities=[marley, fred], limit=2))
+    c0, c1 = graphs.chunk_iri("c0"), graphs.chunk_iri("c1")
+    assert sorted((r["entity"].value, r["unit"].value) for r in rows) == sorted(
+        [(marley.value, c0.value), (marley.value, c1.value), (fred.value, c1.value)])
+    found = FactsReader(s, facts_graph=FACTS).description_origins([marley, fred, graphs.n("tim")], limit=10)
+    assert {e: [o.chunk for o in origins] for e, origins in found.items()} == {
+        # the unindexed unit last; the textless chunk and the document never
+        marley: [graphs.chunk_iri(k) for k in ("c0", "c1", "c2", "c3")] + [unindexed],
+        fred: [graphs.chunk_iri("c1")],
+    }
+    assert [o.citation() for o in found[marley][:2]] == ["A Christmas Carol, p. 1, chunk 0", "A Christmas Carol, p. 1, chunk 1"]
 
 
 def _groups(text: str) -> list[str]:
