@@ -36,6 +36,22 @@ def _load_pdf_and_facts(store, tmp_path):
     return doc, chunk
 
 
+def _record_partner_and_stave(store, chunk, clock, *, reasoning=None):
+    """Record a GraphRAG trace that keeps EDGE and a DocRAG trace that keeps ``chunk``: the recorder and the two traces."""
+    recorder = Recorder(store, clock=clock)
+    g = recorder.graph_rag("Who was Scrooge's partner?", model="offline")
+    g.grounding(["partner"])
+    g.exploration([SCROOGE], edge_count=2)
+    g.focus([EdgeSelection(EDGE, reasoning=reasoning, score=0.9, concept="partner")])
+    g.synthesis("Marley.")
+    d = recorder.doc_rag("What is Stave One?", model="offline")
+    d.grounding(["stave"])
+    d.exploration([NamedNode(chunk)])
+    d.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
+    d.synthesis("Marley's Ghost.")
+    return recorder, g, d
+
+
 def test_edge_to_page_and_document(store, tmp_path):
     doc, chunk = _load_pdf_and_facts(store, tmp_path)
     lineage = Lineage(store)
@@ -53,17 +69,7 @@ def test_edge_to_page_and_document(store, tmp_path):
 
 def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
     doc, chunk = _load_pdf_and_facts(store, tmp_path)
-    recorder = Recorder(store, clock=clock)
-    g = recorder.graph_rag("Who was Scrooge's partner?", model="offline")
-    g.grounding(["partner"])
-    g.exploration([SCROOGE], edge_count=2)
-    g.focus([EdgeSelection(EDGE, reasoning="names the partner", score=0.9, concept="partner")])
-    g.synthesis("Marley.")
-    d = recorder.doc_rag("What is Stave One?", model="offline")
-    d.grounding(["stave"])
-    d.exploration([NamedNode(chunk)])
-    d.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
-    d.synthesis("Marley's Ghost.")
+    recorder, g, _ = _record_partner_and_stave(store, chunk, clock, reasoning="names the partner")
     other = recorder.graph_rag("Unrelated?", model="offline")
     other.grounding(["x"])
     other.exploration([SCROOGE], edge_count=1)
@@ -129,17 +135,7 @@ def test_import_of_an_older_export_links_its_traces(store, tmp_path, clock, caps
     from ragprov.store.transfer import export_store
 
     doc, chunk = _load_pdf_and_facts(store, tmp_path)
-    recorder = Recorder(store, clock=clock)
-    g = recorder.graph_rag("Who was Scrooge's partner?", model="offline")
-    g.grounding(["partner"])
-    g.exploration([SCROOGE], edge_count=2)
-    g.focus([EdgeSelection(EDGE, score=0.9, concept="partner")])
-    g.synthesis("Marley.")
-    d = recorder.doc_rag("What is Stave One?", model="offline")
-    d.grounding(["stave"])
-    d.exploration([NamedNode(chunk)])
-    d.focus([ChunkSelection(NamedNode(chunk), score=0.5)])
-    d.synthesis("Marley's Ghost.")
+    _record_partner_and_stave(store, chunk, clock)
     trace_links = lambda s: {(r["t"], r["d"]) for r in s.select(  # noqa: E731
         "PREFIX tg: <https://trustgraph.ai/ns/> SELECT ?t ?d WHERE { GRAPH <urn:graph:retrieval> { ?t tg:traceRestsOn ?d } }")}
     recorded = trace_links(store)
