@@ -66,12 +66,18 @@ def test_load_and_trace_lineage(tmp_path, capsys, monkeypatch):
     from ragprov.store import open_store
 
     edge = Triple(NamedNode("urn:e:scrooge"), NamedNode("urn:r:signed"), Literal("the register", language="en"))
-    with open_store(store) as opened:
-        t = Recorder(opened).graph_rag("Who signed the register?", model="m")
-        t.grounding(["register"])
-        t.exploration([edge.subject], edge_count=1)
-        t.focus([EdgeSelection(edge, score=1.0)])
-        t.synthesis("Scrooge.")
+
+    def record(question: str, answer: str):
+        """A GraphRAG trace that keeps ``edge``, recorded in the store."""
+        with open_store(store) as opened:
+            trace = Recorder(opened).graph_rag(question, model="m")
+            trace.grounding(["register"])
+            trace.exploration([edge.subject], edge_count=1)
+            trace.focus([EdgeSelection(edge, score=1.0)])
+            trace.synthesis(answer)
+        return trace
+
+    t = record("Who signed the register?", "Scrooge.")
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--store", store, "--format", "json")
     (listed,) = json.loads(out)
     assert code == 0 and listed["question"] == t.question.value and listed["stages"] and listed["items"] == [], err
@@ -81,12 +87,7 @@ def test_load_and_trace_lineage(tmp_path, capsys, monkeypatch):
     assert code == 0 and json.loads(out) == {"stages": 0, "links": 0, "traces": 0, "dry_run": True}, err
 
     # a page of the traces, newest first, and how many there are in all
-    with open_store(store) as opened:
-        later = Recorder(opened).graph_rag("Who signed it again?", model="m")
-        later.grounding(["register"])
-        later.exploration([edge.subject], edge_count=1)
-        later.focus([EdgeSelection(edge, score=1.0)])
-        later.synthesis("Scrooge, again.")
+    later = record("Who signed it again?", "Scrooge, again.")
     code, out, err = _run(capsys, "lineage", "document", doc["iri"], "--limit", "1", "--store", store)
     assert code == 0 and later.question.value in out and t.question.value not in out, err
     assert "traces 1-1 of 2, newest first; --page 2 for the next, --all for every one" in err
