@@ -23,17 +23,15 @@ cutting the text two consecutive units share from the worse-ranked one (no quest
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import weakref
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pyoxigraph import NamedNode
 
 from ..retrieve.indexes import ChunkRecord
-from ..retrieve.lexical import content_tokens, split_sentences
+from ..retrieve.lexical import BM25, content_tokens, split_sentences
 
 __all__ = ["BodyMarkers", "Matter", "SentenceScorer", "body_markers", "body_texts", "drop_matter", "matter_spans"]
 
@@ -118,9 +116,8 @@ class SentenceScorer:
         self.weights: dict[str, float] = {}
         for t in _roots(question):
             self.weights[t] = max(self.weights.get(t, 0.0), NAME_WEIGHT if t in names else 1.0)
-        n = len(self.docs)
-        df = Counter(t for d in self.docs for t in set(d) if t in self.weights)
-        self.idf = {t: math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in self.weights if df[t]}
+        pool = BM25(self.docs)  # its idf: the rarity of each question word in the pool
+        self.idf = {t: pool.idf(t) for t in self.weights if t in pool.postings}
 
     def coverage(self, i: int) -> float:
         """The weighted share of the question's words sentence ``i`` has (each word once,
