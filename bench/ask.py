@@ -17,6 +17,16 @@ what a shared machine inflates least) and peak RSS, and the ratio to the floor p
 per mode, where one run's time goes (imports, store open, the pipeline's stages, the number of
 SPARQL queries and text-index statements).
 
+Each mode's ``stalls`` counts its runs whose trace write met a RocksDB write stall (the process's
+own RocksDB ``LOG``: "Stalling/Stopping writes because we have N level-0 files"), printed beside
+the store's table-file count before and after the rounds. Why they come: every ``ask`` writes its
+trace through a brief writable open, whose flush adds a level-0 table file to each column family
+it writes; the open starts a compaction of them into the store's bottom level, which on this
+store rewrites hundreds of megabytes and is cancelled when the process closes. Level-0 files
+pile up (each one also read by every later look-up) until the 20th (pyoxigraph's RocksDB
+``level0_slowdown_writes_trigger``), when the flush waits for a whole compaction: seconds of CPU
+in one ``ask`` — its p95.
+
     python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
 """
 
@@ -133,6 +143,20 @@ def measure(argv: list[str]) -> tuple[float, int, str]:
     return wall, usage.ru_maxrss, out
 
 
+def stalled(store_dir: Path) -> bool:
+    """Whether the last process to open the store met a RocksDB write stall (its ``LOG``)."""
+    try:
+        text = (store_dir / "LOG").read_text(errors="replace")
+    except OSError:
+        return False
+    return "Stalling writes" in text or "Stopping writes" in text
+
+
+def table_files(store_dir: Path) -> int:
+    """How many RocksDB table files the store has (level-0 files add to them until compacted)."""
+    return sum(1 for _ in store_dir.glob("*.sst"))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", type=int, default=1_000_000)
@@ -156,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     rss: dict[str, int] = {m: 0 for m in (*MODES, "floor")}
     opens: list[float] = []
     lookups: list[float] = []
+    stalls: dict[str, int] = {m: 0 for m in MODES}
+    files_before = table_files(store_dir)
     for r in range(args.rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
         for mode in MODES:
@@ -163,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             walls[mode].append(wall)
             cpus[mode].append(CPU[-1])
             rss[mode] = max(rss[mode], peak)
+            stalls[mode] += stalled(store_dir)
         wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
         t_open, t_lookup, _ = out.split()
         walls["floor"].append(wall)
@@ -175,11 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     floor_cpu = percentiles(cpus["floor"])[0]
     print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
           f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
-    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'peak MiB':>9}")
+    print(f"store table files: {files_before} before the rounds, {table_files(store_dir)} after "
+          "(stalls: runs whose trace write met a RocksDB write stall, see the module docstring)")
+    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
     for mode in MODES:
         p50, p95 = percentiles(walls[mode])
         print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
-              f"{rss[mode] / 1024:9.0f}")
+              f"{max(cpus[mode]) * 1000:8.0f} {rss[mode] / 1024:9.0f} {stalls[mode]:7d}")
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
     for mode in MODES:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
