@@ -17,15 +17,16 @@ what a shared machine inflates least) and peak RSS, and the ratio to the floor p
 per mode, where one run's time goes (imports, store open, the pipeline's stages, the number of
 SPARQL queries and text-index statements).
 
-Each mode's ``stalls`` counts its runs whose trace write met a RocksDB write stall (the process's
-own RocksDB ``LOG``: "Stalling/Stopping writes because we have N level-0 files"), printed beside
-the store's table-file count before and after the rounds. Why they come: every ``ask`` writes its
-trace through a brief writable open, whose flush adds a level-0 table file to each column family
-it writes; the open starts a compaction of them into the store's bottom level, which on this
-store rewrites hundreds of megabytes and is cancelled when the process closes. Level-0 files
-pile up (each one also read by every later look-up) until the 20th (pyoxigraph's RocksDB
-``level0_slowdown_writes_trigger``), when the flush waits for a whole compaction: seconds of CPU
-in one ``ask`` — its p95.
+Each mode's ``stalls`` counts its runs that paid for a compaction of the store: runs whose
+process removed table files of 64 MiB or more that were there before it (their data rewritten
+by a compaction that finished in it) or whose RocksDB ``LOG`` says "Stalling/Stopping writes
+because we have N level-0 files"; printed beside the store's table-file count before and after the
+rounds. Why they come: every ``ask`` writes its trace through a brief writable open, whose flush
+adds a level-0 table file to each column family it writes; the open starts a compaction of them
+into the store's bottom level, which on this store rewrites it (hundreds of megabytes) and is
+cancelled when the process closes. Level-0 files pile up (each one also read by every later
+look-up) until the 20th (pyoxigraph's RocksDB ``level0_slowdown_writes_trigger``), when the
+flush waits for the whole compaction: seconds of CPU in one ``ask`` — its p95.
 
     python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
 """
@@ -33,6 +34,7 @@ in one ``ask`` — its p95.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -143,18 +145,27 @@ def measure(argv: list[str]) -> tuple[float, int, str]:
     return wall, usage.ru_maxrss, out
 
 
-def stalled(store_dir: Path) -> bool:
-    """Whether the last process to open the store met a RocksDB write stall (its ``LOG``)."""
+def table_files(store_dir: Path) -> dict[str, int]:
+    """The store's RocksDB table files and their sizes (level-0 files add to them until compacted)."""
+    out = {}
+    for f in store_dir.glob("*.sst"):
+        with contextlib.suppress(OSError):
+            out[f.name] = f.stat().st_size
+    return out
+
+
+def stalled(store_dir: Path, before: dict[str, int]) -> bool:
+    """Whether the process that just ran paid for a compaction of the store: it removed table
+    files of 64 MiB or more that were there ``before`` it, or its RocksDB ``LOG`` (the last
+    process to open the store writes it) says it stalled writes."""
+    after = table_files(store_dir)
+    if sum(size for name, size in before.items() if name not in after) >= 64 * 2**20:
+        return True
     try:
         text = (store_dir / "LOG").read_text(errors="replace")
     except OSError:
         return False
     return "Stalling writes" in text or "Stopping writes" in text
-
-
-def table_files(store_dir: Path) -> int:
-    """How many RocksDB table files the store has (level-0 files add to them until compacted)."""
-    return sum(1 for _ in store_dir.glob("*.sst"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,15 +192,16 @@ def main(argv: list[str] | None = None) -> int:
     opens: list[float] = []
     lookups: list[float] = []
     stalls: dict[str, int] = {m: 0 for m in MODES}
-    files_before = table_files(store_dir)
+    files_before = len(table_files(store_dir))
     for r in range(args.rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
         for mode in MODES:
+            files = table_files(store_dir)
             wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
             walls[mode].append(wall)
             cpus[mode].append(CPU[-1])
             rss[mode] = max(rss[mode], peak)
-            stalls[mode] += stalled(store_dir)
+            stalls[mode] += stalled(store_dir, files)
         wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
         t_open, t_lookup, _ = out.split()
         walls["floor"].append(wall)
@@ -202,8 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     floor_cpu = percentiles(cpus["floor"])[0]
     print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
           f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
-    print(f"store table files: {files_before} before the rounds, {table_files(store_dir)} after "
-          "(stalls: runs whose trace write met a RocksDB write stall, see the module docstring)")
+    print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
+          "(stalls: runs that paid for a compaction of the store, see the module docstring)")
     print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
     for mode in MODES:
         p50, p95 = percentiles(walls[mode])
