@@ -1410,6 +1410,23 @@ def _counted(question: str) -> frozenset[str]:
     return frozenset(nouns)
 
 
+def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
+    """A count as the answer states it: with the "a" of "a dozen" and the noun it counts when that
+    follows within three words ("fifteen shillings").
+
+    >>> s = _Sentence(0, "The hum of a dozen old servers filled it.", frozenset())
+    >>> _counted_span(s, 13, 18, frozenset({_root("servers")})), _counted_span(s, 13, 18, frozenset())
+    ('a dozen old servers', 'a dozen')
+    """
+    start = a - 2 if re.search(r"(?<![\w'’])[aA]\s$", s.text[max(0, a - 3) : a]) else a
+    for m in re.finditer(r"\s+([\w'’-]+)", s.text[b:]):
+        if m.start() and len(s.text[b : b + m.start()].split()) >= 3 or re.search(r"[,;:!?()\"“”—]", s.text[b : b + m.start()]):
+            break
+        if any(r in counted for r in _word_roots(m.group(1))):
+            return s.text[start : b + m.end()]
+    return s.text[start:b]
+
+
 def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     """How a number at ``s.text[a:b]`` stands to what the question counts: 2 when the counted noun
     follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers"), 1 when
@@ -1459,7 +1476,7 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
             near = min(1.0, near * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)
-            shown.append((near, _ARTICLES.sub("", m.group(0))))
+            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
     out = []
     for per, shown in found.values():
         support, best, order = _support(per, keys)
