@@ -1533,11 +1533,23 @@ _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s
 _HEADER = re.compile(r"^[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9](?:\s+→\s+[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9])?:\s+(?=\S)")
 
 
-def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType) -> float:
+def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence answers a why / what / how / yes-no question: its coverage of the question's
-    terms, a little more for a why-question when it gives a reason."""
+    terms, a little more for a why-question when it gives a reason; for a yes-no question, half when
+    neither it nor its passage (``passage``: its word roots) names all that the question names (it is
+    about something else).
+
+    >>> q, qt = _Question("Is Edgar a keeper?", ["Edgar"]), classify("Is Edgar a keeper?")
+    >>> s = _Sentence(0, "Mira is a keeper.", _roots("Mira is a keeper."))
+    >>> _sentence_score(s, q, qt), _sentence_score(s, q, qt, _roots("Edgar and Mira"))
+    (0.3, 0.6)
+    """
     cover = q.coverage(s.tokens)
-    return cover * 1.15 if qt.kind == "why" and _CAUSAL.search(s.text) else cover
+    if qt.kind == "why" and _CAUSAL.search(s.text):
+        return cover * 1.15
+    if qt.kind == "yes-no" and q.links(s.tokens | passage) < 1:
+        return cover * 0.5
+    return cover
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -1560,9 +1572,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                         marks.append(mark)
         return " ".join(marks)
 
+    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
+
     def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
         idx = range(len(sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt), sentences[k].passage, k))
+        return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
+                                          sentences[k].passage, k))
 
     chosen: Candidate | None = None
     rejected: tuple[Candidate, ...] = ()
@@ -1583,7 +1598,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     else:
         order = ranked_sentences()
         top = order[0] if order else None
-        cover = q.coverage(sentences[top].tokens) if top is not None else 0.0
+        cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
         if top is not None and cover >= (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
             s = sentences[top]
             chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
