@@ -12,8 +12,10 @@ evidence supports it. The algorithm, deterministic and question-independent:
    kept entities, with their types), every known entity name found in the passages' text (the
    gazetteer the mentions make up; a person's unshared first or last name alone counts too:
    "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans, numbers and dates of the passages' sentences. A sentence opening with
-   He/She/They mentions the person the sentence before it names first.
+   capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
+   the person the sentence before it names first. A how-many question takes only the numbers of
+   the sentences, a when question only their time expressions ("seven years ago", "that night",
+   "Christmas Eve", dates) — never an entity (:func:`_span_candidates`).
 3. **Score** each candidate by the independent evidence that supports it: for every passage
    (duplicates counted once) the best coverage of the question's terms by a sentence naming the
    candidate (or by the passage, for a structured mention), squared so that weak mentions add
@@ -37,7 +39,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the bench's training questions, which so far did not generalise). The threshold below reads
    the product itself (the candidate's *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
-   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. A why /
+   what / how question is answered by the best-aligned sentence (a why-question prefers one giving
+   a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
+   and that sentence: "No" when the question's terms stand after a denial in their clause
+   (:func:`_denies`), and no answer when the sentence covers less than :data:`YES_NO_COVERAGE`.
 
 >>> from ragprov.llm.engine import Mention, Passage
 >>> passages = [
@@ -1631,7 +1637,7 @@ def _wanted(qt: QuestionType) -> str:
     if qt.kind == "how-many":
         return "number"
     if qt.kind == "when":
-        return "time or event"
+        return "time"
     if not qt.types:
         return "candidate"
     best = max(qt.types, key=lambda t: qt.types[t])
