@@ -1426,7 +1426,8 @@ def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
     """
     start = a - 2 if re.search(r"(?<![\w'’])[aA]\s$", s.text[max(0, a - 3) : a]) else a
     for m in re.finditer(r"\s+([\w'’-]+)", s.text[b:]):
-        if m.start() and len(s.text[b : b + m.start()].split()) >= 3 or re.search(r"[,;:!?()\"“”—]", s.text[b : b + m.start()]):
+        between = s.text[b : b + m.start()]
+        if len(between.split()) >= 3 or re.search(r"[,;:!?()\"“”—]", between):
             break
         if any(r in counted for r in _word_roots(m.group(1))):
             return s.text[start : b + m.end()]
