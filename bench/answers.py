@@ -52,11 +52,21 @@ def first_line(answer: str) -> str:
 
 
 def is_right(line: str, expected: list[str] | None) -> bool:
-    """Whether a first line gives the expected answer (or, for ``None``, declines to answer)."""
+    """Whether a first line gives the expected answer (or, for ``None``, declines to answer); a
+    yes-no answer ("Yes", "No") must open the line.
+
+    >>> is_right("No: Jordan was not one to embrace it [1].", ["No"]), is_right("Yes: it is not known.", ["No"])
+    (True, False)
+    """
     low = " ".join(line.lower().split())
     if expected is None:
         return NOT_ANSWERED in low
-    return NOT_ANSWERED not in low and any(" ".join(a.lower().split()) in low for a in expected)
+    if NOT_ANSWERED in low:
+        return False
+    # "Yes"/"No" must be the answer the line opens with ("no" is inside "not", "nothing", "know")
+    said = re.match(r"[a-z]+", low)
+    return any((said is not None and said.group(0) == a.lower()) if a.lower() in ("yes", "no")
+               else " ".join(a.lower().split()) in low for a in expected)
 
 
 def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:

@@ -12,8 +12,10 @@ evidence supports it. The algorithm, deterministic and question-independent:
    kept entities, with their types), every known entity name found in the passages' text (the
    gazetteer the mentions make up; a person's unshared first or last name alone counts too:
    "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans, numbers and dates of the passages' sentences. A sentence opening with
-   He/She/They mentions the person the sentence before it names first.
+   capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
+   the person the sentence before it names first. A how-many question takes only the numbers of
+   the sentences, a when question only their time expressions ("seven years ago", "that night",
+   "Christmas Eve", dates) — never an entity (:func:`_span_candidates`).
 3. **Score** each candidate by the independent evidence that supports it: for every passage
    (duplicates counted once) the best coverage of the question's terms by a sentence naming the
    candidate (or by the passage, for a structured mention), squared so that weak mentions add
@@ -37,7 +39,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the bench's training questions, which so far did not generalise). The threshold below reads
    the product itself (the candidate's *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
-   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question.
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. A why /
+   what / how question is answered by the best-aligned sentence (a why-question prefers one giving
+   a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
+   and that sentence: "No" when the question's terms stand after a denial in their clause
+   (:func:`_denies`), and no answer when the sentence covers less than :data:`YES_NO_COVERAGE`.
 
 >>> from ragprov.llm.engine import Mention, Passage
 >>> passages = [
@@ -98,16 +104,34 @@ for _words, _types in (
     for _w in _words.split():
         _HEAD_TYPES[_w] = _types
 
-_YES_NO = re.compile(r"^(is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|might)\b", re.I)
-_NEGATION = re.compile(r"\b(not|never|no|none|nobody|nothing|neither|nor)\b|n't\b", re.I)
+_YES_NO = re.compile(r"^(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)"
+                     r"(?:n['’]t)?\b", re.I)
 _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
                  "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
-                 "thousand").split()
-_NUMBER = re.compile(r"\b(\d[\d,.]*|" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
+                 "thousand million dozen").split()
+_NUMBER_WORD = "(?:" + "|".join(_NUMBER_WORDS) + ")"
+#: a count: digits, or number words alone or compounded ("eighteen hundred", "five-and-twenty", "twenty-one")
+_NUMBER = re.compile(r"\b(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD + r")*\b", re.I)
 _MONTHS = "January February March April May June July August September October November December"
+_MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
+_ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
+            r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
+#: a time expression: a date, a weekday, a feast's day, "seven years ago", "this very night", "to-morrow",
+#: "at midnight", "two o'clock", "since the briefing" (month names only capitalised: "may" is a verb)
 _DATE = re.compile(
-    r"\b((?:\d{1,2} )?(?:" + "|".join(_MONTHS.split()) + r")(?: \d{1,2})?(?:,? \d{4})?|\d{4}|"
-    r"(?:Christmas|New Year's) (?:Eve|Day|morning|night)|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"
+    r"\b(?:(?i:" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH + r"(?:,?\s+\d{4})?"
+    r"|(?:\d{1,2}\s+)?" + _MONTH + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?|\d{4}"
+    r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
+    r"|(?i:(?:Christmas|New\s+Year['’]?s?|Easter|Midsummer)[\s-]+(?:Eve|Day|morning|night|evening|time))"
+    r"|(?i:(?:\d+|" + _NUMBER_WORD + r"(?:[\s-]+" + _NUMBER_WORD + r")*)\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|nights?|"
+    r"weeks?|months?|years?|centur(?:y|ies)|Eves?)\s+(?:ago|before|later|earlier|since|hence))"
+    r"|(?i:(?:this|that|last|next|the\s+next|the\s+same|the\s+following|the\s+previous|one|every)\s+(?:very\s+)?"
+    r"(?:night|morning|evening|afternoon|day|week|month|year|hour|winter|summer|spring|autumn))"
+    r"|(?i:(?:to-?morrow|to-?night|to-?day|yesterday)(?:\s+(?:night|morning|evening|afternoon))?)"
+    r"|(?i:midnight|noon|dawn|daybreak|sunrise|sunset|nightfall)"
+    r"|(?i:(?:\d{1,2}|" + _NUMBER_WORD + r")\s+o['’]clock)"
+    r"|(?i:(?:since|during)\s+(?:the|his|her|their|its|our|that)\s+[a-z][\w-]*)"
+    r")\b"
 )
 _INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
 #: a word or name written as a possessor ("Scrooge's", "Cratchits'")
@@ -127,6 +151,9 @@ class QuestionType:
     {'ORGANIZATION': 1.0, 'PERSON': 0.3}
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
+    >>> [classify(q).kind for q in ("Isn't Marley dead?", "How long has Marley been dead?", "What year did it end?",
+    ...                             "How long ago did he die?", "What time is it?", "What timepiece is it?", "How did he die?")]
+    ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
     """
 
     kind: str
@@ -140,7 +167,9 @@ def classify(question: str) -> QuestionType:
     low = text.lower()
     words = re.findall(r"[a-z']+", low)
     first = words[0] if words else ""
-    if low.startswith("how many") or low.startswith("how much"):
+    if re.match(r"how\s+long\s+ago\b|(?:what|which)\s+(?:time|year|day|date|month|hour|night|season)s?\b", low):
+        return QuestionType("when", {_EVENT: 1.0}, True)
+    if re.match(r"how\s+(?:many|much|long|old|often|far)\b", low):
         return QuestionType("how-many", {}, True)
     if first in ("who", "whom", "whose"):
         return QuestionType("who", {_PERSON: 1.0, _ORG: 0.5}, True)
@@ -1347,13 +1376,187 @@ def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_S
 def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple[Candidate, tuple[float, ...]]]:
     """The named candidates :func:`extract_answer` weighs for ``question``, best first, each with
     its :data:`FEATURES` (what ``bench/fit_answers.py`` fits the weights on); empty when the
-    question is answered by a sentence."""
+    question is answered by a sentence, a number or a time."""
     qt = classify(question)
     sentences = _sentences(passages)
     q = _question(question, passages, sentences)
-    if not qt.wants_name or not q.rest:
+    if not qt.wants_name or not q.rest or qt.kind in _SPAN_KINDS:
         return []
     return _candidates(question, passages, qt, q, sentences)
+
+
+# -- answers that are not entities: counts, times, yes-no, sentences ------------------------------
+#: the question kinds answered by a span of the text (a number, a time), never by an entity
+_SPAN_KINDS = ("how-many", "when")
+#: the units a "how long / how old" question counts in
+_UNITS = frozenset(_root(w) for w in "second minute hour day night week month year century mile yard foot feet inch".split())
+#: the words after which "one" is a pronoun, not a count ("no one", "the one", "every one")
+_ONE_PRONOUN = re.compile(r"(?:\b(?:no|the|every|any|some|each|this|that|which|a|little|dear|only|another)\s+)$", re.I)
+
+
+def _counted(question: str) -> frozenset[str]:
+    """The roots of what a how-many question counts: the nouns after "how many/much" up to its verb
+    ("How many shillings a week …" → shilling); the units of time and length for "how long/old/far".
+
+    >>> sorted(_counted("How many spirits will haunt Scrooge?")), sorted(_counted("How long has he been dead?"))[:3]
+    (['spirit'], ['century', 'day', 'feet'])
+    >>> _counted("Who counts the money?")
+    frozenset()
+    """
+    m = re.match(r"\s*how\s+(many|much|long|old|often|far)\b((?:\s+[a-z][\w-]*){0,3})", question, re.I)
+    if not m:
+        return frozenset()
+    if m.group(1).lower() in ("long", "old", "far"):
+        return _UNITS
+    nouns = []
+    for w in m.group(2).split():
+        if w.lower() in _AUXILIARIES or w.lower() in STOPWORDS:
+            break
+        nouns.append(_root(w.lower()))
+    return frozenset(nouns)
+
+
+def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
+    """A count as the answer states it: with the "a" of "a dozen" and the noun it counts when that
+    follows within three words ("fifteen shillings").
+
+    >>> s = _Sentence(0, "The hum of a dozen old servers filled it.", frozenset())
+    >>> _counted_span(s, 13, 18, frozenset({_root("servers")})), _counted_span(s, 13, 18, frozenset())
+    ('a dozen old servers', 'a dozen')
+    """
+    start = a - 2 if re.search(r"(?<![\w'’])[aA]\s$", s.text[max(0, a - 3) : a]) else a
+    for m in re.finditer(r"\s+([\w'’-]+)", s.text[b:]):
+        between = s.text[b : b + m.start()]
+        if len(between.split()) >= 3 or re.search(r"[,;:!?()\"“”—]", between):
+            break
+        if any(r in counted for r in _word_roots(m.group(1))):
+            return s.text[start : b + m.end()]
+    return s.text[start:b]
+
+
+def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
+    """How a number at ``s.text[a:b]`` stands to what the question counts: 2 when the counted noun
+    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers"), 1 when
+    its sentence or the words around it say the noun, 0.3 when nothing near it does (a count of
+    something else). "one" not before the noun is taken for a pronoun ("no one", "one of them"): 0.
+
+    >>> s, coin = _Sentence(0, "His clerk had fifteen shillings a week and one good coat.", frozenset()), frozenset({_root("shillings")})
+    >>> _counts(s, 14, 21, coin), _counts(s, 43, 46, coin)
+    (2.0, 0.0)
+    >>> _counts(_Sentence(0, "He waited three days.", frozenset()), 10, 15, coin)
+    0.3
+    """
+    if not counted:
+        return 1.0
+    following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
+    words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
+    if any(r in counted for r in words[:3]):
+        return 2.0
+    if s.text[a:b].lower() == "one":
+        return 0.0
+    before, after = s.context
+    around = {r for w in (*before, *after) for r in w} | set(s.tokens)
+    return 1.0 if around & counted else 0.3
+
+
+def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
+                     passages: Sequence[Passage]) -> list[Candidate]:
+    """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
+    an entity — each supported, passage by passage, by how well the words around it match the
+    question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
+    question itself says is not an answer. Best first."""
+    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    counted = _counted(question) if qt.kind == "how-many" else frozenset()
+    asked = " ".join(tokenize(question))
+    passage_tokens = [_roots(p.text) for p in passages]
+    keys = [" ".join(p.text.split()).lower() for p in passages]
+    found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
+    for s in sentences:
+        for m in pattern.finditer(s.text):
+            a, b = m.span()
+            if qt.kind == "how-many" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a]) and m.group(0).lower() == "one":
+                continue
+            key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
+            if not key or f" {key} " in f" {asked} ":
+                continue
+            near = _near(s, a, b, q, passage_tokens[s.passage])
+            near = min(1.0, near * _counts(s, a, b, counted))
+            per, shown = found.setdefault(key, ({}, []))
+            per[s.passage] = max(per.get(s.passage, 0.0), near)
+            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
+    out = []
+    for per, shown in found.values():
+        support, best, order = _support(per, keys)
+        if support <= 0:
+            continue
+        strength = support * q.found
+        name = max(shown, key=lambda x: x[0])[1]
+        why = f"{'number' if qt.kind == 'how-many' else 'time'} supported {support:.3f} from {len(order)} passage(s), best {best:.2f}"
+        out.append(Candidate(name, "NUMBER" if qt.kind == "how-many" else "DATE", round(strength, 6), tuple(order), why,
+                             round(best, 6), round(strength, 6)))
+    out.sort(key=lambda c: (-c.score, c.name))
+    return out
+
+
+#: the words that deny what follows them in their clause
+_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere".split())
+_CLAUSE_MARK = re.compile(r"[,;:!?()\"“”—–]|--")
+#: the least share of a yes-no question's terms its best evidence sentence must say to answer it
+YES_NO_COVERAGE = 0.5
+
+
+def _denies(text: str, q: _Question) -> bool:
+    """Whether a sentence denies what a yes-no question asks: most (by weight) of the question's
+    descriptive terms it says stand after a denial in their clause ("Jordan was not one to embrace
+    fantastical theories"); a denial in another clause does not count ("This panel is a recent
+    addition — covering something they didn't want found" affirms a recent addition).
+
+    >>> q = _Question("Is the panel a recent addition?", [])
+    >>> _denies("This panel is a recent addition — covering something they didn't want found.", q)
+    False
+    >>> _denies("This panel is not a recent addition.", q), _denies("No, this panel is a recent addition.", q)
+    (True, False)
+    """
+    said: dict[str, bool] = {}
+    denied = False
+    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", text):
+        tok = m.group(0).lower().strip("'’")
+        if _CLAUSE_MARK.fullmatch(tok):
+            denied = False
+        elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
+            denied = True
+        else:
+            for r in _word_roots(tok):
+                if r in q.weight:
+                    said.setdefault(r, denied)
+    weight_denied = sum(q.weight[t] for t, d in said.items() if d)
+    return weight_denied > sum(q.weight[t] for t, d in said.items() if not d)
+
+
+#: a sentence that gives a reason ("because", "so that", "in order to", "due to")
+_CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
+                     r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
+#: the "NAME → NAME: " or "NAME: " a relationship's or an entity's description opens with
+_HEADER = re.compile(r"^[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9](?:\s+→\s+[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9])?:\s+(?=\S)")
+
+
+def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType, passage: frozenset[str] = frozenset()) -> float:
+    """How well a sentence answers a why / what / how / yes-no question: its coverage of the question's
+    terms, a little more for a why-question when it gives a reason; for a yes-no question, half when
+    neither it nor its passage (``passage``: its word roots) names all that the question names (it is
+    about something else).
+
+    >>> q, qt = _Question("Is Edgar a keeper?", ["Edgar"]), classify("Is Edgar a keeper?")
+    >>> s = _Sentence(0, "Mira is a keeper.", _roots("Mira is a keeper."))
+    >>> _sentence_score(s, q, qt), _sentence_score(s, q, qt, _roots("Edgar and Mira"))
+    (0.3, 0.6)
+    """
+    cover = q.coverage(s.tokens)
+    if qt.kind == "why" and _CAUSAL.search(s.text):
+        return cover * 1.15
+    if qt.kind == "yes-no" and q.links(s.tokens | passage) < 1:
+        return cover * 0.5
+    return cover
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -1376,15 +1579,21 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                         marks.append(mark)
         return " ".join(marks)
 
+    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
+
     def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
         idx = range(len(sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-q.coverage(sentences[k].tokens), sentences[k].passage, k))
+        return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
+                                          sentences[k].passage, k))
 
     chosen: Candidate | None = None
     rejected: tuple[Candidate, ...] = ()
     describe = not qt.wants_name or not q.rest
     if not describe:
-        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+        if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
+            scored = _span_candidates(question, qt, q, sentences, passages)
+        else:
+            scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
         if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
             chosen, rejected = scored[0], tuple(scored[1:8])
             marks = cite(chosen.support[:3])
@@ -1396,17 +1605,17 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     else:
         order = ranked_sentences()
         top = order[0] if order else None
-        cover = q.coverage(sentences[top].tokens) if top is not None else 0.0
-        if top is not None and cover >= MIN_COVERAGE:
+        cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
+        if top is not None and cover >= (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
             s = sentences[top]
             chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
             rejected = tuple(
                 Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))
                 for k in order[1:4] if q.coverage(sentences[k].tokens) > 0
             )
-            body = s.text.rstrip()
+            body = _HEADER.sub("", s.text.rstrip())
             if qt.kind == "yes-no":
-                body = ("No" if _NEGATION.search(s.text) else "Yes") + ": " + body
+                body = ("No" if _denies(s.text, q) else "Yes") + ": " + body
             marks = cite([s.passage])
             first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
         else:
@@ -1429,7 +1638,7 @@ def _wanted(qt: QuestionType) -> str:
     if qt.kind == "how-many":
         return "number"
     if qt.kind == "when":
-        return "time or event"
+        return "time"
     if not qt.types:
         return "candidate"
     best = max(qt.types, key=lambda t: qt.types[t])

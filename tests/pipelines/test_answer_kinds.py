@@ -1,0 +1,78 @@
+"""The offline answers to the question kinds that are not entities: how many (a number), when (a
+time expression), yes-no (Yes/No from whether the best-aligned evidence affirms or denies the
+question's terms) and why/what (the best-aligned sentence, without a relationship's header)."""
+
+from __future__ import annotations
+
+from ragprov.llm.answer import classify, extract_answer
+from ragprov.llm.engine import Mention, Passage
+
+PEOPLE = (Mention("EDGAR", "PERSON"), Mention("MIRA", "PERSON"))
+
+
+def test_how_many_answers_a_number_never_a_person():
+    ps = [Passage("Edgar had kept the lighthouse for eleven winters, and Mira brought him two lamps.", "c1", kind="chunk",
+                  mentions=PEOPLE),
+          Passage("EDGAR → MIRA: Mira visits Edgar at the lighthouse.", "c2", kind="fact", mentions=PEOPLE)]
+    found = extract_answer("How many winters had Edgar kept the lighthouse?", ps)
+    assert found.first_line == "The answer is eleven winters [1].", found.first_line
+    assert found.chosen is not None and found.chosen.type == "NUMBER"
+    assert all(c.type == "NUMBER" for c in found.rejected)  # the people are no candidates for a count
+    # the number beside the noun the question counts, not another one of the same sentence
+    assert extract_answer("How many lamps did Mira bring?", ps).first_line.startswith("The answer is two lamps")
+
+
+def test_how_many_declines_when_no_number_counts_what_it_asks():
+    ps = [Passage("Edgar and Mira walked along the shore and talked of the storm.", "c1", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("How many ships sank in the storm?", ps)
+    assert not found.answered and found.first_line.startswith("The data does not answer")
+    assert "Edgar" not in found.first_line
+
+
+def test_one_as_a_pronoun_is_no_count():
+    ps = [Passage("No one on the island had seen the ships; one of them sank.", "c1", kind="chunk")]
+    assert not extract_answer("How many ships did the islanders see?", ps).answered
+
+
+def test_when_answers_a_time_expression():
+    ps = [Passage("Edgar left the lighthouse three years ago, on a stormy night.", "c1", kind="chunk", mentions=PEOPLE),
+          Passage("EDGAR → MIRA: Mira is Edgar's sister.", "c2", kind="fact", mentions=PEOPLE)]
+    found = extract_answer("When did Edgar leave the lighthouse?", ps)
+    assert found.first_line == "The answer is three years ago [1].", found.first_line
+    assert found.chosen is not None and found.chosen.type == "DATE"
+    ps = [Passage("Mira sailed home on Midsummer Eve, the day after the fair.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert "Midsummer Eve" in extract_answer("When did Mira sail home?", ps).first_line
+
+
+def test_when_declines_without_a_time_expression():
+    ps = [Passage("Edgar left the lighthouse with Mira.", "c1", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("When did Edgar leave the lighthouse?", ps)
+    assert not found.answered and "Mira" not in found.first_line
+
+
+def test_yes_no_follows_the_denial_in_the_clause_of_the_question_terms():
+    ps = [Passage("Edgar never repaired the old lamp.", "c1", kind="chunk", mentions=PEOPLE),
+          Passage("The bridge is a recent addition, covering a gap they didn't want found.", "c2", kind="chunk")]
+    assert extract_answer("Did Edgar repair the old lamp?", ps).first_line.startswith("No: Edgar never repaired")
+    # the denial belongs to another clause: the sentence affirms what is asked
+    assert extract_answer("Is the bridge a recent addition?", ps).first_line.startswith("Yes: The bridge")
+
+
+def test_yes_no_declines_when_the_evidence_says_too_little_of_it():
+    ps = [Passage("Edgar repaired the old lamp.", "c1", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("Did Edgar sail a balloon to the moon?", ps)
+    assert not found.answered and found.first_line.startswith("The data does not answer")
+
+
+def test_why_prefers_a_sentence_giving_a_reason_and_drops_the_header():
+    ps = [Passage("EDGAR → LIGHTHOUSE: Edgar left the lighthouse because the lamp had failed.", "c1", kind="fact",
+                  mentions=(Mention("EDGAR", "PERSON"), Mention("LIGHTHOUSE", "GEO"))),
+          Passage("Edgar left the lighthouse at dawn with his lamp.", "c2", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("Why did Edgar leave the lighthouse?", ps)
+    assert found.first_line == "Edgar left the lighthouse because the lamp had failed [1].", found.first_line
+
+
+def test_question_kinds():
+    assert [classify(q).kind for q in ("How long had Edgar kept it?", "What year did Mira leave?", "Didn't Edgar go?",
+                                       "Which year's fair was it?", "Who kept the lighthouse?")] == [
+        "how-many", "when", "yes-no", "when", "who"]
