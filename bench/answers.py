@@ -3,12 +3,14 @@ Microsoft GraphRAG indexes (A Christmas Carol, bundled; Operation Dulce, the tes
 
 The questions and their expected answers (aliases) are in ``bench/answers.jsonl``, written from
 the texts; ``"answers": null`` marks a question the data does not answer; ``"split": "heldout"`` marks the
-questions kept apart from tuning (their accuracy is printed on its own). A first line is right
+questions kept apart from tuning; ``bench/answers-fresh.jsonl`` (``"split": "fresh"``) holds questions
+written by someone who never saw the answers nor the extractor, and nobody tunes on them — the
+estimate of how the modes do on questions nobody has seen. Accuracy is printed per split. A first line is right
 when it names one of the aliases (case-insensitive) — or, for an unanswerable question, when it
 says the data does not answer. Every mode runs the offline engine over a store loaded once per
 dataset (in memory, or kept under ``--cache``).
 
-    python bench/answers.py [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
+    python bench/answers.py [--questions FILE ...] [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
 
 ``--failures`` prints a table of the wrong first lines, each classed by where it failed:
 ``retrieval`` (no expected name in the evidence the mode kept), ``extraction`` (an expected name
@@ -43,8 +45,10 @@ MODES = ("graph-rag", "doc-rag", "local", "global", "drift", "agent", "basic")
 NOT_ANSWERED = "the data does not answer"
 
 
-def load_questions(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def load_questions(paths: list[Path]) -> list[dict]:
+    """The questions of every file, in order; a question without a ``split`` is a training one."""
+    return [{"split": "train", **json.loads(line)} for path in paths
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def first_line(answer: str) -> str:
@@ -57,16 +61,20 @@ def is_right(line: str, expected: list[str] | None) -> bool:
 
     >>> is_right("No: Jordan was not one to embrace it [1].", ["No"]), is_right("Yes: it is not known.", ["No"])
     (True, False)
+    >>> is_right("The answer is Joey [1].", ["Joe"]), is_right("The answer is old Joe [1].", ["Joe"])
+    (False, True)
     """
     low = " ".join(line.lower().split())
     if expected is None:
         return NOT_ANSWERED in low
     if NOT_ANSWERED in low:
         return False
-    # "Yes"/"No" must be the answer the line opens with ("no" is inside "not", "nothing", "know")
+    # "Yes"/"No" must be the answer the line opens with ("no" is inside "not", "nothing", "know");
+    # any other alias must stand as whole words ("Tim" is not in "Timothy", "Joe" not in "Joey")
     said = re.match(r"[a-z]+", low)
     return any((said is not None and said.group(0) == a.lower()) if a.lower() in ("yes", "no")
-               else " ".join(a.lower().split()) in low for a in expected)
+               else re.search(r"(?<!\w)" + re.escape(" ".join(a.lower().split())) + r"(?!\w)", low) is not None
+               for a in expected)
 
 
 def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
@@ -97,7 +105,8 @@ def open_dataset(name: str, cache: Path | None):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--questions", type=Path, default=ROOT / "bench" / "answers.jsonl")
+    ap.add_argument("--questions", type=Path, nargs="+", default=[ROOT / "bench" / "answers.jsonl", ROOT / "bench" / "answers-fresh.jsonl"],
+                    help="question files (JSON lines); default: the tuning set and the fresh set")
     ap.add_argument("--modes", default=",".join(m for m in MODES if m in PIPELINES))
     ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every question's first line")
@@ -141,15 +150,16 @@ def main(argv: list[str] | None = None) -> int:
         print("failures per mode and class: " + ", ".join(
             f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
     n = len(questions)
-    held = [i for i, q in enumerate(questions) if q.get("split") == "heldout"]
+    splits = sorted({q["split"] for q in questions}, key=lambda x: (x != "train", x))
+    members = {split: [i for i, q in enumerate(questions) if q["split"] == split] for split in splits}
     unanswerable = sum(1 for q in questions if q["answers"] is None)
-    print(f"{n} questions ({unanswerable} unanswerable, {len(held)} held out) over {', '.join(stores)}")
-    print(f"{'mode':10} {'right':>7} {'accuracy':>9} {'held out':>9} {'s/question':>11}")
+    print(f"{n} questions ({unanswerable} unanswerable; " + ", ".join(f"{len(members[x])} {x}" for x in splits)
+          + f") over {', '.join(stores)}")
+    print(f"{'mode':10} {'right':>7} {'accuracy':>9} " + " ".join(f"{x:>9}" for x in splits) + f" {'s/question':>11}")
     for mode in modes:
         right = sum(results[mode])
-        held_right = sum(results[mode][i] for i in held)
-        held_pct = f"{100.0 * held_right / len(held):.1f}%" if held else "-"
-        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {held_pct:>9} {seconds[mode] / n:>11.2f}")
+        per_split = " ".join(f"{100.0 * sum(results[mode][i] for i in members[x]) / len(members[x]):>8.1f}%" for x in splits)
+        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {per_split} {seconds[mode] / n:>11.2f}")
     return 0
 
 

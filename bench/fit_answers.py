@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, nargs="+", default=[0.05], help="the L2 pull; several: each is cross-validated, the best kept")
     ap.add_argument("--folds", type=int, default=5)
     args = ap.parse_args(argv)
-    questions = [q for q in load_questions(args.questions) if q.get("split") != "heldout"]
+    questions = [q for q in load_questions([args.questions]) if q["split"] == "train"]
     if args.inputs and args.inputs.is_file():
         inputs = pickle.loads(args.inputs.read_bytes())
     else:
