@@ -243,7 +243,7 @@ def _quoted(ctx, triple: Triple) -> Sparql:
         if text is None:
             if len(_QUOTED) >= _QUOTED_KEPT:
                 _QUOTED.clear()
-            text = _QUOTED[key] = Sparql(dialect.quote(triple))
+            text = _QUOTED[key] = Sparql(dialect._quote(triple))  # not through the dialect's own cache: a second miss
         return text
     return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
 
