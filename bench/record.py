@@ -60,7 +60,6 @@ from ragprov.record import Recorder
 from ragprov.sparql import Dialect
 from ragprov.store import EmbeddedStore
 
-
 ENTITIES = {"distinct": None, "shared": 97}
 """``--entities``: the entity groups of the traces (see ``graph_rag_inputs``): ``distinct``, every
 trace keeps entities and edges of its own, as a store answering questions over a large graph sees

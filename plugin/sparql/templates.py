@@ -243,7 +243,7 @@ def _quote_text(dialect: Dialect, triple: Triple) -> Sparql:
                 cache.clear()
             text = cache[triple] = Sparql(dialect._quote(triple))  # not through the dialect's own cache: a second miss
         return text
-    return Sparql(dialect.quote(_defined(triple)))  # type: ignore[arg-type]  # refuses anything but a triple
+    return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
 
 
 @jinja2.pass_context
@@ -285,10 +285,10 @@ def _quoted_list(ctx, triples: object, sep: str = " ") -> Sparql:
     if isinstance(_defined(triples), (str, bytes, Triple)):
         raise TemplateError(f"quoted_list takes a list of triples, got {type(triples).__name__}")
     dialect: Dialect = ctx.resolve_or_missing("_dialect")
-    triples = list(triples)  # type: ignore[call-overload]
+    items: list[Any] = list(triples)  # type: ignore[call-overload]
     if dialect is Dialect.REIFICATION:
-        ctx.resolve_or_missing("_pending").extend([_defined(t) for t in triples])
-    return Sparql(_separator(sep).join([_quote_text(dialect, t) for t in triples]))
+        ctx.resolve_or_missing("_pending").extend([_defined(t) for t in items])
+    return Sparql(_separator(sep).join([_quote_text(dialect, t) for t in items]))
 
 
 @jinja2.pass_context
