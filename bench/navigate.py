@@ -26,7 +26,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -207,9 +209,35 @@ def build(folder: Path, traces: int, copies: int) -> dict:
     disk.close()
     shutil.rmtree(staging, ignore_errors=True)
     meta = {"traces": [[k, q.value, d] for k, q, d in made], "facts": facts, "quads": len(index.raw),
-            "built_s": round(time.perf_counter() - t, 1)}
+            "built_s": round(time.perf_counter() - t, 1), "store_version": STORE_VERSION}
     (folder / "meta.json").write_text(json.dumps(meta))
     return meta
+
+
+def cached_version(folder: Path, meta: dict) -> int | None:
+    """The store version a cached store was built for: its ``meta.json``'s, else (built before
+    ``meta.json`` said) the one its folder's name carries, ``navigate<version>-<traces>-x<copies>``;
+    None when neither says.
+
+    >>> cached_version(Path("navigate5-10000-x28"), {}), cached_version(Path("x"), {"store_version": 4}), cached_version(Path("x"), {})
+    (5, 4, None)
+    """
+    if isinstance(meta.get("store_version"), int):
+        return meta["store_version"]
+    named = re.fullmatch(r"navigate(\d+)-\d+-x\d+(?:-.*)?", folder.name)
+    return int(named[1]) if named else None
+
+
+def check_cache(folder: Path, meta: dict) -> str | None:
+    """Why the cached store in ``folder`` cannot be used (its version is not :data:`STORE_VERSION`:
+    the traces' shape, or how the store was built, differ from what the views read), or None."""
+    version = cached_version(folder, meta)
+    if version == STORE_VERSION:
+        return None
+    found = f"version {version}" if version is not None else "no store version (neither its meta.json nor its folder's name says)"
+    return (f"{folder}: a cached store of {found}, and this bench needs version {STORE_VERSION}: pass --cache a folder "
+            f"of version {STORE_VERSION}, or a new folder to build one there (the default is "
+            f"navigate{STORE_VERSION}-<traces>-x<copies> under the bench cache)")
 
 
 def _values(terms) -> str:
@@ -304,8 +332,14 @@ def main(argv: list[str] | None = None) -> int:
     folder = args.cache or cache_dir(f"navigate{STORE_VERSION}-{args.traces}-x{args.copies}")
     folder.mkdir(parents=True, exist_ok=True)
     meta_path = folder / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() and (folder / "disk").is_dir() else build(folder, args.traces,
-        args.copies)
+    if meta_path.exists() and (folder / "disk").is_dir():
+        meta = json.loads(meta_path.read_text())
+        refused = check_cache(folder, meta)
+        if refused:
+            print(refused, file=sys.stderr)
+            return 2
+    else:
+        meta = build(folder, args.traces, args.copies)
     print(f"{len(meta['traces'])} traces of {len(KINDS)} kinds + {meta['facts']:,} index quads = {meta['quads']:,} quads "
           f"(cached in {folder}; built in {meta['built_s']} s)")
     if args.build_only:

@@ -32,9 +32,19 @@ recorder's own cost above it (``recorder / update``); ``--breakdown`` shows wher
 goes, stage by stage, and what is left above the floor: rendering, the recorder's own code, and
 the cost of interleaving them with the store's work (each evicts the other's code and data from
 the CPU's caches: the Python side runs slower after an update than back to back, and more so as
-the store grows: with a store of 10 traces instead of 200 that cost halves).
+the store grows: with a store of 10 traces instead of 200 that cost halves). It is not per request:
+rendering all 200 traces and then running their updates costs render + update, while alternating
+trace by trace costs about as much more as stage by stage (rendering ~0.1 ms per trace slower, the
+updates ~0.08 ms slower: each side finds its working set evicted), and it is not the allocator
+(glibc's malloc settings and PYTHONMALLOC=malloc change nothing). Only less Python work per stage
+lowers it.
 
-    python bench/record.py [--traces 200] [--runs 7] [--clock cpu] [--stores memory] [--breakdown]
+By default each trace keeps entities and edges of its own (``--entities distinct``: what a store
+answering questions over a large graph sees, no kept edge quoted by an earlier trace); ``shared``
+gives the 97 groups of entities the test suite's traces share, where every edge's quoting is
+cached from the second round on (rendering about 0.07 ms per trace cheaper).
+
+    python bench/record.py [--traces 200] [--runs 7] [--clock cpu] [--stores memory] [--entities distinct|shared|both] [--breakdown]
 """
 
 from __future__ import annotations
@@ -60,9 +70,20 @@ from ragprov.record import Recorder
 from ragprov.sparql import Dialect
 from ragprov.store import EmbeddedStore
 
+ENTITIES = {"distinct": None, "shared": 97}
+"""``--entities``: the entity groups of the traces (see ``graph_rag_inputs``): ``distinct``, every
+trace keeps entities and edges of its own, as a store answering questions over a large graph sees
+(no kept edge was quoted before: a cache of quoted triples helps only within a trace); ``shared``,
+200 traces over 97 groups of entities (from the second round on, every edge was quoted before)."""
 
-def measure(kind: str, n: int, runs: int, clock: str = "wall") -> dict[str, list[float]]:
-    inputs = [graph_rag_inputs(i) for i in range(n)]  # what pipelines hand over: built outside the timings
+
+def _inputs(n: int, entities: str) -> list[dict]:
+    """What pipelines hand over for ``n`` traces: built outside the timings."""
+    return [graph_rag_inputs(i, entity_groups=ENTITIES[entities]) for i in range(n)]
+
+
+def measure(kind: str, n: int, runs: int, clock: str = "wall", entities: str = "distinct") -> dict[str, list[float]]:
+    inputs = _inputs(n, entities)
     capture = CapturingStore(Dialect.RDF12)
     recorder = Recorder(capture, clock=fixed_clock(), new_id=ids())
     for item in inputs:
@@ -114,7 +135,7 @@ def measure(kind: str, n: int, runs: int, clock: str = "wall") -> dict[str, list
 STAGES = ("question", "grounding", "exploration", "focus", "synthesis")
 
 
-def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
+def breakdown(n: int, runs: int, clock: str = "cpu", entities: str = "distinct") -> None:
     """Where a trace's time goes, in memory, by stage: the quads, ``Store.extend`` of them, the
     stage's update (a Focus's split into its document link, an ``INSERT … WHERE`` the store
     evaluates, and its ``INSERT DATA``), the part of it any request costs whatever it writes (the
@@ -138,7 +159,7 @@ def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
         def render(self, name, dialect, /, **params):
             return "INSERT DATA { }"
 
-    inputs = [graph_rag_inputs(i) for i in range(n)]
+    inputs = _inputs(n, entities)
     capture, spy = CapturingStore(Dialect.RDF12), Spy()
     recorder = Recorder(capture, catalog=spy, clock=fixed_clock(), new_id=ids())
     for item in inputs:
@@ -177,7 +198,8 @@ def breakdown(n: int, runs: int, clock: str = "cpu") -> None:
     m = interleaved(sides, runs, clock=CLOCKS[clock])
     per = 1000 / n
     parts = ("extend", "update", "empty", "link", "data", "render")
-    print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces, {runs} interleaved runs (p50 ms per trace)")
+    print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces ({entities} entities), {runs} interleaved runs"
+          " (p50 ms per trace)")
     print(f"{'stage':12} {'quads':>6} " + " ".join(f"{p:>8}" for p in parts))
     totals = dict.fromkeys(parts, 0.0)
     for stage in STAGES:
@@ -232,6 +254,30 @@ def _label(side: str) -> str:
     return "update-floor" if side == "update" else side
 
 
+def report(kinds: list[str], entities: str, traces: int, runs: int, clock: str) -> None:
+    """Measure and print every side and ratio, store by store (figures ``record``: a line per store
+    and side; with shared entities, the line's name says so)."""
+    print(f"recording {traces} GraphRAG traces (5 concepts, 50 seeds, 25 edges; {entities} entities), {runs} interleaved runs"
+          f" per side, {clock} time")
+    print(f"{'store':7} {'side':12} {'p50 ms/trace':>13} {'p95 ms/trace':>13} {'p50 / extend':>13} {'p50 / update':>13}")
+    suffix = "" if entities == "distinct" else f", {entities} entities"
+    for kind in kinds:
+        m = measure(kind, traces, runs, clock, entities)
+        per = 1000 / traces
+        floor, sparql_floor = percentiles(m["extend"])[0], percentiles(m["update"])[0]
+        for side in ("extend", "update", "recorder", "render"):
+            p50, p95 = percentiles(m[side])
+            print(f"{kind:7} {_label(side):12} {p50 * per:>13.3f} {p95 * per:>13.3f} {p50 / floor:>13.2f} {p50 / sparql_floor:>13.2f}")
+            figure("record", f"{kind} {side}{suffix}", p50_ms_per_trace=p50 * per, p95_ms_per_trace=p95 * per,
+                   ratio_to_extend=p50 / floor, ratio_to_update=p50 / sparql_floor, traces=traces)
+        for side, base in RATIOS:
+            p50, p95 = ratio_percentiles(m, side, base)
+            name = f"{_label(side)} / {_label(base)}"
+            print(f"{kind:7} {name:27} p50 {p50:5.2f}  p95 {p95:5.2f}  (per round)")
+            figure("record", f"{kind} {name}{suffix}", p50=p50, p95=p95, traces=traces)
+        print(f"{kind:7} {m['_quads'][0]} quads in {m['_requests'][0]} requests")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--traces", type=int, default=200)
@@ -239,31 +285,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time by elapsed time (default) or by this process's CPU time (a busy shared machine)")
     parser.add_argument("--stores", default="memory,disk", help="which stores to measure: memory, disk or both (default)")
+    parser.add_argument("--entities", choices=[*ENTITIES, "both"], default="distinct",
+                        help="each trace keeps entities of its own (distinct, default: what a store sees), traces share"
+                             " 97 groups of them (shared: every kept edge quoted before), or both, one after the other")
     parser.add_argument("--breakdown", action="store_true",
                         help="instead: where a trace's time goes in memory, stage by stage (extend, update, rendering)")
     args = parser.parse_args(argv)
+    choices = list(ENTITIES) if args.entities == "both" else [args.entities]
     if args.breakdown:
-        breakdown(args.traces, args.runs, args.clock)
+        for entities in choices:
+            breakdown(args.traces, args.runs, args.clock, entities)
         return 0
     kinds = [k for k in ("memory", "disk") if k in args.stores.split(",")]
-    print(f"recording {args.traces} GraphRAG traces (5 concepts, 50 seeds, 25 edges), {args.runs} interleaved runs per side, "
-          f"{args.clock} time")
-    print(f"{'store':7} {'side':12} {'p50 ms/trace':>13} {'p95 ms/trace':>13} {'p50 / extend':>13} {'p50 / update':>13}")
-    for kind in kinds:
-        m = measure(kind, args.traces, args.runs, args.clock)
-        per = 1000 / args.traces
-        floor, sparql_floor = percentiles(m["extend"])[0], percentiles(m["update"])[0]
-        for side in ("extend", "update", "recorder", "render"):
-            p50, p95 = percentiles(m[side])
-            print(f"{kind:7} {_label(side):12} {p50 * per:>13.3f} {p95 * per:>13.3f} {p50 / floor:>13.2f} {p50 / sparql_floor:>13.2f}")
-            figure("record", f"{kind} {side}", p50_ms_per_trace=p50 * per, p95_ms_per_trace=p95 * per, ratio_to_extend=p50 / floor,
-                   ratio_to_update=p50 / sparql_floor, traces=args.traces)
-        for side, base in RATIOS:
-            p50, p95 = ratio_percentiles(m, side, base)
-            name = f"{_label(side)} / {_label(base)}"
-            print(f"{kind:7} {name:27} p50 {p50:5.2f}  p95 {p95:5.2f}  (per round)")
-            figure("record", f"{kind} {name}", p50=p50, p95=p95, traces=args.traces)
-        print(f"{kind:7} {m['_quads'][0]} quads in {m['_requests'][0]} requests")
+    for entities in choices:
+        report(kinds, entities, args.traces, args.runs, args.clock)
     print("floors: Store.extend of the same quads, and SPARQL UPDATE of the same rendered text (update-floor), measured in\n"
           "the same run; target recorder / extend <= 1.5")
     return 0

@@ -459,23 +459,34 @@ class Lineage:
 
     def _linked(self, doc: NamedNode, limit: int | None, offset: int = 0) -> tuple[dict[str, DocumentAnswer], int, int]:
         """The traces linked to ``doc`` with their details, newest first, how many link it in all,
-        and how many questions its linked stages name: ``lineage/document-page`` orders and counts
+        and how many questions its linked stages name (more than that total when some trace's
+        stages are linked and the trace is not): ``lineage/document-page`` orders and counts
         them by their trace links (one start each) and cuts the ``limit`` after ``offset`` (all
-        when ``limit`` is None), then ``lineage/document-traces`` reads the details of those traces only."""
+        when ``limit`` is None), then ``lineage/document-traces`` reads the details of those traces
+        only. For every trace (no limit, no offset) the questions are not counted (a look-up per
+        stage link): a stage resting on ``doc`` that no linked trace holds counts one more."""
         total = staged = 0
+        stages: int | None = None  # every trace listed: how many stages rest on doc, linked traces' or not
         started: dict[str, str | None] = {}  # trace (session, or question without one) -> its start, newest first
         for row in self._select("lineage/document-page", document=doc, limit=limit, offset=offset):
             if row.get("total") is not None:
                 total = _int(row["total"]) or 0
             elif row.get("staged") is not None:
                 staged = _int(row["staged"]) or 0
+            elif row.get("stages") is not None:
+                stages = _int(row["stages"]) or 0
             elif isinstance(row.get("trace"), NamedNode):
                 started.setdefault(row["trace"].value, _str(row.get("started")))
         if not started:
-            return {}, total, staged
+            return {}, total, max(staged, 1 if stages else 0)
         # (every trace too, the listing cut nowhere: the same two queries. One query from the links
         # instead let Oxigraph read the answers' derivations over the whole retrieval graph, 0.5 s)
-        rows = self._select("lineage/document-traces", document=doc, traces=[NamedNode(t) for t in started])
+        rows = self._trace_rows(doc, list(started))
+        if stages is not None:
+            # every linked trace was read: a stage resting on doc that none of them holds is a
+            # trace's whose trace link is missing (recorded by an older ragprov): one more than total
+            found = len({row["stage"].value for row in rows})
+            staged = total + 1 if stages > found else total
         by_trace: dict[str, DocumentAnswer] = {}
         derived: set[str] = set()  # traces whose question derives from a step and have no session: sub-traces
         for row in rows:
@@ -502,6 +513,17 @@ class Lineage:
         # newest first, as the page listed them; keyed by question, as the link-free look-ups are
         by_question = {by_trace[t].question.value: by_trace[t] for t in started if t in by_trace}
         return by_question, total, staged
+
+    def _trace_rows(self, doc: NamedNode, traces: list[str]) -> list[dict]:
+        """``lineage/document-traces`` of ``traces``: read as sessions first, then as questions
+        without a session those that found nothing (a trace is one or the other: a trace ragprov
+        recorded spares the look-up that fails)."""
+        rows = list(self._select("lineage/document-traces", document=doc, traces=[NamedNode(t) for t in traces], shape="session"))
+        found = {row["trace"].value for row in rows}
+        rest = [NamedNode(t) for t in traces if t not in found]
+        if rest:
+            rows += self._select("lineage/document-traces", document=doc, traces=rest, shape="question")
+        return rows
 
     def _fill_items(self, doc: NamedNode, by_question: dict[str, DocumentAnswer]) -> None:
         """The kept items that tie each listed trace to ``doc`` (``lineage/document-answers`` from

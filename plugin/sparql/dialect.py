@@ -96,11 +96,13 @@ class Dialect(str, enum.Enum):
     def _quote(self, triple: Triple) -> str:
         if not isinstance(triple, Triple):
             raise InvalidValueError(f"expected a triple, got {type(triple).__name__}: {triple!r}")
-        if isinstance(triple.subject, Triple) or isinstance(triple.object, Triple):
+        # each part read once: pyoxigraph builds a new Python object per attribute read
+        subject, obj = triple.subject, triple.object
+        if isinstance(subject, Triple) or isinstance(obj, Triple):
             raise InvalidValueError("nested quoted triples are not portable between stores")
         if self is Dialect.REIFICATION:
             return f"<{statement_iri(triple).value}>"
-        s, p, o = sparql_term(triple.subject), sparql_term(triple.predicate), sparql_term(triple.object)
+        s, p, o = sparql_term(subject), sparql_term(triple.predicate), sparql_term(obj)
         if self is Dialect.RDF12:
             return f"<<( {s} {p} {o} )>>"
         return f"<< {s} {p} {o} >>"

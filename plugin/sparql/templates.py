@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import functools
+import operator
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -226,10 +227,23 @@ def _term(ctx, value: object) -> Sparql:
     return Sparql(sparql_term(value))
 
 
-#: quoted triples as printed (the dialect's spelling, cached there too), by dialect and triple: a
-#: stage quotes each kept edge twice (its document link and its INSERT DATA). Bounded.
-_QUOTED: dict[tuple[Dialect, Triple], Sparql] = {}
+#: quoted triples as printed (the dialect's spelling), by dialect, then by triple: a stage quotes
+#: each kept edge twice (its document link and its INSERT DATA). Bounded: cleared when full.
+_QUOTED: dict[Dialect, dict[Triple, Sparql]] = {d: {} for d in Dialect}
 _QUOTED_KEPT = 4096
+
+
+def _quote_text(dialect: Dialect, triple: Triple) -> Sparql:
+    """``triple`` as ``dialect`` spells it in object position, as printed (refuses anything but a triple)."""
+    if type(triple) is Triple:  # pyoxigraph's Triple cannot be subclassed
+        cache = _QUOTED[dialect]
+        text = cache.get(triple)
+        if text is None:
+            if len(cache) >= _QUOTED_KEPT:
+                cache.clear()
+            text = cache[triple] = Sparql(dialect._quote(triple))  # not through the dialect's own cache: a second miss
+        return text
+    return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
 
 
 @jinja2.pass_context
@@ -237,15 +251,7 @@ def _quoted(ctx, triple: Triple) -> Sparql:
     dialect: Dialect = ctx.resolve_or_missing("_dialect")
     if dialect is Dialect.REIFICATION:
         ctx.resolve_or_missing("_pending").append(_defined(triple))
-    if type(triple) is Triple:
-        key = (dialect, triple)
-        text = _QUOTED.get(key)
-        if text is None:
-            if len(_QUOTED) >= _QUOTED_KEPT:
-                _QUOTED.clear()
-            text = _QUOTED[key] = Sparql(dialect.quote(triple))
-        return text
-    return Sparql(dialect.quote(_defined(triple)))  # refuses anything but a triple
+    return _quote_text(dialect, triple)
 
 
 _LIST_SEPARATORS = (" ", ", ")
@@ -278,7 +284,11 @@ def _quoted_list(ctx, triples: object, sep: str = " ") -> Sparql:
     """Each triple of ``triples`` quoted as ``quoted()`` does, in one filter call (a VALUES list)."""
     if isinstance(_defined(triples), (str, bytes, Triple)):
         raise TemplateError(f"quoted_list takes a list of triples, got {type(triples).__name__}")
-    return Sparql(_separator(sep).join([_quoted(ctx, t) for t in triples]))  # type: ignore[attr-defined]
+    dialect: Dialect = ctx.resolve_or_missing("_dialect")
+    items: list[Any] = list(triples)  # type: ignore[call-overload]
+    if dialect is Dialect.REIFICATION:
+        ctx.resolve_or_missing("_pending").extend([_defined(t) for t in items])
+    return Sparql(_separator(sep).join([_quote_text(dialect, t) for t in items]))
 
 
 @jinja2.pass_context
@@ -636,6 +646,13 @@ def _map_filter(jinja_map):
     def map_(ctx, value, *args, **kwargs):
         attribute = kwargs.get("attribute")
         if not args and len(kwargs) == 1 and type(attribute) is str and "." not in attribute and not attribute.isdigit():
+            if type(value) is list and value:
+                rows = type(value[0])
+                # rows of one named tuple class (the recorder's): the field, as the look-up below
+                # finds it (a plain tuple has no item named by a string), one C call per row
+                if (issubclass(rows, tuple) and rows.__getitem__ is tuple.__getitem__ and attribute in getattr(rows, "_fields", ())
+                        and all(type(item) is rows for item in value)):
+                    return list(map(operator.attrgetter(attribute), value))
             getitem = ctx.environment.getitem
             return [getitem(item, attribute) for item in value]
         return jinja_map(ctx, value, *args, **kwargs)

@@ -8,12 +8,20 @@ from ragprov.namespaces import XSD
 from ragprov.record import ChunkSelection, EdgeSelection, HopStats, Recorder
 
 
-def graph_rag_inputs(n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None) -> dict:
-    """What a GraphRAG pipeline hands the recorder for one realistic trace (built, not recorded)."""
+def graph_rag_inputs(n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: int = 25, query: str | None = None,
+                     entity_groups: int | None = 97) -> dict:
+    """What a GraphRAG pipeline hands the recorder for one realistic trace (built, not recorded).
+
+    Trace ``n`` keeps the entities and edges of group ``n % entity_groups`` (97 groups: traces
+    share them, as questions about the same few entities do); ``entity_groups=None`` gives every
+    trace entities and edges of its own (what a store answering questions about a large graph
+    sees: no kept edge was quoted by an earlier trace).
+    """
+    group = n if entity_groups is None else n % entity_groups
     selections = []
     for i in range(edges):
-        obj = Literal(str(i), datatype=XSD.integer) if i % 5 == 4 else NamedNode(f"urn:e:{n % 97}:{i + 1}")
-        edge = Triple(NamedNode(f"urn:e:{n % 97}:{i}"), NamedNode(f"urn:r:rel{i % 7}"), obj)
+        obj = Literal(str(i), datatype=XSD.integer) if i % 5 == 4 else NamedNode(f"urn:e:{group}:{i + 1}")
+        edge = Triple(NamedNode(f"urn:e:{group}:{i}"), NamedNode(f"urn:r:rel{i % 7}"), obj)
         selections.append(
             EdgeSelection(
                 edge,
@@ -25,7 +33,7 @@ def graph_rag_inputs(n: int = 0, *, concepts: int = 5, seeds: int = 50, edges: i
     return {
         "query": query or f"Question {n}: who knew Scrooge?",
         "concepts": [f"concept {n}-{i}" for i in range(concepts)],
-        "entities": [NamedNode(f"urn:e:{n % 97}:{i}") for i in range(seeds)],
+        "entities": [NamedNode(f"urn:e:{group}:{i}") for i in range(seeds)],
         "edge_count": seeds * 6,
         "hops": [HopStats(1, 350, 120), HopStats(2, 350, 180)],
         "selections": selections,

@@ -118,10 +118,13 @@ def test_document_answers_graph_rag_and_doc_rag(store, tmp_path, clock):
                  f"{sparql_term(linked_trace)} tg:traceRestsOn ?doc }} }}")
     page = Lineage(store).document_page(doc.iri, limit=1)
     assert page.partly_linked and page.total == len(answers)
+    whole = Lineage(store).document_page(doc.iri)  # every trace: told by the stages no linked trace holds
+    assert whole.partly_linked and [a.question for a in whole.answers] == [a.question for a in answers]
     assert [a.question for a in page.answers] == [a.question for a in answers[:1]]
     assert [_same(a) for a in Lineage(store).document_answers(doc.iri, items=True)] == [_same(a) for a in answers]
     assert _migrate(store) == {"stages": 0, "links": 0, "traces": 1}
     assert not Lineage(store).document_page(doc.iri, limit=1).partly_linked
+    assert not Lineage(store).document_page(doc.iri).partly_linked
 
 
 def test_import_of_an_older_export_links_its_traces(store, tmp_path, clock, capsys):
