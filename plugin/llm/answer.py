@@ -179,8 +179,10 @@ def _which_head(question: str) -> str | None:
 
     >>> _which_head("Which company builds the submarine engines?"), _which_head("Who is the laundress?")
     ('company', None)
+    >>> _which_head("Which room's doors stand open?")
+    'room'
     """
-    words = re.findall(r"[a-z']+", question.lower())
+    words = [re.sub(r"'s?$", "", w) for w in re.findall(r"[a-z']+", question.lower())]
     for i, w in enumerate(words[:6]):
         if w in ("which", "what"):
             for x in words[i + 1 : i + 7]:
@@ -1274,15 +1276,27 @@ def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float,
     return support, best, order
 
 
-def _plain(c: _Cand, qt: QuestionType, generic: bool) -> float:
-    """How much a candidate is a name rather than a common noun or a description: 1 for a name;
-    less for one the evidence only writes in lower case or also as a common noun, or a
-    description standing for a name ("Cratchit's wife")."""
+def _kind_named(name: str, head: str | None) -> bool:
+    """Whether a name of several words ends with the noun a "which NOUN" question asks for: the
+    text names a thing of that kind by what sets it apart ("the mainframe room" for "which room"),
+    as a name does, even in lower case.
+
+    >>> _kind_named("the mainframe room", "room"), _kind_named("room", "room"), _kind_named("the mainframe", "room")
+    (True, False, False)
+    """
+    words = content_tokens(name)
+    return head is not None and len(words) > 1 and _root(words[-1]) == head
+
+
+def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -> float:
+    """How much a candidate is a name rather than a common noun or a description: 1 for a name
+    (or a name of the asked kind, :func:`_kind_named`); less for one the evidence only writes in
+    lower case or also as a common noun, or a description standing for a name ("Cratchit's wife")."""
     lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
     # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
     # head noun ("the base", "the room") does not
     place = qt.kind == "where" and c.type == _GEO and len(content_tokens(c.name)) > 1
-    plain = 0.2 if (lower_only or generic) and not place else 1.0
+    plain = 0.2 if (lower_only or generic) and not (place or _kind_named(c.name, head)) else 1.0
     if plain < 1 and c.type is None and qt.types:
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
     if re.search(r"['’]s?\b", c.name):
@@ -1299,7 +1313,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     support, best_cover, order = _support(per_passage, ctx.keys)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name, c.type)
-    plain = _plain(c, qt, generic)
+    plain = _plain(c, qt, generic, q.head)
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
     named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
     spread = min(1.0, math.log(1 + (ctx.n_passages + 3) / max(1, named_in)) / math.log(4))
