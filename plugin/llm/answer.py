@@ -351,6 +351,8 @@ def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
 _TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
 #: titles that tell a man from a woman ("Mrs. Fezziwig" is not "Mr. Fezziwig")
 _FORMS_OF_ADDRESS = frozenset("mr mrs miss ms sir lady lord master madam".split())
+#: the forms of address of a woman: the bare surname of "Mrs. Fezziwig" names another, her husband
+_WOMEN_ADDRESSED = frozenset("mrs miss ms lady madam".split())
 
 
 class _Question:
@@ -451,12 +453,19 @@ class _Question:
         or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
         else a little for each of its words that is a name the question uses ("Mrs. Cratchit"
         when it asks about "Bob Cratchit"). A longer name of another kind is another thing ("Scrooge
-        and Marley", a firm, when it asks about Scrooge)."""
+        and Marley", a firm, when it asks about Scrooge); so is the bare surname of a woman the
+        question names with her form of address (her husband's, as a rule).
+
+        >>> _Question("Who is Mrs. Fezziwig's husband?", ["Mrs. Fezziwig", "Fezziwig"]).overlap("Fezziwig")
+        0.1
+        >>> _Question("Who is Mr. Fezziwig's wife?", ["Mr. Fezziwig", "Fezziwig"]).overlap("Fezziwig")
+        1.0
+        """
         toks = content_tokens(name)
         roots = {_root(t) for t in toks}
         titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
-        if titles and asked and not titles & asked:
-            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about
+        if (titles and asked and not titles & asked) or (asked and not titles and asked <= _WOMEN_ADDRESSED):
+            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" (or plain "Fezziwig") the question asks about
         elif not toks or tuple(toks) in self.names or (roots <= set(self.tokens) and not self.asks_name) or any(
                 _affix(named, toks) and (kind is None or not self.kinds.get(named, set()) - {None} or kind in self.kinds[named])
                 for named in self.names):
@@ -536,6 +545,8 @@ def _relation(question: str) -> _Relation | None:
     ('father', 'mother', 'parent')
     >>> _relation("What is the name of the operation at Dulce?") is None, _relation("Who wrote A Christmas Carol?") is None
     (True, True)
+    >>> _relation_anchors(_relation("Who is Mrs. Fezziwig's husband?"), "Caroline's husband and Mrs. Fezziwig's husband", None)
+    [(0, 10, 3, 1.0), (28, 46, 0, 1.0)]
     """
     m = _REL_ASK.match(" ".join(question.split()))
     if not m:
@@ -567,7 +578,8 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
     for the question's possessor ("Bob Cratchit, his wife Mrs. Cratchit") — only a name right after
     it answers; kind 5: the relation noun said of a subject with no possessor ("Bob Cratchit is
     depicted as a devoted father"), a weaker witness. "Scrooge … has a sister named Fan" is a
-    kind-0 phrase. ``own``: how the text names
+    kind-0 phrase; the possessor of the asked relation who is not the question's one ("Caroline's
+    husband" for Mrs. Fezziwig's husband) is kind 3. ``own``: how the text names
     the question's possessor.
     ``strength`` (0–1): how far the words qualifying the relation agree with the question's
     ("the eldest son" is a weak witness for "the youngest son")."""
@@ -630,6 +642,9 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         if not converse:
             if owner_words & rel.of:
                 out.append((phrase_start, phrase_end, 0, strength))
+            elif owner_words:
+                # "Caroline's husband" for Mrs. Fezziwig's husband: Caroline is the relative of another one
+                out.append((owner[0], owner[1], 3, 1.0))
         elif own is not None and not owner_words & rel.of:
             # the question's person must stand in apposition to / as subject of the converse phrase
             before = [m for m in own.finditer(text[:phrase_start]) if _GAP_BEFORE.match(text[m.end() : phrase_start])]
@@ -1064,8 +1079,8 @@ def _merge_possessives(kept: list[_Cand], parent: dict[str, str], generic: set[s
         if not m or find(c.key) != c.key or c.key in generic:
             continue
         head = m.group("h").lower()
-        if _root(head) not in asked:
-            continue
+        if _root(head) not in asked or _noun(head) in _CONVERSE:
+            continue  # "Caroline's husband" is Caroline's relative, not Caroline
         x = _key(m.group("x"))
         if not x:
             continue
@@ -1281,11 +1296,19 @@ def _kind_named(name: str, head: str | None) -> bool:
     text names a thing of that kind by what sets it apart ("the mainframe room" for "which room"),
     as a name does, even in lower case.
 
+    The word before the noun must not read as an adjective ("jolly holidays" is no name of a holiday).
+
     >>> _kind_named("the mainframe room", "room"), _kind_named("room", "room"), _kind_named("the mainframe", "room")
     (True, False, False)
+    >>> _kind_named("jolly holidays", "holiday"), _kind_named("the central room", "room")
+    (False, False)
     """
     words = content_tokens(name)
-    return head is not None and len(words) > 1 and _root(words[-1]) == head
+    return head is not None and len(words) > 1 and _root(words[-1]) == head and not _ADJECTIVE_END.search(words[-2])
+
+
+#: endings that mark a word as an adjective rather than a noun ("jolly", "central", "famous")
+_ADJECTIVE_END = re.compile(r"(?:y|ful|ous|ive|al|ic|less|able|ible|ish)$")
 
 
 def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -> float:
@@ -1296,7 +1319,9 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
     # head noun ("the base", "the room") does not
     place = qt.kind == "where" and c.type == _GEO and len(content_tokens(c.name)) > 1
-    plain = 0.2 if (lower_only or generic) and not (place or _kind_named(c.name, head)) else 1.0
+    # a thing the index types as the asked kind, named by what sets it apart ("the mainframe room")
+    kind = qt.types.get(c.type or "", 0.0) >= 1.0 and _kind_named(c.name, head)
+    plain = 0.2 if (lower_only or generic) and not (place or kind) else 1.0
     if plain < 1 and c.type is None and qt.types:
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
     if re.search(r"['’]s?\b", c.name):
