@@ -1026,6 +1026,8 @@ def _merge_aliases(cands: dict[str, _Cand], generic: set[str], asked: frozenset[
         if c.key not in generic:
             seen: set[int] = set()
             for h in affixes.get(words, ()):
+                if _WOMEN_ADDRESSED & set(h.key.split()) and not _FORMS_OF_ADDRESS & set(words):
+                    continue  # "Fezziwig" is not "Mrs. Fezziwig" (see :meth:`_Question.overlap`)
                 if id(h) in at and id(h) not in seen and (h.type == c.type or c.type is None):
                     seen.add(id(h))
                     hosts.append(h)
@@ -1199,8 +1201,13 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
 #: fits weights on the bench's training questions to see whether others would rank better (so far
 #: they did not on held-out questions, so none replace these)
 FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
-            "first", "mentions")
-WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            "first", "mentions", "joint")
+WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+#: how much of the rank rests on the share of the question's descriptive terms that the evidence
+#: naming a candidate covers *together* (:func:`_mention_support`'s ``joint``): the one whose
+#: evidence says all that is asked ("visits", "warn", "ghost", across passages) beats the one whose
+#: best passage repeats part of it
+JOINT = 0.6
 
 
 @dataclasses.dataclass
@@ -1224,11 +1231,13 @@ class _Context:
         self.top_cover = max(self.cover, default=0.0)
 
 
-def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float]:
+def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float, float]:
     """Per passage, how well the candidate's best mention there is supported (:func:`_near`, the
     asked verb's role, the speaker of quoted words, the relation asked); how many sentences state
-    the relation of it; and how well the best-aligned sentence naming it matches the question,
-    relative to the best-aligned sentence of all the evidence (1: it is named there)."""
+    the relation of it; how well the best-aligned sentence naming it matches the question,
+    relative to the best-aligned sentence of all the evidence (1: it is named there); and the
+    share of the question's descriptive terms that the sentences naming it and the passages about
+    it have together (``joint``; the words its own name says do not count)."""
     q, sentences = ctx.q, ctx.sentences
     per_passage: dict[int, float] = {}
     related, aligned = 0, 0.0
@@ -1259,6 +1268,12 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
     # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
+    covered: set[str] = set()
+    for k, _, _ in c.hits:
+        covered |= sentences[k].tokens
+    for i in c.mentions:
+        covered |= ctx.passage_tokens[i]
+    joint = q.describes(covered - says)
     for i in c.mentions:
         near = per_passage.get(i, 0.0)
         tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
@@ -1268,7 +1283,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     for i in per_passage:
         if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
             per_passage[i] *= 0.7
-    return per_passage, related, aligned
+    return per_passage, related, aligned, joint
 
 
 def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float, float, list[int]]:
@@ -1332,9 +1347,11 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
 def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[float, ...]]:
     """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
     and its strength (support × type fit × novelty × plainness × spread × how much of the question's
-    names the evidence has: what the unanswerable threshold reads); and its features."""
+    names the evidence has: what the unanswerable threshold reads); and its features. The joint
+    coverage ranks candidates but is not part of the strength: that the evidence of none says all
+    the question asks is no reason to say the data does not answer it."""
     q, qt = ctx.q, ctx.qt
-    per_passage, related, aligned = _mention_support(c, ctx)
+    per_passage, related, aligned, joint = _mention_support(c, ctx)
     support, best_cover, order = _support(per_passage, ctx.keys)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name, c.type)
@@ -1342,16 +1359,18 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
     named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
     spread = min(1.0, math.log(1 + (ctx.n_passages + 3) / max(1, named_in)) / math.log(4))
+    joint = 1 - JOINT + JOINT * joint  # ranks, but does not decide whether the data answers
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
-                math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)))
+                math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),
+                math.log(joint))
     rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(WEIGHTS, features, strict=True)))))
     why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
-           f"alignment {aligned:.2f}; strength {strength:.3f}"
+           f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else ""))
     cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6), round(strength, 6))
