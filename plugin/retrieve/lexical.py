@@ -138,7 +138,7 @@ def extract_concepts(question: str, *, limit: int = 10, max_phrase: int = 3) -> 
     return out[:limit]
 
 
-_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|vs|etc|e\.g|i\.e)|\b[A-Z])\.$")
+_ABBREVIATION = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|vs|etc|e\.g|i\.e|MR|MRS|MS|DR|ST|JR|SR|MT)|\b[A-Z])\.$")
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -148,6 +148,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     >>> t = "Marley was dead. Scrooge knew it!  Mrs. Cratchit laughed. Bah"
     >>> [t[a:b] for a, b in split_sentences(t)]
     ['Marley was dead.', 'Scrooge knew it!', 'Mrs. Cratchit laughed.', 'Bah']
+    >>> len(split_sentences("MRS. CRATCHIT → BOB: She is his wife."))  # a graph label in capitals
+    1
     """
     spans: list[tuple[int, int]] = []
     glue = False

@@ -4,6 +4,8 @@ weighted sum of named features the rank is."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from ragprov.llm import answer
@@ -70,8 +72,9 @@ def test_the_rank_is_the_weighted_sum_of_the_features_and_the_threshold_reads_th
     for cand, features in found:
         assert len(features) == len(FEATURES)
         # the unfitted weights: the rank is the product of the factors, the strength too (all the
-        # question's names are in the evidence)
-        assert cand.score == pytest.approx(cand.strength, rel=1e-4, abs=1e-6)
+        # question's names are in the evidence) but for the joint coverage, which only ranks
+        joint = math.exp(features[FEATURES.index("joint")])
+        assert cand.score == pytest.approx(cand.strength * joint, rel=1e-4, abs=1e-6)
 
 
 def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
@@ -142,3 +145,49 @@ def test_among_thousands_of_names_each_short_name_folds_into_its_one_full_name()
     kept = answer._merge_aliases(cands(), set())
     assert len(kept) == 2500 and all(len(c.key.split()) == 2 for c in kept)
     assert {c.key for c in kept} == {answer._key(f"Given{i} Family{i}") for i in range(2500)}
+
+
+def _fact(a: str, b: str, text: str, n: int) -> Passage:
+    return Passage(f"{a.upper()} → {b.upper()}: {text}", f"doc, chunk {n}", kind="relationship",
+                   mentions=(Mention(a.upper(), "PERSON"), Mention(b.upper(), "PERSON")))
+
+
+def test_the_candidate_whose_evidence_together_says_all_that_is_asked_beats_one_repeating_part(monkeypatch):
+    ps = [_fact("Nora Vale", "Ivo Stark", "Nora Vale visits Ivo Stark in the evening.", 1),
+          _fact("Nora Vale", "Ivo Stark", "Nora Vale visits Ivo Stark again at night.", 2),
+          _fact("Otto Brand", "Ivo Stark", "Otto Brand visits Ivo Stark.", 3),
+          _fact("Otto Brand", "Ivo Stark", "Otto Brand came to warn Ivo Stark.", 4)]
+    found = extract_answer("Who visits Ivo Stark to warn him?", ps)
+    assert found.first_line.startswith("The answer is Otto Brand"), found.first_line
+    assert "joint coverage 1.00" in found.chosen.why
+    # it must not fire where the other one's evidence says it all: "in the evening" is hers
+    assert extract_answer("Who visits Ivo Stark in the evening?", ps).first_line.startswith("The answer is Nora Vale")
+    # without the joint coverage, her two "visits" outweigh his "visits" and "warn"
+    monkeypatch.setattr(answer, "JOINT", 0.0)
+    assert extract_answer("Who visits Ivo Stark to warn him?", ps).first_line.startswith("The answer is Nora Vale")
+
+
+def test_a_which_noun_question_takes_a_lower_case_name_ending_in_that_noun():
+    ps = [Passage("MAINFRAME ROOM: A central hub within Dulce base, with imposing doors standing ajar.", "entity 1",
+                  kind="entity", mentions=(Mention("MAINFRAME ROOM", "GEO"),)),
+          Passage("MAINFRAME ROOM → DULCE BASE: The mainframe room is a central hub located within Dulce base.", "rel 2",
+                  kind="relationship", mentions=(Mention("MAINFRAME ROOM", "GEO"), Mention("DULCE BASE", "GEO"))),
+          Passage("DULCE BASE: The base has imposing doors; the mainframe room is its central hub.", "entity 3",
+                  kind="entity", mentions=(Mention("DULCE BASE", "GEO"),))]
+    assert extract_answer("Which room's doors stand ajar at the central hub?", ps).first_line.startswith(
+        "The answer is mainframe room")
+    # not for a noun the question does not ask for: "which base" keeps the name
+    assert extract_answer("Which base has a central hub?", ps).first_line.startswith("The answer is Dulce base")
+
+
+def test_a_womans_form_of_address_sets_her_apart_from_the_bare_surname(monkeypatch):
+    ps = [_fact("Fezziwig", "Mrs. Fezziwig", "Fezziwig and Mrs. Fezziwig are husband and wife.", 1),
+          _fact("Caroline", "Caroline's husband", "Caroline's husband owed money and came home late.", 2)]
+    found = extract_answer("Who is Mrs. Fezziwig's husband?", ps)
+    assert found.first_line.startswith("The answer is Fezziwig"), found.first_line
+    # the possessor of another's husband is not the one asked for
+    assert all(c.name != "Caroline" or "states the relation" not in c.why for c in found.rejected)
+    # Mr. Fezziwig is Fezziwig: the question's own one, not the answer
+    assert not extract_answer("Who is Mr. Fezziwig's wife?", ps).first_line.startswith("The answer is Fezziwig ")
+    monkeypatch.setattr(answer, "_WOMEN_ADDRESSED", frozenset())
+    assert not extract_answer("Who is Mrs. Fezziwig's husband?", ps).first_line.startswith("The answer is Fezziwig")
