@@ -925,21 +925,93 @@ def _role(text: str, a: int, b: int, verb: str) -> float:
 
 _CLOSING_QUOTE = re.compile(r"[”\"’']\s*$")
 _OPENING_QUOTE = re.compile(r"^[“\"‘']")
+#: a quotation opening ('… said: “Focus', '"I’ve combed') and one closing (",' said Scrooge", '?” It was …')
+_OPENS = re.compile(r"(?:^|(?<=[\s(—]))[“\"‘'](?=[\w…])")
+_CLOSES = re.compile(r"(?<=[\w,.!?…—-])[”\"’'](?=[\s)]|$)")
+#: a closing quote and the speaker named right after it (", Taylor Cruz interjected", ',' he said')
+_ATTRIBUTED = re.compile(r"(?<=[\w,.!?…—-])[”\"’']\s+(?:[A-Z]|(?:he|she|they|it)\b)")
+#: the most words between a closing quote and the speaker's name ("?” It was Taylor Cruz’s voice")
+SPEAKER_GAP = 2
+#: the most words between a speaker's name and the quotation it opens ("Sam, never one to submit to quiet, added, “…")
+INTRO_GAP = 8
+#: the most sentences a quotation runs over
+QUOTE_SENTENCES = 5
 
 
-def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> int | None:
-    """The quoted sentence whose speaker the mention at ``sentences[k].text[a:b]`` is, if any:
-    a name opening the sentence right after a closing quote ("…?” It was Taylor Cruz’s voice",
-    "…,' said Fred") or closing the sentence right before an opening quote ("Taylor snorted
-    dismissively. “Focus, people.”")."""
+def _marks(text: str) -> list[tuple[int, bool]]:
+    """The quotation marks of ``text``: (offset, opens)."""
+    return sorted([(m.start(), True) for m in _OPENS.finditer(text)] + [(m.start(), False) for m in _CLOSES.finditer(text)])
+
+
+def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[int]:
+    """The sentences of the quotation that opens (``forward``) or closes in sentence ``k``: on to
+    the sentence whose last mark closes it, or back to the one whose last mark opens it (in the
+    same passage, at most :data:`QUOTE_SENTENCES`)."""
+    run = [k]
+    if forward:
+        while len(run) < QUOTE_SENTENCES and (marks := _marks(sentences[run[-1]].text)) and marks[-1][1]:
+            j = run[-1] + 1
+            if j >= len(sentences) or sentences[j].passage != sentences[k].passage:
+                break
+            run.append(j)
+        return run
+    marks = _marks(sentences[k].text)
+    if not marks or marks[0][1]:
+        return run  # the quotation opens in this sentence
+    while len(run) < QUOTE_SENTENCES:
+        j = run[-1] - 1
+        if j < 0 or sentences[j].passage != sentences[k].passage:
+            break
+        marks = _marks(sentences[j].text)
+        if marks and not marks[-1][1]:
+            break  # a quotation closed before: this one opened at the sentence start
+        run.append(j)
+        if marks:
+            break
+    return run
+
+
+def _introduced(sentences: Sequence[_Sentence], run: Sequence[int]) -> bool:
+    """Whether a quotation names its speaker itself: narrative before its opening quote in its
+    first sentence ("Sam added, “…"), or a name or pronoun right after a closing quote in it ("…,” Cruz mused")."""
+    first = sentences[min(run)].text
+    opening = _OPENS.search(first)
+    return bool(opening and len(first[: opening.start()].split()) >= 2) or any(
+        _ATTRIBUTED.search(sentences[j].text) for j in run)
+
+
+def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int]:
+    """The sentences of quoted words whose speaker the mention at ``sentences[k].text[a:b]`` is:
+    a name right after a closing quote ("…secure,” Taylor Cruz interjected", "…?” It was Taylor
+    Cruz’s voice", "…,' said Fred"); a name opening a sentence whose quotation follows in it or
+    in the next sentence, or standing shortly before the quote ("Jordan explained their
+    reasoning, “This panel…”", "Taylor snorted dismissively. “Focus, people.”"), unless the
+    quotation names its speaker itself; a name opening the sentence right after a quotation
+    that does not (“…” Cruz's voice was …)."""
     s = sentences[k]
+    text = s.text
+    possessive = _POSSESSIVE_END.search(text[a:b]) is not None and not re.match(r"\s+(?:voice|words|tone)\b", text[b:])
+    if possessive:
+        return []
+    for c in _CLOSES.finditer(text, 0, a):
+        between = text[c.end() : a]
+        if len(between.split()) <= SPEAKER_GAP and not _OPENS.search(between) and not re.search(r"[.;!?]|\b(?:he|she|they)\b", between):
+            return _quotation(sentences, k, forward=False)
+    before = text[:a]
     if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
-            and len(s.text[:a].split()) <= 4 and not _OPENING_QUOTE.match(s.text):
-        return k - 1
+            and len(before.split()) <= SPEAKER_GAP and not _marks(before):
+        run = _quotation(sentences, k - 1, forward=False)
+        return [] if _introduced(sentences, run) else run
+    opening = _OPENS.search(text, b)
+    if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
+            and not re.search(r"[.;!?]", text[b : opening.start()]):
+        return _quotation(sentences, k, forward=True)
     if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage and _OPENING_QUOTE.match(sentences[k + 1].text) \
-            and len(s.text[b:].split()) <= 4 and not _CLOSING_QUOTE.search(s.text):
-        return k + 1
-    return None
+            and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(before.split()) <= SPEAKER_GAP
+                                      or re.match(r"['’]s\s+(?:voice|words|tone)\b", text[b - 2 :])):
+        run = _quotation(sentences, k + 1, forward=True)
+        return [] if any(_ATTRIBUTED.search(sentences[j].text) for j in run) else run
+    return []
 
 
 _PRONOUN = re.compile(r"^(?:He|She|They)\b")
@@ -1229,9 +1301,10 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
         spoken = _speaker(sentences, k, a, b)
-        if spoken is not None:
+        if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
-            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
+            said = max(q.coverage(sentences[j].tokens) for j in spoken)
+            near = max(near, 0.9 * said * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
             near *= 0.3  # described by the converse role: the question's own side of the relation

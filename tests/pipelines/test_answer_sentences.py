@@ -1,0 +1,54 @@
+"""Offline answers from plain text (DocRAG chunks, basic search's text units): who said the
+quoted words a question asks about, across the sentences a quotation runs over."""
+
+from __future__ import annotations
+
+from ragprov.llm.answer import _sentences, _speaker, extract_answer
+from ragprov.llm.engine import Mention, Passage
+
+PEOPLE = (Mention("ANNA BELL", "PERSON"), Mention("CARL DUNN", "PERSON"), Mention("EVA FOX", "PERSON"))
+
+
+def chunk(text: str) -> Passage:
+    return Passage(text, "c1", kind="chunk", mentions=PEOPLE)
+
+
+def speakers(text: str, name: str, where: str = "") -> list[list[str]]:
+    """Per mention of ``name`` (in sentences holding ``where``), the quoted sentences it is the speaker of."""
+    ss = _sentences([chunk(text)])
+    out = []
+    for k, s in enumerate(ss):
+        start = s.text.find(name)
+        if start >= 0 and where in s.text:
+            out.append([ss[j].text for j in sorted(_speaker(ss, k, start, start + len(name)))])
+    return out
+
+
+def test_the_name_after_a_closing_quote_said_the_whole_quotation():
+    text = ('Eva looked up. "You two need to stop the idle talk. We have doors to secure," Carl Dunn cut in, '
+            "stepping between them. Anna nodded.")
+    assert speakers(text, "Carl Dunn") == [['"You two need to stop the idle talk.',
+                                            'We have doors to secure," Carl Dunn cut in, stepping between them.']]
+    found = extract_answer("Who tells them to stop the idle talk?", [chunk(text)])
+    assert found.first_line.startswith("The answer is Carl Dunn"), found.first_line
+
+
+def test_the_speaker_before_the_quotation_and_a_voice_before_it():
+    text = ("Anna Bell, never one to keep quiet, added, \"I've read the old ship logs. Nothing in them adds up.\" "
+            "Carl shrugged. Later, Eva's voice came through the radio. \"I'd laugh if we met pirates down there.\"")
+    assert speakers(text, "Anna Bell")[0][0].startswith("Anna Bell, never one")
+    assert speakers(text, "Eva")[0] == ["\"I'd laugh if we met pirates down there.\""]
+    assert extract_answer("Who jokes about meeting pirates?", [chunk(text)]).first_line.startswith("The answer is Eva Fox")
+
+
+def test_a_reaction_after_a_quotation_that_names_its_speaker_is_not_its_speaker():
+    # must not fire: Carl shrugs after Anna's words; Eva's nod comes before words Carl says himself
+    text = ("Anna Bell, never one to keep quiet, added, \"I've read the old ship logs. Nothing in them adds up.\" "
+            "Carl shrugged. Eva nodded, calm. \"Trust,\" Carl mused, \"is all we have.\" "
+            "\"Fine,\" he said, meeting Eva's gaze.")
+    assert speakers(text, "Carl", "shrugged") == [[]]
+    assert speakers(text, "Eva", "nodded") == [[]]
+    assert speakers(text, "Eva's", "gaze") == [[]]
+    assert speakers(text, "Carl", "mused")[0][0].startswith('"Trust," Carl mused')
+    found = extract_answer("Who has read the old ship logs?", [chunk(text)])
+    assert found.first_line.startswith("The answer is Anna Bell"), found.first_line
