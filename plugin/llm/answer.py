@@ -488,7 +488,7 @@ _REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split()
 #: Scrooge's sister", "Mrs. Cratchit, wife of Bob Cratchit", 'Tim Cratchit ("Tiny Tim"), a cripple, son of…')
 _GAP_BEFORE = re.compile(
     r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
-    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*,\s*)?$")
 #: before a relation phrase whose possessor is the sentence's subject ("Scrooge … has a sister named Fan")
 _HAS_RELATION = re.compile(r"\b(?:has|had|have|having)\s+(?:(?:a|an|one|two|three|his|her|their|an?\s+only|only)\s+)?$", re.I)
 #: between a name and the possessive pronoun standing for it ("Bob Cratchit, his wife …", "Bob and his wife")

@@ -1,9 +1,10 @@
 """Offline answers from plain text (DocRAG chunks, basic search's text units): who said the
-quoted words a question asks about, across the sentences a quotation runs over."""
+quoted words a question asks about, across the sentences a quotation runs over; a name heading a
+chain of appositions."""
 
 from __future__ import annotations
 
-from ragprov.llm.answer import _sentences, _speaker, extract_answer
+from ragprov.llm.answer import _anchors, _relation_support, _sentences, _speaker, extract_answer
 from ragprov.llm.engine import Mention, Passage
 
 PEOPLE = (Mention("ANNA BELL", "PERSON"), Mention("CARL DUNN", "PERSON"), Mention("EVA FOX", "PERSON"))
@@ -52,3 +53,17 @@ def test_a_reaction_after_a_quotation_that_names_its_speaker_is_not_its_speaker(
     assert speakers(text, "Carl", "mused")[0][0].startswith('"Trust," Carl mused')
     found = extract_answer("Who has read the old ship logs?", [chunk(text)])
     assert found.first_line.startswith("The answer is Anna Bell"), found.first_line
+
+
+def test_a_name_in_apposition_to_a_description_then_the_relation_states_it():
+    """'Anna Bell, a tall widow, an old friend of Carl's.': the name heads the chain of appositions
+    (a description of up to three words between); a verb between does not make one."""
+
+    def states(text: str, question: str) -> float:
+        ss = _sentences([chunk(text)])
+        anchors = _anchors(question, ss)
+        start = ss[0].text.find("Anna Bell")
+        return _relation_support(ss[0], start, start + len("Anna Bell"), anchors.get(0, []))
+
+    assert states("Anna Bell, a tall quiet widow, an old friend of Carl Dunn.", "Who is Carl Dunn's old friend?") > 0
+    assert states("Anna Bell met a tall quiet widow, an old friend of Carl Dunn.", "Who is Carl Dunn's old friend?") == 0
