@@ -1014,11 +1014,12 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     return []
 
 
-_PRONOUN = re.compile(r"^(?:He|She|They)\b")
+#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared')
+_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They))\b")
 
 
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
-    """A sentence that begins "He …", "She …" or "They …" is about the person the sentence
+    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said') is about the person the sentence
     before it (in the same passage) names first — its subject, by the usual preference — unless
     that is someone the question itself names: the pronoun counts as a mention of that person."""
     firsts: dict[int, tuple[int, _Cand]] = {}
@@ -1038,7 +1039,8 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
             if back < 0 or sentences[back].passage != s.passage:
                 break
             if back in firsts:
-                firsts[back][1].hits.append((k, m.start(), m.end()))
+                g = "p" if m.group("p") else "q"
+                firsts[back][1].hits.append((k, m.start(g), m.end(g)))
                 break
 
 

@@ -67,3 +67,12 @@ def test_a_name_in_apposition_to_a_description_then_the_relation_states_it():
 
     assert states("Anna Bell, a tall quiet widow, an old friend of Carl Dunn.", "Who is Carl Dunn's old friend?") > 0
     assert states("Anna Bell met a tall quiet widow, an old friend of Carl Dunn.", "Who is Carl Dunn's old friend?") == 0
+
+
+def test_a_pronoun_after_the_quotation_opening_a_sentence_is_the_person_named_before():
+    text = ('Eva Fox was the first to react. "I have this," they declared, fingers on the controls, '
+            "to ward off the drone.")
+    assert extract_answer("Who wards off the drone?", [chunk(text)]).first_line.startswith("The answer is Eva Fox")
+    # must not fire: a pronoun inside the quotation is not its speaker's mention
+    text = 'Eva Fox was the first to react. "They will ward off the drone," Carl Dunn declared.'
+    assert extract_answer("Who wards off the drone?", [chunk(text)]).first_line.startswith("The answer is Carl Dunn")
