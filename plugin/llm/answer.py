@@ -930,10 +930,15 @@ _OPENS = re.compile(r"(?:^|(?<=[\s(—]))[“\"‘'](?=[\w…])")
 _CLOSES = re.compile(r"(?<=[\w,.!?…—-])[”\"’'](?=[\s)]|$)")
 #: a closing quote and the speaker named right after it (", Taylor Cruz interjected", ',' he said')
 _ATTRIBUTED = re.compile(r"(?<=[\w,.!?…—-])[”\"’']\s+(?:[A-Z]|(?:he|she|they|it)\b)")
-#: the most words between a closing quote and the speaker's name ("?” It was Taylor Cruz’s voice")
+#: the most words before a speaker's name that opens a sentence ("“…” It was Taylor Cruz’s voice")
 SPEAKER_GAP = 2
+#: between a closing quote and the speaker's name: nothing, a verb of saying, or "it was" ("…,' said Fred", "…?” It was Cruz’s voice")
+_SAID = re.compile(r"\s+(?:(?:it\s+was|said|says|asked|replied|cried|returned|added|answered|exclaimed|whispered|continued|"
+                   r"repeated|muttered|observed|rejoined|declared|remarked|called|shouted|began|went\s+on)\s+)?", re.I)
 #: the most words between a speaker's name and the quotation it opens ("Sam, never one to submit to quiet, added, “…")
 INTRO_GAP = 8
+#: the small words a title in quotation marks may hold in lower case
+_TITLE_WORDS = frozenset("a an and the of in on at to for with from by or".split())
 #: the most sentences a quotation runs over
 QUOTE_SENTENCES = 5
 
@@ -994,8 +999,11 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     if possessive:
         return []
     for c in _CLOSES.finditer(text, 0, a):
-        between = text[c.end() : a]
-        if len(between.split()) <= SPEAKER_GAP and not _OPENS.search(between) and not re.search(r"[.;!?]|\b(?:he|she|they)\b", between):
+        opened = [m for m in _OPENS.finditer(text, 0, c.start())]
+        quoted = text[opened[-1].end() : c.start()] if opened else ""
+        if len(quoted.split()) >= 2 and all(w[:1].isupper() or w in _TITLE_WORDS for w in re.findall(r"[\w'’-]+", quoted)):
+            continue  # a title in quotation marks ("the publisher of 'A Christmas Carol,' …"), not words said
+        if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
             return _quotation(sentences, k, forward=False)
     before = text[:a]
     if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
@@ -1004,7 +1012,7 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         return [] if _introduced(sentences, run) else run
     opening = _OPENS.search(text, b)
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
-            and not re.search(r"[.;!?]", text[b : opening.start()]):
+            and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
         return _quotation(sentences, k, forward=True)
     if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage and _OPENING_QUOTE.match(sentences[k + 1].text) \
             and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(before.split()) <= SPEAKER_GAP

@@ -76,3 +76,13 @@ def test_a_pronoun_after_the_quotation_opening_a_sentence_is_the_person_named_be
     # must not fire: a pronoun inside the quotation is not its speaker's mention
     text = 'Eva Fox was the first to react. "They will ward off the drone," Carl Dunn declared.'
     assert extract_answer("Who wards off the drone?", [chunk(text)]).first_line.startswith("The answer is Carl Dunn")
+
+
+def test_a_title_in_quotation_marks_is_not_words_someone_said():
+    # must not fire: a title, or a quotation no comma or colon introduces, has no speaker
+    text = ("As the publisher of 'The Old Ship Logs,' Carl Dunn is well known. "
+            "Anna Bell read 'The Old Ship Logs' twice.")
+    assert speakers(text, "Carl Dunn") == [[]]
+    assert speakers(text, "Anna Bell") == [[]]
+    # a verb of saying between the closing quote and the name still makes a speaker
+    assert speakers("'It is late,' said Carl Dunn.", "Carl Dunn") == [["'It is late,' said Carl Dunn."]]
