@@ -1279,6 +1279,7 @@ class _Context:
     passage_tokens: Sequence[frozenset[str]]
     anchors: dict[int, list[tuple[int, int, int, float]]]
     verb: str | None
+    relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1310,7 +1311,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
-        spoken = _speaker(sentences, k, a, b)
+        spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
             said = max(q.coverage(sentences[j].tokens) for j in spoken)
@@ -1410,7 +1411,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question))
+                   _asked_verb(question), _relation(question) is not None)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]

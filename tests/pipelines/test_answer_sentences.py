@@ -86,3 +86,11 @@ def test_a_title_in_quotation_marks_is_not_words_someone_said():
     assert speakers(text, "Anna Bell") == [[]]
     # a verb of saying between the closing quote and the name still makes a speaker
     assert speakers("'It is late,' said Carl Dunn.", "Carl Dunn") == [["'It is late,' said Carl Dunn."]]
+
+
+def test_a_relation_asked_is_not_words_said():
+    # must not fire for "Who is X's R?": the one who speaks of "your father" is not the father
+    text = ('Eva Fox waited by the fire. Anna Bell smiled at her. "There is your father at the door, your father!" '
+            "Then Carl Dunn came in, and Eva ran to her father.")
+    found = extract_answer("Who is Eva Fox's father?", [chunk(text)])
+    assert not found.first_line.startswith("The answer is Anna Bell"), found.first_line
