@@ -528,7 +528,7 @@ _REL_MODIFIER_STOP = frozenset("name names one ones kind sort type part".split()
 #: Scrooge's sister", "Mrs. Cratchit, wife of Bob Cratchit", 'Tim Cratchit ("Tiny Tim"), a cripple, son of…')
 _GAP_BEFORE = re.compile(
     r"^[\s,:;\"'“”‘’()]*(?:(?:is|was|are|were|became|becomes|remains|remained|as|being)\s+)?"
-    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+[a-z-]+\s*,\s*)?$")
+    r"(?:(?:also|still|now|once|truly|indeed)\s+)?(?:an?\s+(?:[a-z-]+\s+){0,2}[a-z-]+\s*,\s*)?$")
 #: before a relation phrase whose possessor is the sentence's subject ("Scrooge … has a sister named Fan")
 _HAS_RELATION = re.compile(r"\b(?:has|had|have|having)\s+(?:(?:a|an|one|two|three|his|her|their|an?\s+only|only)\s+)?$", re.I)
 #: between a name and the possessive pronoun standing for it ("Bob Cratchit, his wife …", "Bob and his wife")
@@ -971,28 +971,109 @@ def _role(text: str, a: int, b: int, verb: str) -> float:
 
 _CLOSING_QUOTE = re.compile(r"[”\"’']\s*$")
 _OPENING_QUOTE = re.compile(r"^[“\"‘']")
+#: a quotation opening ('… said: “Focus', '"I’ve combed') and one closing (",' said Scrooge", '?” It was …')
+_OPENS = re.compile(r"(?:^|(?<=[\s(—]))[“\"‘'](?=[\w…])")
+_CLOSES = re.compile(r"(?<=[\w,.!?…—-])[”\"’'](?=[\s)]|$)")
+#: a closing quote and the speaker named right after it (", Taylor Cruz interjected", ',' he said')
+_ATTRIBUTED = re.compile(r"(?<=[\w,.!?…—-])[”\"’']\s+(?:[A-Z]|(?:he|she|they|it)\b)")
+#: the most words before a speaker's name that opens a sentence ("“…” It was Taylor Cruz’s voice")
+SPEAKER_GAP = 2
+#: between a closing quote and the speaker's name: nothing, a verb of saying, or "it was" ("…,' said Fred", "…?” It was Cruz’s voice")
+_SAID = re.compile(r"\s+(?:(?:it\s+was|said|says|asked|replied|cried|returned|added|answered|exclaimed|whispered|continued|"
+                   r"repeated|muttered|observed|rejoined|declared|remarked|called|shouted|began|went\s+on)\s+)?", re.I)
+#: the most words between a speaker's name and the quotation it opens ("Sam, never one to submit to quiet, added, “…")
+INTRO_GAP = 8
+#: the small words a title in quotation marks may hold in lower case
+_TITLE_WORDS = frozenset("a an and the of in on at to for with from by or".split())
+#: the most sentences a quotation runs over
+QUOTE_SENTENCES = 5
 
 
-def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> int | None:
-    """The quoted sentence whose speaker the mention at ``sentences[k].text[a:b]`` is, if any:
-    a name opening the sentence right after a closing quote ("…?” It was Taylor Cruz’s voice",
-    "…,' said Fred") or closing the sentence right before an opening quote ("Taylor snorted
-    dismissively. “Focus, people.”")."""
+def _marks(text: str) -> list[tuple[int, bool]]:
+    """The quotation marks of ``text``: (offset, opens)."""
+    return sorted([(m.start(), True) for m in _OPENS.finditer(text)] + [(m.start(), False) for m in _CLOSES.finditer(text)])
+
+
+def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[int]:
+    """The sentences of the quotation that opens (``forward``) or closes in sentence ``k``: on to
+    the sentence whose last mark closes it, or back to the one whose last mark opens it (in the
+    same passage, at most :data:`QUOTE_SENTENCES`)."""
+    run = [k]
+    if forward:
+        while len(run) < QUOTE_SENTENCES and (marks := _marks(sentences[run[-1]].text)) and marks[-1][1]:
+            j = run[-1] + 1
+            if j >= len(sentences) or sentences[j].passage != sentences[k].passage:
+                break
+            run.append(j)
+        return run
+    marks = _marks(sentences[k].text)
+    if not marks or marks[0][1]:
+        return run  # the quotation opens in this sentence
+    while len(run) < QUOTE_SENTENCES:
+        j = run[-1] - 1
+        if j < 0 or sentences[j].passage != sentences[k].passage:
+            break
+        marks = _marks(sentences[j].text)
+        if marks and not marks[-1][1]:
+            break  # a quotation closed before: this one opened at the sentence start
+        run.append(j)
+        if marks:
+            break
+    return run
+
+
+def _introduced(sentences: Sequence[_Sentence], run: Sequence[int]) -> bool:
+    """Whether a quotation names its speaker itself: narrative before its opening quote in its
+    first sentence ("Sam added, “…"), or a name or pronoun right after a closing quote in it ("…,” Cruz mused")."""
+    first = sentences[min(run)].text
+    opening = _OPENS.search(first)
+    return bool(opening and len(first[: opening.start()].split()) >= 2) or any(
+        _ATTRIBUTED.search(sentences[j].text) for j in run)
+
+
+def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int]:
+    """The sentences of quoted words whose speaker the mention at ``sentences[k].text[a:b]`` is:
+    a name right after a closing quote ("…secure,” Taylor Cruz interjected", "…?” It was Taylor
+    Cruz’s voice", "…,' said Fred"); a name opening a sentence whose quotation follows in it or
+    in the next sentence, or standing shortly before the quote ("Jordan explained their
+    reasoning, “This panel…”", "Taylor snorted dismissively. “Focus, people.”"), unless the
+    quotation names its speaker itself; a name opening the sentence right after a quotation
+    that does not (“…” Cruz's voice was …)."""
     s = sentences[k]
+    text = s.text
+    possessive = _POSSESSIVE_END.search(text[a:b]) is not None and not re.match(r"\s+(?:voice|words|tone)\b", text[b:])
+    if possessive:
+        return []
+    for c in _CLOSES.finditer(text, 0, a):
+        opened = [m for m in _OPENS.finditer(text, 0, c.start())]
+        quoted = text[opened[-1].end() : c.start()] if opened else ""
+        if len(quoted.split()) >= 2 and all(w[:1].isupper() or w in _TITLE_WORDS for w in re.findall(r"[\w'’-]+", quoted)):
+            continue  # a title in quotation marks ("the publisher of 'A Christmas Carol,' …"), not words said
+        if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
+            return _quotation(sentences, k, forward=False)
+    before = text[:a]
     if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
-            and len(s.text[:a].split()) <= 4 and not _OPENING_QUOTE.match(s.text):
-        return k - 1
+            and len(before.split()) <= SPEAKER_GAP and not _marks(before):
+        run = _quotation(sentences, k - 1, forward=False)
+        return [] if _introduced(sentences, run) else run
+    opening = _OPENS.search(text, b)
+    if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
+            and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
+        return _quotation(sentences, k, forward=True)
     if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage and _OPENING_QUOTE.match(sentences[k + 1].text) \
-            and len(s.text[b:].split()) <= 4 and not _CLOSING_QUOTE.search(s.text):
-        return k + 1
-    return None
+            and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(before.split()) <= SPEAKER_GAP
+                                      or re.match(r"['’]s\s+(?:voice|words|tone)\b", text[b - 2 :])):
+        run = _quotation(sentences, k + 1, forward=True)
+        return [] if any(_ATTRIBUTED.search(sentences[j].text) for j in run) else run
+    return []
 
 
-_PRONOUN = re.compile(r"^(?:He|She|They)\b")
+#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared')
+_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They))\b")
 
 
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
-    """A sentence that begins "He …", "She …" or "They …" is about the person the sentence
+    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said') is about the person the sentence
     before it (in the same passage) names first — its subject, by the usual preference — unless
     that is someone the question itself names: the pronoun counts as a mention of that person."""
     firsts: dict[int, tuple[int, _Cand]] = {}
@@ -1012,7 +1093,8 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
             if back < 0 or sentences[back].passage != s.passage:
                 break
             if back in firsts:
-                firsts[back][1].hits.append((k, m.start(), m.end()))
+                g = "p" if m.group("p") else "q"
+                firsts[back][1].hits.append((k, m.start(g), m.end(g)))
                 break
 
 
@@ -1250,6 +1332,7 @@ class _Context:
     passage_tokens: Sequence[frozenset[str]]
     anchors: dict[int, list[tuple[int, int, int, float]]]
     verb: str | None
+    relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1283,10 +1366,11 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
-        spoken = _speaker(sentences, k, a, b)
-        if spoken is not None:
+        spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
+        if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
-            near = max(near, 0.9 * q.coverage(sentences[spoken].tokens) * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
+            said = max(q.coverage(sentences[j].tokens) for j in spoken)
+            near = max(near, 0.9 * said * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
             near *= 0.3  # described by the converse role: the question's own side of the relation
@@ -1414,7 +1498,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question))
+                   _asked_verb(question), _relation(question) is not None)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
