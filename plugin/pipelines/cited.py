@@ -22,7 +22,7 @@ from ..llm.answer import classify
 from ..llm.engine import Passage
 from ..retrieve.lexical import content_tokens
 
-__all__ = ["CITED_CHUNKS", "CITED_READ", "cited_passages", "wants_text"]
+__all__ = ["CITED_CHUNKS", "CITED_READ", "best_passages", "cited_passages", "wants_text"]
 
 #: how many cited chunks the answer step is handed
 CITED_CHUNKS = 4
@@ -62,6 +62,22 @@ def cited_passages(reader, question: str, chunks: Sequence[NamedNode], *, keep: 
     if not order or keep < 1:
         return []
     records = reader.chunk_records(order)
-    found = [records[c] for c in order if c in records]
-    best = _rank(question, [r.text for r in found])[:keep]
-    return [Passage(found[n].text, found[n].citation(), kind="chunk", item=found[n].chunk.value) for n in best]
+    return best_passages(question, [Passage(records[c].text, records[c].citation(), kind="chunk", item=c.value)
+                                    for c in order if c in records], keep=keep)
+
+
+def best_passages(question: str, passages: Sequence[Passage], *, keep: int = CITED_CHUNKS) -> list[Passage]:
+    """The ``keep`` of ``passages`` (each text once) that say the most of the question's words,
+    best first (:func:`_rank`); none that says none of them.
+
+    >>> ps = [Passage("Tea at five."), Passage("Scrooge drank tea."), Passage("Scrooge drank tea.")]
+    >>> [p.text for p in best_passages("When did Scrooge drink tea?", ps)]
+    ['Scrooge drank tea.', 'Tea at five.']
+    >>> best_passages("When did Scrooge drink tea?", [Passage("The fog came.")])
+    []
+    """
+    firsts: dict[str, Passage] = {}
+    for p in passages:
+        firsts.setdefault(" ".join(p.text.split()), p)
+    unique = list(firsts.values())
+    return [unique[n] for n in _rank(question, [p.text for p in unique])[:keep]]

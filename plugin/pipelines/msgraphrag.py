@@ -65,6 +65,7 @@ from ..retrieve.lexical import content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
+from .cited import best_passages, cited_passages, wants_text
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
@@ -130,6 +131,8 @@ class LocalSearch(_Mode):
     """Microsoft GraphRAG local search (see the module docstring)."""
 
     kind, params_type = "local", LocalSearchParams
+    #: the text units the last run kept, in the order of its text-unit passages (DRIFT reads them)
+    kept_units: Sequence[NamedNode] = ()
     context_tables: Any = None
     """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
     drift_query: str | None = None
@@ -185,6 +188,7 @@ class LocalSearch(_Mode):
         passages: list[Passage] = []
         sources: list[Source] = []
         units = [k["item"] for k in kept if k["kind"] == "text_unit"]
+        self.kept_units = units
         with timings.measure("lineage"):
             unit_sources_ = unit_sources(self.reader, units)
         for k in kept:
@@ -429,6 +433,9 @@ class GlobalSearch(_Mode):
         if llm is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
+        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the text units the reports rest on
+            with timings.measure("lineage"):
+                passages += cited_passages(self.reader, question, [s["item"] for s in selections if s["kind"] == "text_unit"])
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
@@ -617,6 +624,7 @@ class DriftSearch(_Mode):
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
                     evidence = _structured(self.local.result)
+                    units = _units(self.local.result, self.local.kept_units) if wants_text(question) else ()
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -633,7 +641,7 @@ class DriftSearch(_Mode):
                         )
                     yield event
                     answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth,
-                                    "evidence": evidence})
+                                    "evidence": evidence, "units": units})
                     if more is not None and more.value:
                         next_frontier.append((action, sub_last, list(more.value)))
             frontier = next_frontier
@@ -659,7 +667,10 @@ class DriftSearch(_Mode):
             ]
             yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
             return
-        yield from self._synthesize(session, question, self._offline_evidence(selections, ranked), kind="passages")
+        passages = self._offline_evidence(selections, ranked)
+        # a number, a time, Yes/No or a reason: also the text units the kept local searches read (already read)
+        passages += best_passages(question, [u for a in ranked for u in a.get("units", ())])
+        yield from self._synthesize(session, question, passages, kind="passages")
 
     def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
         """What the offline answer to the question reads: not the intermediate answers (each
@@ -712,6 +723,19 @@ def _structured(run: RunResult) -> tuple[Passage, ...]:
 
 
 _STRUCTURED = frozenset({"entity", "relationship", "claim"})
+
+
+def _units(run: RunResult, units: Sequence[NamedNode]) -> tuple[Passage, ...]:
+    """A finished local search's text-unit passages, each naming its text unit (``units``: the
+    units it kept, in the order of its passages) as the item it stands for, ``chunk`` passages.
+
+    >>> run = RunResult()
+    >>> run.passages = (Passage("Fred laughed.", "c1", kind="text_unit", item="urn:sel:1"), Passage("X", kind="entity"))
+    >>> [(p.item, p.kind) for p in _units(run, [NamedNode("urn:unit:7")])]
+    [('urn:unit:7', 'chunk')]
+    """
+    texts = [p for p in run.passages if p.kind == "text_unit"]
+    return tuple(dataclasses.replace(p, kind="chunk", item=u.value) for p, u in zip(texts, units, strict=False))
 #: the sentences of an entity's description DRIFT's offline answer reads (what it is and does)
 _GLOSS_SENTENCES = 2
 
