@@ -131,8 +131,6 @@ class LocalSearch(_Mode):
     """Microsoft GraphRAG local search (see the module docstring)."""
 
     kind, params_type = "local", LocalSearchParams
-    #: the text units the last run kept, in the order of its text-unit passages (DRIFT reads them)
-    kept_units: Sequence[NamedNode] = ()
     context_tables: Any = None
     """With an LLM: the context tables of the last answer (DRIFT resolves its citations against them)."""
     drift_query: str | None = None
@@ -188,7 +186,6 @@ class LocalSearch(_Mode):
         passages: list[Passage] = []
         sources: list[Source] = []
         units = [k["item"] for k in kept if k["kind"] == "text_unit"]
-        self.kept_units = units
         with timings.measure("lineage"):
             unit_sources_ = unit_sources(self.reader, units)
         for k in kept:
@@ -433,9 +430,12 @@ class GlobalSearch(_Mode):
         if llm is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
-        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the text units the reports rest on
+        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the text units the reports rest on,
+            # each standing for the Focus's selection of its unit (as every Microsoft mode's evidence does)
+            chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
             with timings.measure("lineage"):
-                passages += cited_passages(self.reader, question, [s["item"] for s in selections if s["kind"] == "text_unit"])
+                units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
+            passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
@@ -624,7 +624,7 @@ class DriftSearch(_Mode):
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
                     evidence = _structured(self.local.result)
-                    units = _units(self.local.result, self.local.kept_units) if wants_text(question) else ()
+                    units = tuple(u for u in self.local.result.passages if u.kind == "text_unit") if wants_text(question) else ()
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -667,19 +667,20 @@ class DriftSearch(_Mode):
             ]
             yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
             return
-        passages = self._offline_evidence(selections, ranked)
-        # a number, a time, Yes/No or a reason: also the text units the kept local searches read (already read)
-        passages += best_passages(question, [u for a in ranked for u in a.get("units", ())])
-        yield from self._synthesize(session, question, passages, kind="passages")
+        yield from self._synthesize(session, question, self._offline_evidence(question, selections, ranked), kind="passages")
 
-    def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
+    def _offline_evidence(self, question: str, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
         """What the offline answer to the question reads: not the intermediate answers (each
         states an answer to its own follow-up query) but the evidence they were drawn from — the
         primer's report points, and the structured context each kept local search kept (its
         entities, relationships and claims, typed, each passage once: :func:`_structured`),
         best-rated action first. Each passage names the reduce step's selection of its action as
-        the item it stands for (the action's sub-trace holds the item itself)."""
+        the item it stands for (the action's sub-trace holds the item itself). For a question a
+        number, a time, Yes/No or a reason answers, also the few text units the kept local searches
+        read (already read: no query) that say the most of its words (:func:`.cited.best_passages`)."""
         passages: list[Passage] = []
+        units = best_passages(question, [dataclasses.replace(u, item=sel["iri"].value)
+                                         for sel, a in zip(selections, ranked, strict=False) for u in a.get("units", ())])
         seen: set[str] = set()
         primers = []
         for sel, a in zip(selections, ranked, strict=False):
@@ -700,7 +701,7 @@ class DriftSearch(_Mode):
             named = self._named_in([passages[i].text for i in primers])
             for i, mentions in zip(primers, named, strict=True):
                 passages[i] = dataclasses.replace(passages[i], mentions=mentions)
-        return passages
+        return passages + units
 
 
 def _structured(run: RunResult) -> tuple[Passage, ...]:
@@ -723,19 +724,6 @@ def _structured(run: RunResult) -> tuple[Passage, ...]:
 
 
 _STRUCTURED = frozenset({"entity", "relationship", "claim"})
-
-
-def _units(run: RunResult, units: Sequence[NamedNode]) -> tuple[Passage, ...]:
-    """A finished local search's text-unit passages, each naming its text unit (``units``: the
-    units it kept, in the order of its passages) as the item it stands for, ``chunk`` passages.
-
-    >>> run = RunResult()
-    >>> run.passages = (Passage("Fred laughed.", "c1", kind="text_unit", item="urn:sel:1"), Passage("X", kind="entity"))
-    >>> [(p.item, p.kind) for p in _units(run, [NamedNode("urn:unit:7")])]
-    [('urn:unit:7', 'chunk')]
-    """
-    texts = [p for p in run.passages if p.kind == "text_unit"]
-    return tuple(dataclasses.replace(p, kind="chunk", item=u.value) for p, u in zip(texts, units, strict=False))
 #: the sentences of an entity's description DRIFT's offline answer reads (what it is and does)
 _GLOSS_SENTENCES = 2
 
