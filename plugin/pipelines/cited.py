@@ -9,7 +9,14 @@ such a kind (entity questions are answered from the structured evidence alone);
 :func:`cited_passages` reads the cited chunks through the :class:`~ragprov.retrieve.FactsReader`
 (a bounded lookup by IRI) and keeps the few that say the most of the question's words, as
 ``chunk`` passages whose ``item`` is the chunk: the Synthesis's support then names the chunk the
-answer was read from.
+answer was read from. graph-rag reads the chunks its kept facts cite, global the text units its
+kept reports rest on (both a bounded look-up by IRI), DRIFT the text units its kept local searches
+already read (no query); global and DRIFT name the Focus's selection the unit came through.
+
+Measured with ``bench/answers.py`` (119 questions; the 28 number, time, yes-no and why questions
+among them in brackets), right before → after: graph-rag 75 → 87 (6 → 17), held out 33 → 38 of 59;
+DRIFT 75 → 78 (9 → 12), held out 35 → 36; global 66 → 74 (8 → 15), held out 28 → 31; no question
+right before is wrong after. At 1M facts graph-rag's run costs about 5 ms more CPU.
 """
 
 from __future__ import annotations
