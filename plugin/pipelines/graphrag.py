@@ -36,6 +36,7 @@ from ..record.events import Event, Source
 from ..retrieve import EdgeOrigin, term_text
 from ..retrieve.lexical import content_tokens
 from .base import Pipeline, Tokens
+from .cited import cited_passages, wants_text
 
 __all__ = ["DESCRIBED_TERMS", "DESCRIPTION_CITES", "GraphRag", "GraphRagParams", "fact_text"]
 
@@ -148,6 +149,9 @@ class GraphRag(Pipeline):
             origins = self.origins([k.edge for k in kept])
         passages, result.sources = self._passages(kept, origins)
         passages = self._evidence(passages, kept, getattr(trace, "selection_iris", []))
+        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the chunks the facts cite
+            with timings.measure("lineage"):
+                passages += cited_passages(reader, question, [o.chunk for k in kept for o in origins.get(k.edge, []) if o.chunk])
 
         yield from self._synthesize(trace, question, passages, kind="facts")
 

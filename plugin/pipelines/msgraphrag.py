@@ -65,6 +65,7 @@ from ..retrieve.lexical import content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
+from .cited import best_passages, cited_passages, wants_text
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
@@ -429,6 +430,12 @@ class GlobalSearch(_Mode):
         if llm is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
+        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the text units the reports rest on,
+            # each standing for the Focus's selection of its unit (as every Microsoft mode's evidence does)
+            chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
+            with timings.measure("lineage"):
+                units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
+            passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
@@ -617,6 +624,7 @@ class DriftSearch(_Mode):
                                     result.sources = (*result.sources, src)
                     answer = self.local.result.answer
                     evidence = _structured(self.local.result)
+                    units = tuple(u for u in self.local.result.passages if u.kind == "text_unit") if wants_text(question) else ()
                     answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
                     with timings.measure("map"):
                         score, rating = self._rate(question, concepts, answer)
@@ -633,7 +641,7 @@ class DriftSearch(_Mode):
                         )
                     yield event
                     answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth,
-                                    "evidence": evidence})
+                                    "evidence": evidence, "units": units})
                     if more is not None and more.value:
                         next_frontier.append((action, sub_last, list(more.value)))
             frontier = next_frontier
@@ -659,16 +667,20 @@ class DriftSearch(_Mode):
             ]
             yield from drift_answer(self, session, question, [a["answer"] for a in ranked], answer_tables, passages)
             return
-        yield from self._synthesize(session, question, self._offline_evidence(selections, ranked), kind="passages")
+        yield from self._synthesize(session, question, self._offline_evidence(question, selections, ranked), kind="passages")
 
-    def _offline_evidence(self, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
+    def _offline_evidence(self, question: str, selections: Sequence[dict], ranked: Sequence[dict]) -> list[Passage]:
         """What the offline answer to the question reads: not the intermediate answers (each
         states an answer to its own follow-up query) but the evidence they were drawn from — the
         primer's report points, and the structured context each kept local search kept (its
         entities, relationships and claims, typed, each passage once: :func:`_structured`),
         best-rated action first. Each passage names the reduce step's selection of its action as
-        the item it stands for (the action's sub-trace holds the item itself)."""
+        the item it stands for (the action's sub-trace holds the item itself). For a question a
+        number, a time, Yes/No or a reason answers, also the few text units the kept local searches
+        read (already read: no query) that say the most of its words (:func:`.cited.best_passages`)."""
         passages: list[Passage] = []
+        units = best_passages(question, [dataclasses.replace(u, item=sel["iri"].value)
+                                         for sel, a in zip(selections, ranked, strict=False) for u in a.get("units", ())])
         seen: set[str] = set()
         primers = []
         for sel, a in zip(selections, ranked, strict=False):
@@ -689,7 +701,7 @@ class DriftSearch(_Mode):
             named = self._named_in([passages[i].text for i in primers])
             for i, mentions in zip(primers, named, strict=True):
                 passages[i] = dataclasses.replace(passages[i], mentions=mentions)
-        return passages
+        return passages + units
 
 
 def _structured(run: RunResult) -> tuple[Passage, ...]:

@@ -188,3 +188,21 @@ def test_same_question_twice_same_answer_and_edges(carol_store, recorder_for):
         focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
         runs.append((pipe.result.answer, [t.object for t in focus.explain_triples if t.predicate == TG.edge]))
     assert runs[0] == runs[1] and runs[0][1]
+
+
+def test_a_time_question_reads_the_chunk_a_kept_fact_cites_and_rests_on_it(carol_store, recorder_for):
+    # no fact holds the hour; the chunk the "visits" fact was extracted from does ("at one o'clock")
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    events = list(pipe.run("When did the Ghost of Christmas Past visit Scrooge?"))
+    assert pipe.result.answer.startswith("The answer is one o'clock"), pipe.result.answer
+    chunks = [p for p in pipe.result.passages if p.kind == "chunk"]
+    assert chunks and chunks[0].item == graphs.chunk_iri("c3").value and chunks[0].text == graphs.CHUNKS["c3"]
+    synthesis = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "synthesis")
+    assert graphs.chunk_iri("c3") in values(carol_store, synthesis.explain_id, TG.supportedBy)
+    validate(carol_store)
+
+
+def test_an_entity_question_reads_no_chunk(carol_store, recorder_for):
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    list(pipe.run("Who visited Scrooge?"))
+    assert pipe.result.passages and not any(p.kind == "chunk" for p in pipe.result.passages)

@@ -284,3 +284,32 @@ def test_each_microsoft_mode_records_through_recorder_stages(index, mode):
         stages = explains(pipe.run("Who is Tiny Tim?"))
         assert stages[0].explain_id.value.startswith(f"urn:ragprov:{mode}:")
         assert counting.updates == (1 if buffered else len(stages))
+
+
+@pytest.mark.parametrize("mode", ["global", "drift"])
+def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(index, mode):
+    # a reason is in the story's text, seldom in a report or a relationship: global reads the text
+    # units its kept reports rest on, DRIFT those its kept local searches read; each stands for
+    # the Focus's selection it came through, so the answer's support stays within the trace
+    from ragprov.pipelines import DriftSearch, DriftSearchParams
+
+    def run(question):
+        pipe = (GlobalSearch(index, facts_graph=FACTS, params=GlobalSearchParams(max_level=1)) if mode == "global"
+                else DriftSearch(index, facts_graph=FACTS, params=DriftSearchParams(k_followups=2, depth=1)))
+        events = list(pipe.run(question))
+        return pipe, explains(events)
+
+    pipe, stages = run("Why is Scrooge so cold to his clerk?")
+    focus, synthesis = stages[-2].explain_id, stages[-1].explain_id
+    units = [p for p in pipe.result.passages if p.kind in ("chunk", "text_unit")]
+    assert 0 < len(units) <= 4
+    selected = set(values(index, focus, TG.selectedItem))
+    assert {NamedNode(u.item) for u in units} <= selected
+    if mode == "global":  # the selection names the text unit itself
+        assert all(TG.TextUnit in values(index, one(index, NamedNode(u.item), TG.item), RDF.type) for u in units)
+    assert set(values(index, synthesis, TG.supportedBy)) <= selected
+    pipe, _ = run("Who is Scrooge's clerk?")
+    if mode == "global":
+        assert not any(p.kind == "chunk" for p in pipe.result.passages)
+    else:  # the local searches' text units are not read for an entity question
+        assert not any(p.kind == "text_unit" for p in pipe.result.passages)
