@@ -24,6 +24,7 @@ from ..errors import LLMError, PipelineError
 from .prompt import Prompt, load_prompt
 
 if TYPE_CHECKING:  # the HTTP client (requests) loads only when an LLM is configured
+    from ..retrieve.lexical import BM25
     from .client import LLMClient, StreamedCompletion
 
 __all__ = [
@@ -194,7 +195,8 @@ class Engine(Protocol):
 
     def answer(self, question: str, passages: Sequence[Passage], *, kind: str) -> AnswerStream: ...
 
-    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[MapPoint]]: ...
+    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int,
+                   rarity: BM25 | None = None) -> Step[list[MapPoint]]: ...
 
     def follow_ups(self, question: str, answer: str, *, keep: int) -> Step[list[str]]: ...
 
@@ -369,7 +371,9 @@ class LLMEngine:
         stream = self.client.chat_stream(messages, temperature=self.temperature)
         return AnswerStream(iter(stream), prompt=prompt.ref, completion=stream)
 
-    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[MapPoint]]:
+    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int,
+                   rarity: BM25 | None = None) -> Step[list[MapPoint]]:
+        """Microsoft's map prompt over the passages (``rarity``, the offline engine's term weights, is not read)."""
         prompt = load_prompt("global-map")
         if not passages:
             return Step([], 0, 0, prompt.ref)

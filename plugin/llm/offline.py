@@ -44,7 +44,7 @@ from .answer import extract_answer
 from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
 from .text import BM25, content_tokens, extract_concepts, split_sentences
 
-__all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine"]
+__all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine", "map_sentences"]
 
 OFFLINE_NAME = "ragprov-offline-bm25"
 OFFLINE_VERSION = "1"
@@ -59,6 +59,22 @@ DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
 
 def _fmt(x: float) -> str:
     return f"{x:.3f}"
+
+
+def map_sentences(text: str) -> list[str]:
+    """The sentences of a report a map step cuts its points from: a point is a claim of its
+    report, so the report's own ``[Data: …]`` references (row ids of the index) are no part of
+    it (the point rests on the report anyway); fragments under 20 characters are left out.
+
+    >>> map_sentences("Fred is Scrooge's nephew [Data: Entities (1)]. He laughs. Scrooge does not laugh at all.")
+    ["Fred is Scrooge's nephew.", 'Scrooge does not laugh at all.']
+    """
+    out = []
+    for a, b in split_sentences(text):
+        sentence = " ".join(DATA_REFERENCE.sub("", text[a:b]).split())
+        if len(sentence) >= 20:
+            out.append(sentence)
+    return out
 
 
 class OfflineEngine:
@@ -168,9 +184,14 @@ class OfflineEngine:
     #: BM25 per query term at which a map point scores 50 (see :meth:`map_points`).
     MAP_HALF_SCORE = 2.5
 
-    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[MapPoint]]:
+    def map_points(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int,
+                   rarity: BM25 | None = None) -> Step[list[MapPoint]]:
         """Sentences of the batch's reports scored by BM25 against the concepts, best first; each
-        point rests on the report it was cut from.
+        point rests on the report it was cut from. ``rarity``: the BM25 over the sentences of
+        every batch (:func:`map_sentences`), whose term rarity weighs the concepts: the reduce step
+        ranks the points of all batches together, and a batch's own rarity would put them on
+        different scales (a word common in the whole index but rare in one batch lifts that
+        batch's points above the points that match the question's specific words elsewhere).
 
         The 0–100 score saturates instead of clipping: ``100 · s / (s + h)`` with ``h`` =
         :attr:`MAP_HALF_SCORE` × the query's length (BM25 grows with the number of query terms a
@@ -187,15 +208,8 @@ class OfflineEngine:
         >>> step.value[0].score > step.value[1].score
         True
         """
-        sentences: list[tuple[int, str]] = []
-        for i, p in enumerate(passages):
-            for a, b in split_sentences(p.text):
-                # a point is a claim of its report: the report's own "[Data: …]" references (row
-                # ids of the index) are no part of it, and the point rests on the report anyway
-                text = " ".join(DATA_REFERENCE.sub("", p.text[a:b]).split())
-                if len(text) >= 20:
-                    sentences.append((i, text))
-        bm = BM25([content_tokens(s) for _, s in sentences])
+        sentences = [(i, text) for i, p in enumerate(passages) for text in map_sentences(p.text)]
+        bm = BM25([content_tokens(s) for _, s in sentences], rarity=rarity)
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
         half = self.MAP_HALF_SCORE * max(1, len(query))
         points: list[MapPoint] = []

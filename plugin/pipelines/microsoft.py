@@ -43,7 +43,7 @@ from ..llm.tokens import tokenizer_for
 from ..record.events import Event
 from ..retrieve.context import approx_tokens, report_ratings, report_statements
 from ..retrieve.context import report_text as _report_text
-from ..retrieve.lexical import content_tokens, extract_concepts
+from ..retrieve.lexical import BM25, content_tokens, extract_concepts
 from ..retrieve.table_fields import table_fields
 from ..retrieve.terms import local_name
 
@@ -199,13 +199,15 @@ def report_table(reader, reports: Sequence[dict], *, name: str = "Reports") -> C
 
 def global_map(
     pipe, question: str, concepts: Sequence[str], batch: Sequence[dict], *, keep: int, max_length: int = MAP_MAX_LENGTH,
-    history: Sequence[ConversationTurn] = (),
+    history: Sequence[ConversationTurn] = (), rarity: BM25 | None = None,
 ) -> tuple[Step[list[MapPoint]], ContextTables | None]:
     """One map step: with an LLM, Microsoft's map prompt over the batch's Reports table (every
-    point it returns, sources = the reports each cites); offline, the engine's own map step."""
+    point it returns, sources = the reports each cites); offline, the engine's own map step
+    (``rarity``: the term weights of every batch's sentences, :meth:`OfflineEngine.map_points`)."""
     llm = llm_of(pipe.engine)
     if llm is None:
-        return pipe.engine.map_points(question, concepts, [Passage(report_statements(r), r["title"]) for r in batch], keep=keep), None
+        passages = [Passage(report_statements(r), r["title"]) for r in batch]
+        return pipe.engine.map_points(question, concepts, passages, keep=keep, rarity=rarity), None
     tables = report_table(pipe.reader, batch)
     if history:  # Microsoft puts the conversation history before each batch's reports
         tables.tables.insert(0, _Verbatim("Conversation History", history_table(history)))

@@ -52,7 +52,7 @@ from ..errors import ConfigurationError, LLMError
 from ..llm.embeddings import embedder_for
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn, previous_questions
-from ..llm.offline import DATA_REFERENCE
+from ..llm.offline import DATA_REFERENCE, map_sentences
 from ..llm.parallel import in_order
 from ..record import EndOfSession
 from ..record.events import Event, ExplainEvent, Source
@@ -61,7 +61,7 @@ from ..retrieve.context import approx_tokens, best_reports, report_statements, s
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.entity_search import map_query_to_entities
-from ..retrieve.lexical import content_tokens, split_sentences
+from ..retrieve.lexical import BM25, content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
@@ -317,6 +317,9 @@ class GlobalSearch(_Mode):
     """Microsoft GraphRAG global search (see the module docstring)."""
 
     kind, params_type = "global", GlobalSearchParams
+    #: offline, the reports whose sentences :attr:`_rarity_of` was built over (:meth:`_rarity`)
+    _rarity_key: tuple[str, ...] | None = None
+    _rarity_of: BM25 | None = None
 
     def run(self, question: str, *, used: NamedNode | None = None, history: Sequence[ConversationTurn] = ()) -> Iterator[Event]:
         """``history``: the earlier turns of a conversation (linked in the trace; with an LLM, in each map prompt)."""
@@ -355,8 +358,9 @@ class GlobalSearch(_Mode):
         map_iris: list[NamedNode] = []
         batch_tables = []
         workers = p.concurrency if llm_of(self.engine) is not None else 1  # offline: CPU-bound, one after another
-        answers = in_order(lambda batch: global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history),
-                           batches, workers=workers)
+        rarity = self._rarity(reports) if llm_of(self.engine) is None else None
+        answers = in_order(lambda batch: global_map(self, question, concepts, batch, keep=p.points_per_batch, history=self.history,
+                                                    rarity=rarity), batches, workers=workers)
         for n, (batch, row) in enumerate(zip(batches, batch_rows, strict=True), start=1):
             with timings.measure("map"):
                 mapped, table = next(answers)
@@ -438,6 +442,17 @@ class GlobalSearch(_Mode):
             passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
         yield from self._synthesize(session, question, passages, kind="facts")
 
+
+    def _rarity(self, reports: Sequence[dict]) -> BM25:
+        """Offline, the BM25 over the sentences of every report mapped, whose term rarity weighs
+        the question's words in every batch (:meth:`OfflineEngine.map_points`); built once per
+        set of reports."""
+        key = tuple(r["report"].value for r in reports)
+        if self._rarity_of is None or self._rarity_key != key:
+            with self.result.timings.measure("context"):
+                self._rarity_of = BM25([content_tokens(x) for r in reports for x in map_sentences(report_statements(r))])
+            self._rarity_key = key
+        return self._rarity_of
 
     def _select(self, session: MicrosoftTrace, question: str, concepts: Sequence[str],
                 reports: list[dict]) -> Generator[Event, None, list[dict]]:

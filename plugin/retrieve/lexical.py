@@ -176,9 +176,12 @@ class BM25:
     ``(term, tf, idf, contribution)`` of document ``i``'s score. Query terms repeat-count.
     """
 
-    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75, rarity: BM25 | None = None):
+        """``rarity``: a larger collection these documents are part of, whose :meth:`idf` weighs
+        the query terms instead of their own (scores of several parts on one scale)."""
         self.k1 = k1
         self.b = b
+        self.rarity = rarity
         self.n = len(documents)
         self.lengths = [len(d) for d in documents]
         self.avgdl = (sum(self.lengths) / self.n) if self.n else 0.0
@@ -189,6 +192,8 @@ class BM25:
         self.postings = dict(postings)
 
     def idf(self, term: str) -> float:
+        if self.rarity is not None:
+            return self.rarity.idf(term)
         df = len(self.postings.get(term, ()))
         return math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
 

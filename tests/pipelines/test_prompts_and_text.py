@@ -126,3 +126,29 @@ def test_offline_map_scores_discriminate_instead_of_capping():
     bm25 = BM25([content_tokens(t) for t in texts]).scores([t for c in concepts for t in content_tokens(c)])
     assert min(bm25[:3]) > 10  # what the old `min(100, 10 × BM25)` pinned to 100
     assert all(0 < s < 100 for s in scores) and scores == sorted(scores, reverse=True) and len(set(scores)) == 4
+
+
+def test_map_points_weigh_the_question_by_the_rarity_of_every_batch():
+    """Global search's reduce step ranks the points of all batches together: with ``rarity`` (the
+    BM25 over every batch's sentences) a word rare in one batch but common in the index no longer
+    lifts that batch's point above the point of another batch that matches the question's rare
+    word; without it each batch is weighed on its own (the point of the first batch wins)."""
+    from ragprov.llm.engine import Passage
+    from ragprov.llm.offline import OfflineEngine, map_sentences
+
+    first = ["The christmas party starts at noon with Fred.", "The weather was cold and grey outside the door.",
+             "A cab waits in the street below the window."]
+    second = ["Topper is a bachelor and a friend of the family.",
+              *(f"The christmas party has games and songs number {n}." for n in ("one", "two", "three", "four"))]
+    rarity = BM25([content_tokens(s) for text in first + second for s in map_sentences(text)])
+    engine, concepts = OfflineEngine(), ["bachelor", "christmas party"]
+
+    def best(batch: list[str], weights: BM25 | None) -> tuple[str, float]:
+        point = engine.map_points("?", concepts, [Passage(" ".join(batch))], keep=1, rarity=weights).value[0]
+        return point.text, point.score
+
+    own = best(first, None), best(second, None)
+    shared = best(first, rarity), best(second, rarity)
+    assert [text for text, _ in own] == [first[0], second[0]] == [text for text, _ in shared]
+    assert own[0][1] > own[1][1]  # each batch on its own scale: the common words of the first win
+    assert shared[1][1] > shared[0][1]  # one scale: the question's rare word wins
