@@ -196,18 +196,6 @@ def to_literal(value: object) -> Literal:
     raise InvalidValueError(f"no RDF literal for {type(value).__name__}: {value!r}")
 
 
-def _is_decimal(value: object) -> TypeGuard[Decimal]:
-    """Whether ``value`` is a :class:`decimal.Decimal`, without importing :mod:`decimal` (~1 ms of
-    every process): a Decimal exists only once something has imported it.
-
-    >>> from decimal import Decimal
-    >>> _is_decimal(Decimal("1.5")), _is_decimal(1.5), _is_decimal("1.5")
-    (True, False, False)
-    """
-    decimal = sys.modules.get("decimal")
-    return decimal is not None and isinstance(value, decimal.Decimal)
-
-
 def sparql_term(value: object) -> str:
     """Any term or Python value, spelled for SPARQL (quoted triples excepted: see dialects)."""
     if isinstance(value, NamedNode):
@@ -240,3 +228,15 @@ def sparql_term(value: object) -> str:
     if isinstance(value, Triple):
         raise InvalidValueError("a quoted triple needs the dialect: use quoted() in the template")
     raise InvalidValueError(f"no SPARQL term for {type(value).__name__}: {value!r}")
+
+
+def _is_decimal(value: object) -> TypeGuard[Decimal]:
+    """Whether ``value`` is a :class:`decimal.Decimal`, without importing :mod:`decimal` (~1 ms of
+    every process): a Decimal exists only once something has imported it.
+
+    >>> from decimal import Decimal
+    >>> _is_decimal(Decimal("1.5")), _is_decimal(1.5), _is_decimal("1.5")
+    (True, False, False)
+    """
+    decimal = sys.modules.get("decimal")
+    return decimal is not None and isinstance(value, decimal.Decimal)
