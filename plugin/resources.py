@@ -9,16 +9,17 @@ True
 
 from __future__ import annotations
 
-from importlib import resources
+import importlib
 from pathlib import Path
 
 __all__ = ["data_dir", "ontology_dir", "queries_dir"]
 
 
 def _package_dir(package: str) -> Path:
-    root = resources.files(package)
-    # Data packages are plain folders on disk in every supported install mode.
-    return Path(str(root))
+    # Data packages are plain folders on disk in every supported install mode, each with its
+    # __init__.py: the folder is the one importlib.resources.files() names, without importing
+    # importlib.resources (with its zip readers: ~5 ms of every command)
+    return Path(importlib.import_module(package).__file__ or "").parent
 
 
 def ontology_dir() -> Path:

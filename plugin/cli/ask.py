@@ -26,7 +26,6 @@ from ..record import ChunkEvent, EndOfSession, ExplainEvent, Recorder, event_to_
 from ..sparql.escape import to_named_node
 from . import cli
 from .common import with_store
-from .explain import describe
 
 __all__ = ["ask_command", "community_options", "mode_options", "run_question"]
 
@@ -145,6 +144,8 @@ def run_question(
         err = _Output(lambda text, nl, write=err: write(text))
     labeler = _labeler(pipe)
     cite = _citer(pipe)
+    if explain:  # here, not at start-up: only -x/--explain prints the stages
+        from .explain import describe
     trace: NamedNode | None = None
     streamed_answer = False
     summary: dict = {}

@@ -28,7 +28,6 @@ ValueError: no
 
 from __future__ import annotations
 
-import concurrent.futures
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -50,6 +49,8 @@ def in_order(call: Callable[[T], R], items: Iterable[T], *, workers: int) -> Ite
         for item in todo:
             yield call(item)
         return
+    import concurrent.futures  # only with threads to start: it imports logging (~2 ms of every ask)
+
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, len(todo)), thread_name_prefix="ragprov-llm")
     try:
         futures = [pool.submit(call, item) for item in todo]

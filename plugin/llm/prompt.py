@@ -22,7 +22,6 @@ import dataclasses
 import functools
 import hashlib
 import re
-from importlib import resources
 from pathlib import Path
 
 from ..errors import ConfigurationError, NotFoundError, ParameterError
@@ -35,7 +34,7 @@ _SECTION = re.compile(r"^=== (system|user|assistant)\s*$")
 
 def prompts_dir() -> Path:
     """The folder of the bundled prompt files."""
-    return Path(str(resources.files("ragprov.llm") / "prompts"))
+    return Path(__file__).parent / "prompts"  # the folder importlib.resources.files("ragprov.llm") names
 
 
 @dataclasses.dataclass(frozen=True)

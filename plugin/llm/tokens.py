@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import os
 import threading
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
@@ -40,7 +39,9 @@ _LOCK = threading.Lock()
 
 
 def _vendored_dir() -> str:
-    return str(resources.files("ragprov") / "data" / "tiktoken")
+    from ..resources import data_dir
+
+    return str(data_dir() / "tiktoken")
 
 
 @functools.cache

@@ -41,7 +41,6 @@ IRIs: ``urn:ragprov:{local|global|drift}:{id}`` and ``…/{stage}``.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import random
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
@@ -79,8 +78,6 @@ from .microsoft import (
     report_rater,
     token_counter,
 )
-
-_log = logging.getLogger(__name__)
 
 __all__ = [
     "DriftSearch",
@@ -150,7 +147,9 @@ class LocalSearch(_Mode):
             try:
                 ranking = map_query_to_entities(self.reader, query, lexical, limit=p.top_k_entities, embedder=embedder_for(self.engine))
             except LLMError as e:  # a server without an embeddings API: the offline vectors rank them (and the trace says so)
-                _log.warning("local search: the embeddings API failed (%s); the entities are ranked offline", e)
+                import logging  # only here: an offline ask never logs, and logging costs every process ~2 ms
+
+                logging.getLogger(__name__).warning("local search: the embeddings API failed (%s); the entities are ranked offline", e)
                 ranking = map_query_to_entities(self.reader, query, lexical, limit=p.top_k_entities, embedder=HashedEmbedder())
         result.tokens.add(ranking.in_token, None)
         entities = ranking.entities

@@ -788,22 +788,31 @@ class Catalog:
     def __init__(self, root: Path | None = None):
         self.root = Path(root) if root is not None else queries_dir()
         self._env = _environment(self.root)
+        self._paths = dict(_template_files(self.root))
         self._infos: dict[str, TemplateInfo] = {}
         self._templates: dict[str, jinja2.Template] = {}
         self._plans: dict[str, _Plan] = {}
-        cache = _read_header_cache(self.root)
-        for name, path in _template_files(self.root):
-            self._infos[name] = _parse_header(name, path, path.read_text(encoding="utf-8"), cache.get(name))
-            self._templates[name] = None  # type: ignore[assignment]
+        # The package's catalog reads a template's file and header when the template is first
+        # used (its headers are precompiled, and a test checks every one of them): a command uses
+        # a few of the ~60, and reading them all cost every process ~3 ms. Any other folder has its
+        # headers checked here, at once.
+        self._header_cache = _read_header_cache(self.root)
+        if not self._header_cache:
+            for name in self._paths:
+                self.info(name)
 
     def names(self) -> list[str]:
-        return list(self._infos)
+        return list(self._paths)
 
     def info(self, name: str) -> TemplateInfo:
-        try:
-            return self._infos[name]
-        except KeyError:
-            raise NotFoundError(f"no query template named {name!r}; see `ragprov query list`") from None
+        info = self._infos.get(name)
+        if info is None:
+            path = self._paths.get(name)
+            if path is None:
+                raise NotFoundError(f"no query template named {name!r}; see `ragprov query list`")
+            info = _parse_header(name, path, path.read_text(encoding="utf-8"), self._header_cache.get(name))
+            self._infos[name] = info
+        return info
 
     def variables(self, name: str) -> set[str]:
         """The names the template's text reads (what its header must declare)."""

@@ -78,6 +78,39 @@ def test_an_offline_ask_loads_no_http_client():
     assert "HEAVY []" in out
 
 
+def test_an_offline_ask_in_every_mode_loads_only_what_it_uses():
+    """What an offline ``ask`` pays at start-up: no logging (it logs only when an embeddings API
+    fails), no thread pool (only several LLM requests start one), no Decimal (none is written), no
+    ``-x`` printer, no YAML (the template headers are precompiled), and no importlib.resources (the
+    data folders are found through their packages; a site's .pth may have loaded it: it is
+    forgotten first)."""
+    code = (
+        "import importlib, sys\n"
+        "for m in [m for m in sys.modules if m.startswith('importlib.resources') or m == 'importlib.readers']:\n"
+        "    del sys.modules[m]\n"
+        "if hasattr(importlib, 'resources'):\n    del importlib.resources\n"
+        "from ragprov.cli import main\n"
+        "try:\n    main(sys.argv[1:] or ['--help'])\nexcept SystemExit:\n    pass\n"
+        "print('HEAVY', [m for m in ('logging', 'concurrent.futures', 'decimal', 'yaml', 'ragprov.cli.explain', 'importlib.resources')"
+        " if m in sys.modules])\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("RAGPROV_LLM")}
+    out = subprocess.run([sys.executable, "-c", code, "traces", "--store", "memory:"], capture_output=True, text=True, check=True).stdout
+    assert "HEAVY []" in out, out
+    for mode in ("graph-rag", "local", "drift"):
+        out = subprocess.run([sys.executable, "-c", code, "ask", mode, "Who is Scrooge?", "--store", "memory:"],
+                             capture_output=True, text=True, check=True, env=env).stdout
+        assert "HEAVY []" in out, (mode, out)
+
+
+def test_the_package_catalog_reads_a_template_only_when_it_is_used():
+    from ragprov.sparql.templates import Catalog
+
+    cat = Catalog()
+    assert "trace/list" in cat.names() and cat._infos == {}
+    assert cat.info("trace/list").kind == "select" and list(cat._infos) == ["trace/list"]
+
+
 def test_asking_imports_numpy_only_for_vectors():
     """Every ``ragprov ask`` imports the pipelines; numpy loads only when basic search makes or searches vectors."""
     code = (
