@@ -111,26 +111,25 @@ _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven t
                  "thousand million dozen").split()
 _NUMBER_WORD = "(?:" + "|".join(_NUMBER_WORDS) + ")"
 #: a count: digits, or number words alone or compounded ("eighteen hundred", "five-and-twenty", "twenty-one")
-_NUMBER = re.compile(r"\b(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD + r")*\b", re.I)
+_NUMBER = re.compile(r"\b(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD + r"){0,3}\b", re.I)
 _MONTHS = "January February March April May June July August September October November December"
 _MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
             r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
 #: a time expression: a date, a weekday, a feast's day, "seven years ago", "this very night", "to-morrow",
-#: "at midnight", "two o'clock", "since the briefing" (month names only capitalised: "may" is a verb)
+#: "at midnight", "two o'clock" (month names only capitalised: "may" is a verb)
 _DATE = re.compile(
     r"\b(?:(?i:" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH + r"(?:,?\s+\d{4})?"
     r"|(?:\d{1,2}\s+)?" + _MONTH + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?|\d{4}"
     r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
     r"|(?i:(?:Christmas|New\s+Year['’]?s?|Easter|Midsummer)[\s-]+(?:Eve|Day|morning|night|evening|time))"
-    r"|(?i:(?:\d+|" + _NUMBER_WORD + r"(?:[\s-]+" + _NUMBER_WORD + r")*)\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|nights?|"
-    r"weeks?|months?|years?|centur(?:y|ies)|Eves?)\s+(?:ago|before|later|earlier|since|hence))"
+    r"|(?i:(?:\d+|" + _NUMBER_WORD + r"(?:[\s-]+" + _NUMBER_WORD + r"){0,3})\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|nights?|"
+    r"weeks?|months?|years?|centur(?:y|ies))\s+(?:ago|before|later|earlier|since|hence))"
     r"|(?i:(?:this|that|last|next|the\s+next|the\s+same|the\s+following|the\s+previous|one|every)\s+(?:very\s+)?"
     r"(?:night|morning|evening|afternoon|day|week|month|year|hour|winter|summer|spring|autumn))"
     r"|(?i:(?:to-?morrow|to-?night|to-?day|yesterday)(?:\s+(?:night|morning|evening|afternoon))?)"
     r"|(?i:midnight|noon|dawn|daybreak|sunrise|sunset|nightfall)"
     r"|(?i:(?:\d{1,2}|" + _NUMBER_WORD + r")\s+o['’]clock)"
-    r"|(?i:(?:since|during)\s+(?:the|his|her|their|its|our|that)\s+[a-z][\w-]*)"
     r")\b"
 )
 _INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
@@ -489,12 +488,15 @@ class _Question:
         0.1
         >>> _Question("Who is Mr. Fezziwig's wife?", ["Mr. Fezziwig", "Fezziwig"]).overlap("Fezziwig")
         1.0
+        >>> _Question("Who danced with Mrs. Fezziwig while Scrooge watched?", ["Mrs. Fezziwig", "Scrooge"]).overlap("Scrooge")
+        1.0
         """
         toks = content_tokens(name)
         roots = {_root(t) for t in toks}
         titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
-        if (titles and asked and not titles & asked) or (asked and not titles and asked <= _WOMEN_ADDRESSED):
-            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" (or plain "Fezziwig") the question asks about
+        if (titles and asked and not titles & asked) or (not titles and any(
+                set(named) & _WOMEN_ADDRESSED & asked and set(toks) <= set(named) - _FORMS_OF_ADDRESS for named in self.names)):
+            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about, nor her bare surname
         elif not toks or tuple(toks) in self.names or (roots <= set(self.tokens) and not self.asks_name) or any(
                 _affix(named, toks) and (kind is None or not self.kinds.get(named, set()) - {None} or kind in self.kinds[named])
                 for named in self.names):
@@ -1044,9 +1046,11 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     possessive = _POSSESSIVE_END.search(text[a:b]) is not None and not re.match(r"\s+(?:voice|words|tone)\b", text[b:])
     if possessive:
         return []
+    opens = list(_OPENS.finditer(text, 0, a))
+    ends = [m.end() for m in opens]
     for c in _CLOSES.finditer(text, 0, a):
-        opened = [m for m in _OPENS.finditer(text, 0, c.start())]
-        quoted = text[opened[-1].end() : c.start()] if opened else ""
+        last = bisect.bisect_right(ends, c.start()) - 1  # the last quotation mark opened before it
+        quoted = text[opens[last].end() : c.start()] if last >= 0 else ""
         if len(quoted.split()) >= 2 and all(w[:1].isupper() or w in _TITLE_WORDS for w in re.findall(r"[\w'’-]+", quoted)):
             continue  # a title in quotation marks ("the publisher of 'A Christmas Carol,' …"), not words said
         if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
@@ -1430,13 +1434,16 @@ def _kind_named(name: str, head: str | None) -> bool:
     (True, False, False)
     >>> _kind_named("jolly holidays", "holiday"), _kind_named("the central room", "room")
     (False, False)
+    >>> _kind_named("the security room", "room")
+    True
     """
     words = content_tokens(name)
     return head is not None and len(words) > 1 and _root(words[-1]) == head and not _ADJECTIVE_END.search(words[-2])
 
 
 #: endings that mark a word as an adjective rather than a noun ("jolly", "central", "famous")
-_ADJECTIVE_END = re.compile(r"(?:y|ful|ous|ive|al|ic|less|able|ible|ish)$")
+#: (nouns ending -ity, -ary, -ory, -ery are no adjectives: "the security room", "the library wing")
+_ADJECTIVE_END = re.compile(r"(?:(?<!it)(?<!ar)(?<!or)(?<!er)y|ful|ous|ive|al|ic|less|able|ible|ish)$")
 
 
 def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -> float:
@@ -1616,8 +1623,9 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     for s in sentences:
         for m in pattern.finditer(s.text):
             a, b = m.span()
-            if qt.kind == "how-many" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a]) and m.group(0).lower() == "one":
-                continue
+            if (qt.kind == "how-many" and m.group(0).lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
+                    and _counts(s, a, b, counted) < 2):
+                continue  # "the one", "that one" — unless it counts the asked thing ("only one ghost")
             key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
             if not key or f" {key} " in f" {asked} ":
                 continue
@@ -1628,6 +1636,9 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
             shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
     out = []
     for per, shown in found.values():
+        top = max(per.values())
+        # a passage where the same value counts or dates something else is not its support
+        per = {at: v for at, v in per.items() if v >= top / 2}
         support, best, order = _support(per, keys)
         if support <= 0:
             continue
@@ -1636,12 +1647,15 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
         why = f"{'number' if qt.kind == 'how-many' else 'time'} supported {support:.3f} from {len(order)} passage(s), best {best:.2f}"
         out.append(Candidate(name, "NUMBER" if qt.kind == "how-many" else "DATE", round(strength, 6), tuple(order), why,
                              round(best, 6), round(strength, 6)))
-    out.sort(key=lambda c: (-c.score, c.name))
+    out.sort(key=lambda c: (-c.score, min(c.support, default=0)))  # a tie: the value said first
     return out
 
 
 #: the words that deny what follows them in their clause
-_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere".split())
+_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
+                     # verbs that deny the act after them ("refused to give money", "failed to see")
+                     "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
+                     "deny denied denies denying".split())
 _CLAUSE_MARK = re.compile(r"[,;:!?()\"“”—–]|--")
 #: the least share of a yes-no question's terms its best evidence sentence must say to answer it
 YES_NO_COVERAGE = 0.5
@@ -1658,6 +1672,8 @@ def _denies(text: str, q: _Question) -> bool:
     False
     >>> _denies("This panel is not a recent addition.", q), _denies("No, this panel is a recent addition.", q)
     (True, False)
+    >>> _denies("He refused to give money to the poor.", _Question("Did he give money to the poor?", []))
+    True
     """
     said: dict[str, bool] = {}
     denied = False

@@ -148,10 +148,11 @@ class GraphRag(Pipeline):
         with timings.measure("lineage"):
             origins = self.origins([k.edge for k in kept])
         passages, result.sources = self._passages(kept, origins)
-        passages = self._evidence(passages, kept, getattr(trace, "selection_iris", []))
+        selection_iris = getattr(trace, "selection_iris", [])
+        passages = self._evidence(passages, kept, selection_iris)
         if wants_text(question):  # a number, a time, Yes/No or a reason: read from the chunks the facts cite
             with timings.measure("lineage"):
-                passages += cited_passages(reader, question, [o.chunk for k in kept for o in origins.get(k.edge, []) if o.chunk])
+                passages += self._cited(question, kept, origins, selection_iris)
 
         yield from self._synthesize(trace, question, passages, kind="facts")
 
@@ -264,6 +265,19 @@ class GraphRag(Pipeline):
             text = f"{k.text.subject}: {' '.join(k.text.object.split())}" if about else p.text
             out.append(dataclasses.replace(p, text=text, kind="entity" if about else "fact", item=item, mentions=mentions))
         return out
+
+    def _cited(self, question: str, kept: Sequence[_Kept], origins: dict[Triple, list[EdgeOrigin]],
+               selections: Sequence[NamedNode]) -> list[Passage]:
+        """The chunks the kept facts were extracted from that say the most of the question, each
+        naming as its item the selection of the best kept fact that cites it: the answer rests on
+        an item of the trace, whose lineage (edge → statement → chunk) leads to that chunk."""
+        through: dict[str, str] = {}
+        for n, k in enumerate(kept):
+            for o in origins.get(k.edge, []):
+                if o.chunk and n < len(selections):
+                    through.setdefault(o.chunk.value, selections[n].value)
+        chunks = [o.chunk for k in kept for o in origins.get(k.edge, []) if o.chunk]
+        return [dataclasses.replace(p, item=through.get(p.item or "", p.item)) for p in cited_passages(self.reader, question, chunks)]
 
     # -- sources and answer context ------------------------------------------------------------
     @staticmethod

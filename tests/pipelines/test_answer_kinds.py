@@ -76,3 +76,28 @@ def test_question_kinds():
     assert [classify(q).kind for q in ("How long had Edgar kept it?", "What year did Mira leave?", "Didn't Edgar go?",
                                        "Which year's fair was it?", "Who kept the lighthouse?")] == [
         "how-many", "when", "yes-no", "when", "who"]
+
+
+def test_a_count_cites_only_the_passages_where_it_counts_the_asked_thing():
+    ps = [Passage("Three ships reached the harbour before the storm.", "c1", kind="chunk"),
+          Passage("Mira paid three coins for the rope.", "c2", kind="chunk")]
+    found = extract_answer("How many ships reached the harbour?", ps)
+    assert found.first_line == "The answer is Three ships [1].", found.first_line
+    assert found.support == (0,)  # the coins' passage says "three" of something else
+
+
+def test_only_one_of_the_asked_thing_is_a_count():
+    ps = [Passage("Only one ship reached the harbour before the storm.", "c1", kind="chunk")]
+    assert extract_answer("How many ships reached the harbour?", ps).first_line.startswith("The answer is one ship")
+
+
+def test_a_verb_of_refusal_denies_the_act_after_it():
+    ps = [Passage("Edgar refused to light the lamp that night.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("Did Edgar light the lamp?", ps).first_line.startswith("No")
+    ps = [Passage("Edgar agreed to light the lamp that night.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("Did Edgar light the lamp?", ps).first_line.startswith("Yes")
+
+
+def test_a_time_is_no_mere_since_clause():
+    ps = [Passage("Edgar has kept the lamp since the storm ended.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert not extract_answer("When did Edgar keep the lamp?", ps).answered

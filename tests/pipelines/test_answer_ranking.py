@@ -191,3 +191,11 @@ def test_a_womans_form_of_address_sets_her_apart_from_the_bare_surname(monkeypat
     assert not extract_answer("Who is Mr. Fezziwig's wife?", ps).first_line.startswith("The answer is Fezziwig ")
     monkeypatch.setattr(answer, "_WOMEN_ADDRESSED", frozenset())
     assert not extract_answer("Who is Mrs. Fezziwig's husband?", ps).first_line.startswith("The answer is Fezziwig")
+
+
+def test_a_woman_named_in_the_question_leaves_other_names_to_be_answers():
+    """Only her bare surname is set apart; another person the question names stays its own."""
+    ps = [_fact("Mrs. Fezziwig", "Dick Wilkins", "Dick Wilkins danced with Mrs. Fezziwig while Scrooge watched.", 1),
+          _fact("Scrooge", "Dick Wilkins", "Scrooge watched Dick Wilkins dance.", 2)]
+    found = extract_answer("Who danced with Mrs. Fezziwig while Scrooge watched?", ps)
+    assert found.first_line.startswith("The answer is Dick Wilkins"), found.first_line
