@@ -1723,20 +1723,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     qt = classify(question)
     sentences = _sentences(passages)
     q = _question(question, passages, sentences)
-    sources: list[str] = []
-
-    def cite(indices: Sequence[int]) -> str:
-        marks = []
-        for i in indices:
-            for src in (passages[i].source or "").split(" ;; "):
-                if src:
-                    if src not in sources:
-                        sources.append(src)
-                    mark = f"[{sources.index(src) + 1}]"
-                    if mark not in marks:
-                        marks.append(mark)
-        return " ".join(marks)
-
+    cite = _Citations(passages)
     passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
 
     def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
@@ -1744,42 +1731,78 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
                                           sentences[k].passage, k))
 
-    chosen: Candidate | None = None
-    rejected: tuple[Candidate, ...] = ()
-    describe = not qt.wants_name or not q.rest
-    if not describe:
-        if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
-            scored = _span_candidates(question, qt, q, sentences, passages)
-        else:
-            scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
-        if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
-            chosen, rejected = scored[0], tuple(scored[1:8])
-            marks = cite(chosen.support[:3])
-            first = f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + "."
-        else:
-            rejected = tuple(scored[:8])
-            best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
-            first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
+    if qt.wants_name and q.rest:
+        first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     else:
-        order = ranked_sentences()
-        top = order[0] if order else None
-        cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
-        if top is not None and cover >= (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
-            s = sentences[top]
-            chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
-            rejected = tuple(
-                Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))
-                for k in order[1:4] if q.coverage(sentences[k].tokens) > 0
-            )
-            body = _HEADER.sub("", s.text.rstrip())
-            if qt.kind == "yes-no":
-                body = ("No" if _denies(s.text, q) else "Yes") + ": " + body
-            marks = cite([s.passage])
-            first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
-        else:
-            first = "The data does not answer the question: no retrieved passage covers enough of what it asks."
-    evidence: list[tuple[int, str]] = []
+        first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
+    evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
+    return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
+
+
+class _Citations:
+    """The citation marks of an answer ("[1] [2]"), numbering the passages' sources in the order
+    they are first cited; ``sources`` lists them."""
+
+    def __init__(self, passages: Sequence[Passage]) -> None:
+        self.passages = passages
+        self.sources: list[str] = []
+
+    def __call__(self, indices: Sequence[int]) -> str:
+        marks: list[str] = []
+        for i in indices:
+            for src in (self.passages[i].source or "").split(" ;; "):
+                if src:
+                    if src not in self.sources:
+                        self.sources.append(src)
+                    mark = f"[{self.sources.index(src) + 1}]"
+                    if mark not in marks:
+                        marks.append(mark)
+        return " ".join(marks)
+
+
+def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
+                  passages: Sequence[Passage], cite: _Citations) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected candidates of a question a name, number or time answers."""
+    if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
+        scored = _span_candidates(question, qt, q, sentences, passages)
+    else:
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+    if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
+        chosen = scored[0]
+        marks = cite(chosen.support[:3])
+        return f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + ".", chosen, tuple(scored[1:8])
+    best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
+    first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
+    return first, None, tuple(scored[:8])
+
+
+def _sentence_answer(qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
+                     passage_roots: Sequence[frozenset[str]], cite: _Citations
+                     ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
+    yes-no: "Yes"/"No" before it), from the sentences best first."""
+    top = order[0] if order else None
+    cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
+    if top is None or cover < (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
+        return "The data does not answer the question: no retrieved passage covers enough of what it asks.", None, ()
+    s = sentences[top]
+    chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
+    rejected = tuple(Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))
+                     for k in order[1:4] if q.coverage(sentences[k].tokens) > 0)
+    body = _HEADER.sub("", s.text.rstrip())
+    if qt.kind == "yes-no":
+        body = ("No" if _denies(s.text, q) else "Yes") + ": " + body
+    marks = cite([s.passage])
+    first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
+    return first, chosen, rejected
+
+
+def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,
+                    max_evidence: int) -> tuple[tuple[int, str], ...]:
+    """The supporting evidence after the first line: up to ``max_evidence`` distinct sentences of
+    ``pool`` (best first) that say something the question asks, each with its passage."""
+    evidence: list[tuple[int, str]] = []
     seen: set[str] = {first}
     for k in pool:
         s = sentences[k]
@@ -1789,7 +1812,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         evidence.append((s.passage, s.text))
         if len(evidence) >= max_evidence:
             break
-    return Extraction(qt, first, chosen is not None, chosen, rejected, tuple(evidence), tuple(sources))
+    return tuple(evidence)
 
 
 def _wanted(qt: QuestionType) -> str:
