@@ -622,68 +622,118 @@ def _relation_anchors(rel: _Relation, text: str, own: re.Pattern[str] | None) ->
         noun = _noun(w.group(0))
         converse = noun in rel.converse and noun != rel.head
         if noun != rel.head and not converse:
-            if noun in _CONVERSE and not _POSSESSIVE_END.search(w.group(0)):
-                # "the son of Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of
-                # someone else there, not the one another relation asks for
-                other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
-                if other:
-                    out.append((w.end() + other.start(1), w.end() + other.end(1), 3, 1.0))
-                elif n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
-                    out.append((words[n - 1].start(), words[n - 1].end(), 3, 1.0))
+            out.extend(_other_relation_anchor(text, words, n, noun))
             continue
         if _POSSESSIVE_END.search(w.group(0)):
             continue  # "Scrooge's niece's sisters": the niece is not the one asked about
-        # the possessor: "X's (adj){0,3} R" or "R of/to X"
-        j, start, quals = n - 1, w.start(), 0
-        while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
-                and not _POSSESSIVE_END.search(words[j].group(0)) and not text[words[j].end() : start].strip():
-            start, j, quals = words[j].start(), j - 1, quals + 1
-        owner: tuple[int, int] | None = None
-        if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
-            k = j
-            while k > 0 and words[k - 1].group(0)[:1].isupper() and not text[words[k - 1].end() : words[k].start()].strip(" "):
-                k -= 1
-            owner, phrase_start = (words[k].start(), words[j].end()), words[k].start()
-        else:
-            after = re.match(r"(?:\s+(?:and|or)\s+[a-z]+)?\s+(?:of|to|for)\s+(?:the\s+)?((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
-            if after:
-                owner = (w.end() + after.start(1), w.end() + after.end(1))
-                if j >= 0 and words[j].group(0).lower() in ("the", "a", "an", "his", "her", "their"):
-                    start = words[j].start()
-                phrase_start = start
+        j, start = _qualifiers_start(text, words, n)
+        phrase = _Phrase(n, j, start, converse)
+        owner, phrase_start = _possessor(text, words, phrase)
         if owner is None:
-            if converse:
-                # "Martha, who was a poor apprentice": one on the other side of the relation
-                out.append((start, w.end(), 2, 1.0))
-            elif own is not None and _HAS_RELATION.search(text[:start]) and own.search(text[:start]):
-                # "Scrooge … has a sister named Fan": the one the question is about has the relation
-                out.append((start, w.end(), 0, 0.7 + 0.3 * share))
-            elif own is not None and j >= 0 and words[j].group(0).lower() in ("his", "her", "their") and any(
-                    _PRONOUN_OWNER.fullmatch(text[m.end() : words[j].start()]) for m in own.finditer(text[: words[j].start()])):
-                # "Bob Cratchit, his wife Mrs. Cratchit": the pronoun's owner is the one the question is about
-                out.append((words[j].start(), w.end(), 4, 0.7 + 0.3 * share))
-            elif j >= 0 and words[j].group(0).lower() in ("a", "an", "the"):
-                # "Bob Cratchit is depicted as a devoted father": a father, of someone unsaid
-                out.append((words[j].start(), w.end(), 5, 0.5 * (0.7 + 0.3 * share)))
-            continue
-        owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
-        phrase_end = max(w.end(), owner[1])
-        qualifiers = {_root(x.group(0).lower()) for x in words[j + 1 : n]} - mods
-        strength = (0.7 + 0.3 * share) * (0.6 if qualifiers and share < 1 else 1.0)
-        if not converse:
-            if owner_words & rel.of:
-                out.append((phrase_start, phrase_end, 0, strength))
-            elif owner_words:
-                # "Caroline's husband" for Mrs. Fezziwig's husband: Caroline is the relative of another one
-                out.append((owner[0], owner[1], 3, 1.0))
-        elif own is not None and not owner_words & rel.of:
-            # the question's person must stand in apposition to / as subject of the converse phrase
-            before = [m for m in own.finditer(text[:phrase_start]) if _GAP_BEFORE.match(text[m.end() : phrase_start])]
-            tail = re.match(r"[\s,:\"'“”‘’(]*(?:(?:is|was|are|were)\s+)?", text[phrase_end:])
-            behind = own.match(text, phrase_end + tail.end()) if tail else None
-            if before or behind:
-                out.append((owner[0], owner[1], 1, strength))
+            out.extend(_unowned_anchor(text, words, phrase, own, share))
+        else:
+            out.extend(_owned_anchor(rel, text, words, phrase, owner, phrase_start, own, mods, share))
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _Phrase:
+    """A relation phrase :func:`_relation_anchors` found: the index of its relation noun (``n``)
+    among the text's words, of the word before its qualifiers (``j``; -1: none), where the
+    qualifiers start (``start``) and whether the noun is a converse of the asked one."""
+
+    n: int
+    j: int
+    start: int
+    converse: bool
+
+
+def _other_relation_anchor(text: str, words: Sequence[re.Match[str]], n: int, noun: str) -> list[tuple[int, int, int, float]]:
+    """The kind-3 anchor of another kinship or work noun ``words[n]``: its possessor ("the son of
+    Fan", "Tiny Tim's mother": Fan and Tiny Tim are the relatives of someone else there, not the
+    one another relation asks for)."""
+    w = words[n]
+    if noun not in _CONVERSE or _POSSESSIVE_END.search(w.group(0)):
+        return []
+    other = re.match(r"\s+of\s+((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+    if other:
+        return [(w.end() + other.start(1), w.end() + other.end(1), 3, 1.0)]
+    if n > 0 and re.search(r"['’]s$", words[n - 1].group(0)) and words[n - 1].group(0)[:1].isupper():
+        return [(words[n - 1].start(), words[n - 1].end(), 3, 1.0)]
+    return []
+
+
+def _qualifiers_start(text: str, words: Sequence[re.Match[str]], n: int) -> tuple[int, int]:
+    """The up to three lower-case words qualifying the relation noun ``words[n]`` ("younger" in
+    "Scrooge's younger sister"): the index of the word before them (-1: none) and where they start."""
+    j, start, quals = n - 1, words[n].start(), 0
+    while j >= 0 and quals < 3 and words[j].group(0).islower() and words[j].group(0).lower() not in STOPWORDS \
+            and not _POSSESSIVE_END.search(words[j].group(0)) and not text[words[j].end() : start].strip():
+        start, j, quals = words[j].start(), j - 1, quals + 1
+    return j, start
+
+
+def _possessor(text: str, words: Sequence[re.Match[str]], phrase: _Phrase) -> tuple[tuple[int, int] | None, int]:
+    """The span of the relation phrase's possessor — "X's (adj){0,3} R" or "R of/to X" — if it has
+    one, and where the phrase starts (its article or pronoun included before "R of X")."""
+    n, j, start = phrase.n, phrase.j, phrase.start
+    if j >= 0 and re.search(r"(?:['’]s|s['’])$", words[j].group(0)) and not text[words[j].end() : start].strip():
+        k = j
+        while k > 0 and words[k - 1].group(0)[:1].isupper() and not text[words[k - 1].end() : words[k].start()].strip(" "):
+            k -= 1
+        return (words[k].start(), words[j].end()), words[k].start()
+    w = words[n]
+    after = re.match(r"(?:\s+(?:and|or)\s+[a-z]+)?\s+(?:of|to|for)\s+(?:the\s+)?((?:[A-Z][\w.'’-]*\s*)+)", text[w.end() :])
+    if not after:
+        return None, start
+    if j >= 0 and words[j].group(0).lower() in ("the", "a", "an", "his", "her", "their"):
+        start = words[j].start()
+    return (w.end() + after.start(1), w.end() + after.end(1)), start
+
+
+def _unowned_anchor(text: str, words: Sequence[re.Match[str]], phrase: _Phrase, own: re.Pattern[str] | None,
+                    share: float) -> list[tuple[int, int, int, float]]:
+    """The anchor of a relation phrase with no possessor (kinds 2, 0, 4 and 5), if it is one."""
+    n, j, start = phrase.n, phrase.j, phrase.start
+    end = words[n].end()
+    if phrase.converse:
+        # "Martha, who was a poor apprentice": one on the other side of the relation
+        return [(start, end, 2, 1.0)]
+    if own is not None and _HAS_RELATION.search(text[:start]) and own.search(text[:start]):
+        # "Scrooge … has a sister named Fan": the one the question is about has the relation
+        return [(start, end, 0, 0.7 + 0.3 * share)]
+    if own is not None and j >= 0 and words[j].group(0).lower() in ("his", "her", "their") and any(
+            _PRONOUN_OWNER.fullmatch(text[m.end() : words[j].start()]) for m in own.finditer(text[: words[j].start()])):
+        # "Bob Cratchit, his wife Mrs. Cratchit": the pronoun's owner is the one the question is about
+        return [(words[j].start(), end, 4, 0.7 + 0.3 * share)]
+    if j >= 0 and words[j].group(0).lower() in ("a", "an", "the"):
+        # "Bob Cratchit is depicted as a devoted father": a father, of someone unsaid
+        return [(words[j].start(), end, 5, 0.5 * (0.7 + 0.3 * share))]
+    return []
+
+
+def _owned_anchor(rel: _Relation, text: str, words: Sequence[re.Match[str]], phrase: _Phrase, owner: tuple[int, int],
+                  phrase_start: int, own: re.Pattern[str] | None, mods: set[str], share: float) -> list[tuple[int, int, int, float]]:
+    """The anchor of a relation phrase with a possessor at ``owner`` (kinds 0, 3 and 1), if it is one."""
+    n, j = phrase.n, phrase.j
+    owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
+    phrase_end = max(words[n].end(), owner[1])
+    qualifiers = {_root(x.group(0).lower()) for x in words[j + 1 : n]} - mods
+    strength = (0.7 + 0.3 * share) * (0.6 if qualifiers and share < 1 else 1.0)
+    if not phrase.converse:
+        if owner_words & rel.of:
+            return [(phrase_start, phrase_end, 0, strength)]
+        if owner_words:
+            # "Caroline's husband" for Mrs. Fezziwig's husband: Caroline is the relative of another one
+            return [(owner[0], owner[1], 3, 1.0)]
+        return []
+    if own is None or owner_words & rel.of:
+        return []
+    # the question's person must stand in apposition to / as subject of the converse phrase
+    before = [m for m in own.finditer(text[:phrase_start]) if _GAP_BEFORE.match(text[m.end() : phrase_start])]
+    tail = re.match(r"[\s,:\"'“”‘’(]*(?:(?:is|was|are|were)\s+)?", text[phrase_end:])
+    behind = own.match(text, phrase_end + tail.end()) if tail else None
+    return [(owner[0], owner[1], 1, strength)] if before or behind else []
 
 
 def _anchors(question: str, sentences: Sequence[_Sentence]) -> dict[int, list[tuple[int, int, int, float]]]:
