@@ -583,10 +583,16 @@ class DriftSearch(_Mode):
         """``history``: the earlier turns of a conversation (linked in the trace; their questions join the primer's report search)."""
         self.history = tuple(history)
         session, concepts = yield from self._begin(question, used)
-        result, p = self.result, self.params
-        timings, tokens = result.timings, result.tokens
+        top, exploration = yield from self._primer_reports(session, question, concepts)
+        primer, primer_iri = yield from self._primer(session, question, concepts, top, exploration)
+        answers, answer_tables = yield from self._follow_ups(session, question, concepts, primer, primer_iri)
+        yield from self._reduce(session, question, answers, answer_tables)
 
-        # primer: the reports that match the question best
+    def _primer_reports(self, session: Any, question: str, concepts: list[str]) -> Generator[Event, None, tuple[list[dict], Any]]:
+        """The primer's context: the reports that match the question best (and the conversation's
+        earlier questions; with an LLM, its HyDE expansion), recorded as the exploration; returns
+        them and the exploration."""
+        p, timings, tokens = self.params, self.result.timings, self.result.tokens
         with timings.measure("context"):
             query = [t for c in concepts + history_concepts(self.history) for t in content_tokens(c)] or content_tokens(question)
             expansion = drift_hyde(self, question)  # with an LLM, Microsoft's HyDE query expansion
@@ -598,24 +604,35 @@ class DriftSearch(_Mode):
             event = session.exploration([], [r["report"] for r in top])
         exploration = session.last
         yield event
+        return top, exploration
 
+    def _primer(self, session: Any, question: str, concepts: list[str], top: list[dict],
+                exploration: Any) -> Generator[Event, None, tuple[Any, Any]]:
+        """The primer's answer from the reports ``top``, its score and first follow-up queries,
+        recorded as DRIFT action 0; returns the primer step and the action's IRI."""
+        p, timings, tokens = self.params, self.result.timings, self.result.tokens
         with timings.measure("map"):
             primer = drift_primer_step(self, question, concepts, top, followups=p.k_followups if p.depth else 0)
         tokens.add(primer.in_token, primer.out_token)
-        primer_answer, primer_score = primer.answer, primer.score
         with timings.measure("record"):
-            event = session.drift_action(0, derived_from=[exploration], query=question, depth=0, score=primer_score,
-                                         follow_ups=primer.follow_ups, answer=primer_answer, sub_trace=None, prompt=primer.prompt)
+            event = session.drift_action(0, derived_from=[exploration], query=question, depth=0, score=primer.score,
+                                         follow_ups=primer.follow_ups, answer=primer.answer, sub_trace=None, prompt=primer.prompt)
         primer_iri = event.explain_id
         yield event
+        return primer, primer_iri
 
-        answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer_answer, "score": primer_score, "depth": 0}]
+    def _follow_ups(self, session: Any, question: str, concepts: list[str], primer: Any,
+                    primer_iri: Any) -> Generator[Event, None, tuple[list[dict], list]]:
+        """The follow-up rounds, depth by depth: every follow-up query not asked yet, answered by
+        :meth:`_follow_up`; returns the intermediate answers (the primer's first) and the context
+        tables of the answers (with an LLM)."""
+        answers: list[dict] = [{"action": primer_iri, "query": question, "answer": primer.answer, "score": primer.score, "depth": 0}]
         self.local.drift_query = question
         asked = {question.strip().lower()}
         frontier: list[tuple[Any, NamedNode | None, list[str]]] = [(primer_iri, None, list(primer.follow_ups))]
         answer_tables = [primer.tables] if primer.tables is not None else []
         number = 0
-        for depth in range(1, p.depth + 1):
+        for depth in range(1, self.params.depth + 1):
             next_frontier: list[tuple[Any, NamedNode | None, list[str]]] = []
             for parent, parent_answer, queries in frontier:
                 for q in queries:
@@ -623,51 +640,75 @@ class DriftSearch(_Mode):
                         continue
                     asked.add(q.strip().lower())
                     number += 1
-                    action = session.action_iri(number)  # the sub-trace run for it names this trace as its caller
-                    sub_last = None
-                    sub_question = None
-                    for ev in self.local.run(q, used=action):
-                        if isinstance(ev, ExplainEvent):
-                            sub_last = ev.explain_id
-                            sub_question = sub_question or ev.explain_id
-                            yield ev
-                        elif isinstance(ev, EndOfSession):
-                            tokens.add(ev.in_token, ev.out_token)
-                            for src in ev.sources:
-                                if src not in result.sources:
-                                    result.sources = (*result.sources, src)
-                    answer = self.local.result.answer
-                    evidence = _structured(self.local.result)
-                    units = tuple(u for u in self.local.result.passages if u.kind == "text_unit") if wants_text(question) else ()
-                    answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
-                    with timings.measure("map"):
-                        score, rating = self._rate(question, concepts, answer)
-                    tokens.add(rating.in_token, rating.out_token)
-                    more = self.engine.follow_ups(question, answer, keep=p.k_followups) if depth < p.depth else None
-                    if more is not None:
-                        tokens.add(more.in_token, more.out_token)
                     sources = [parent] + ([parent_answer] if parent_answer is not None else [])
-                    with timings.measure("record"):
-                        event = session.drift_action(
-                            number, derived_from=sources, query=q, depth=depth, score=score,
-                            follow_ups=more.value if more else [], answer=answer, sub_trace=sub_question,
-                            prompt=more.prompt if more else rating.prompt,
-                        )
-                    yield event
-                    answers.append({"action": action, "query": q, "answer": answer, "score": score, "depth": depth,
-                                    "evidence": evidence, "units": units})
-                    if more is not None and more.value:
-                        next_frontier.append((action, sub_last, list(more.value)))
+                    answer, more = yield from self._follow_up(session, question, concepts, (number, depth, q), sources, answer_tables)
+                    answers.append(answer)
+                    if more is not None:
+                        next_frontier.append(more)
             frontier = next_frontier
+        return answers, answer_tables
 
-        # reduce: the best-rated intermediate answers
+    def _follow_up(self, session: Any, question: str, concepts: list[str], step: tuple[int, int, str], sources: list,
+                   answer_tables: list) -> Generator[Event, None, tuple[dict, tuple[Any, NamedNode | None, list[str]] | None]]:
+        """DRIFT action ``number`` at ``depth``: a local search for the follow-up query ``q`` (its
+        sub-trace names the action as its caller), its answer rated against the question and, short
+        of the last depth, its own follow-up queries; appends its context tables (with an LLM) to
+        ``answer_tables``. Returns the intermediate answer and, when it has follow-ups, the frontier
+        entry they make (the action, the sub-trace's last event, the queries)."""
+        number, depth, q = step
+        p, timings, tokens = self.params, self.result.timings, self.result.tokens
+        action = session.action_iri(number)  # the sub-trace run for it names this trace as its caller
+        sub_question, sub_last = yield from self._local_search(q, action)
+        answer = self.local.result.answer
+        evidence = _structured(self.local.result)
+        units = tuple(u for u in self.local.result.passages if u.kind == "text_unit") if wants_text(question) else ()
+        answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
+        with timings.measure("map"):
+            score, rating = self._rate(question, concepts, answer)
+        tokens.add(rating.in_token, rating.out_token)
+        more = self.engine.follow_ups(question, answer, keep=p.k_followups) if depth < p.depth else None
+        if more is not None:
+            tokens.add(more.in_token, more.out_token)
+        with timings.measure("record"):
+            event = session.drift_action(
+                number, derived_from=sources, query=q, depth=depth, score=score,
+                follow_ups=more.value if more else [], answer=answer, sub_trace=sub_question,
+                prompt=more.prompt if more else rating.prompt,
+            )
+        yield event
+        entry = {"action": action, "query": q, "answer": answer, "score": score, "depth": depth, "evidence": evidence, "units": units}
+        return entry, ((action, sub_last, list(more.value)) if more is not None and more.value else None)
+
+    def _local_search(self, q: str, action: NamedNode) -> Generator[Event, None, tuple[NamedNode | None, NamedNode | None]]:
+        """Run the local search for the follow-up query ``q`` on behalf of ``action``, yielding its
+        trace's events and adding its tokens and sources to this run's; returns its first and last
+        events' IRIs."""
+        result = self.result
+        sub_last = None
+        sub_question = None
+        for ev in self.local.run(q, used=action):
+            if isinstance(ev, ExplainEvent):
+                sub_last = ev.explain_id
+                sub_question = sub_question or ev.explain_id
+                yield ev
+            elif isinstance(ev, EndOfSession):
+                result.tokens.add(ev.in_token, ev.out_token)
+                for src in ev.sources:
+                    if src not in result.sources:
+                        result.sources = (*result.sources, src)
+        return sub_question, sub_last
+
+    def _reduce(self, session: Any, question: str, answers: list[dict], answer_tables: list) -> Iterator[Event]:
+        """The reduce step: the best-rated intermediate answers, recorded as the focus, and the
+        answer from them (with an LLM, Microsoft's reduce prompt; offline, from their evidence)."""
+        result, p = self.result, self.params
         ranked = sorted(answers, key=lambda a: (-a["score"], a["action"].value))[: p.reduce_answers]
         selections = [
             {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": a["action"], "kind": "drift-action", "rank": n,
              "score": a["score"], "tokens": approx_tokens(a["answer"]), "edge": None}
             for n, a in enumerate(ranked, start=1)
         ]
-        with timings.measure("record"):
+        with result.timings.measure("record"):
             event = session.focus(selections, derived_from=[a["action"] for a in answers], prompt="graphrag-drift-reduce@1")
         yield event
         result.selected = len(ranked)
