@@ -145,7 +145,18 @@ def breakdown(n: int, runs: int, clock: str = "cpu", entities: str = "distinct")
     once the update, the rendering and its own code are taken out: the cost of interleaving them
     (each evicts the other's code and data from the CPU's caches; a pure computation in its place
     costs nothing more). Every side alternates with the others round by round."""
-    from ragprov.record.events import _prologue_end
+    inputs = _inputs(n, entities)
+    sides, quads = _stage_sides(inputs)
+    sides.update(_recorder_sides(inputs))
+    m = interleaved(sides, runs, clock=CLOCKS[clock])
+    print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces ({entities} entities), {runs} interleaved runs"
+          " (p50 ms per trace)")
+    _print_breakdown(m, quads, 1000 / n)
+
+
+def _stage_sides(inputs: list[dict]) -> tuple[dict, dict[str, int]]:
+    """The breakdown's sides of every stage (:func:`_sides_of_stage`), from the updates and the
+    template parameters the recorder gave for ``inputs``; and each stage's quads per trace."""
     from ragprov.sparql.templates import Catalog
 
     calls: list[tuple[str, dict]] = []
@@ -155,33 +166,49 @@ def breakdown(n: int, runs: int, clock: str = "cpu", entities: str = "distinct")
             calls.append((name, params))
             return super().render(name, dialect, **params)
 
-    class Constant(Catalog):
-        def render(self, name, dialect, /, **params):
-            return "INSERT DATA { }"
-
-    inputs = _inputs(n, entities)
     capture, spy = CapturingStore(Dialect.RDF12), Spy()
     recorder = Recorder(capture, catalog=spy, clock=fixed_clock(), new_id=ids())
     for item in inputs:
         record_graph_rag(recorder, item)
-    catalog, constant = Catalog(), Constant()
+    catalog = Catalog()
     sides: dict = {}
     quads: dict[str, int] = {}
     for k, stage in enumerate(STAGES):
-        texts = capture.updates[k :: len(STAGES)]
         params = [p for _, p in calls[k :: len(STAGES)]]
-        name = calls[k][0]
-        stage_quads = [quads_of_update(t) for t in texts]
-        quads[stage] = len(stage_quads[0])
-        sides[f"{stage} extend"] = lambda _, q=stage_quads: _extends(q)
-        sides[f"{stage} update"] = lambda _, ts=texts: _updates(ts)
-        empty = [t[: _prologue_end(t)] + "INSERT DATA { }" for t in texts]
-        sides[f"{stage} empty"] = lambda _, ts=empty: _updates(ts)
-        if "INSERT DATA" in texts[0] and texts[0].index("INSERT DATA") > texts[0].index("INSERT"):
-            cut = [(t[: t.index("INSERT DATA")].rstrip().rstrip(";"), t[: t.index("INSERT")] + t[t.index("INSERT DATA") :]) for t in texts]
-            sides[f"{stage} link"] = lambda _, ts=[a for a, _b in cut]: _updates(ts)
-            sides[f"{stage} data"] = lambda _, ts=[b for _a, b in cut]: _updates(ts)
-        sides[f"{stage} render"] = lambda _, name=name, ps=params: [catalog.render(name, Dialect.RDF12, **p) for p in ps] and None
+        stage_sides, quads[stage] = _sides_of_stage(stage, capture.updates[k :: len(STAGES)], calls[k][0], params, catalog)
+        sides.update(stage_sides)
+    return sides, quads
+
+
+def _sides_of_stage(stage: str, texts: list[str], name: str, params: list[dict], catalog) -> tuple[dict, int]:
+    """One stage's sides — ``extend`` of its quads, its whole ``update``, the ``empty`` request,
+    a Focus's ``link`` and ``data`` halves, the template's ``render`` — and its quads per trace."""
+    from ragprov.record.events import _prologue_end
+
+    sides: dict = {}
+    stage_quads = [quads_of_update(t) for t in texts]
+    sides[f"{stage} extend"] = lambda _, q=stage_quads: _extends(q)
+    sides[f"{stage} update"] = lambda _, ts=texts: _updates(ts)
+    empty = [t[: _prologue_end(t)] + "INSERT DATA { }" for t in texts]
+    sides[f"{stage} empty"] = lambda _, ts=empty: _updates(ts)
+    if "INSERT DATA" in texts[0] and texts[0].index("INSERT DATA") > texts[0].index("INSERT"):
+        cut = [(t[: t.index("INSERT DATA")].rstrip().rstrip(";"), t[: t.index("INSERT")] + t[t.index("INSERT DATA") :]) for t in texts]
+        sides[f"{stage} link"] = lambda _, ts=[a for a, _b in cut]: _updates(ts)
+        sides[f"{stage} data"] = lambda _, ts=[b for _a, b in cut]: _updates(ts)
+    sides[f"{stage} render"] = lambda _, name=name, ps=params: [catalog.render(name, Dialect.RDF12, **p) for p in ps] and None
+    return sides, len(stage_quads[0])
+
+
+def _recorder_sides(inputs: list[dict]) -> dict:
+    """The recorder's sides: its own code (every template rendered as a constant, written to a
+    store that only keeps the text) and the recorder end to end (into an embedded store)."""
+    from ragprov.sparql.templates import Catalog
+
+    class Constant(Catalog):
+        def render(self, name, dialect, /, **params):
+            return "INSERT DATA { }"
+
+    constant = Constant()
 
     def own_code(_):
         rec = Recorder(CapturingStore(Dialect.RDF12), catalog=constant, clock=fixed_clock(), new_id=ids())
@@ -193,17 +220,19 @@ def breakdown(n: int, runs: int, clock: str = "cpu", entities: str = "distinct")
         for item in inputs:
             record_graph_rag(rec, item)
 
-    sides["recorder code"] = own_code
-    sides["recorder"] = recorder_side
-    m = interleaved(sides, runs, clock=CLOCKS[clock])
-    per = 1000 / n
-    parts = ("extend", "update", "empty", "link", "data", "render")
-    print(f"where a GraphRAG trace's time goes, in memory, {clock} time, {n} traces ({entities} entities), {runs} interleaved runs"
-          " (p50 ms per trace)")
-    print(f"{'stage':12} {'quads':>6} " + " ".join(f"{p:>8}" for p in parts))
-    totals = dict.fromkeys(parts, 0.0)
+    return {"recorder code": own_code, "recorder": recorder_side}
+
+
+_PARTS = ("extend", "update", "empty", "link", "data", "render")
+
+
+def _print_breakdown(m: dict[str, list[float]], quads: dict[str, int], per: float) -> None:
+    """The breakdown's table (p50 of each side in ``m``, times ``per``: ms per trace) and its sum,
+    printed and kept as figures."""
+    print(f"{'stage':12} {'quads':>6} " + " ".join(f"{p:>8}" for p in _PARTS))
+    totals = dict.fromkeys(_PARTS, 0.0)
     for stage in STAGES:
-        row = {part: percentiles(m[f"{stage} {part}"])[0] * per if f"{stage} {part}" in m else None for part in parts}
+        row = {part: percentiles(m[f"{stage} {part}"])[0] * per if f"{stage} {part}" in m else None for part in _PARTS}
         for part in totals:
             totals[part] += row[part] or 0.0
         cells = " ".join(f"{v:8.3f}" if v is not None else f"{'':8}" for v in row.values())
@@ -211,7 +240,7 @@ def breakdown(n: int, runs: int, clock: str = "cpu", entities: str = "distinct")
         figure("record-breakdown", stage, quads=quads[stage], **{f"{k}_ms_per_trace": v for k, v in row.items() if v is not None})
     own = percentiles(m["recorder code"])[0] * per
     whole = percentiles(m["recorder"])[0] * per
-    print(f"{'trace':12} {sum(quads.values()):6} " + " ".join(f"{totals[p]:8.3f}" for p in parts))
+    print(f"{'trace':12} {sum(quads.values()):6} " + " ".join(f"{totals[p]:8.3f}" for p in _PARTS))
     print("(update: the stage's whole request; empty: its prologue and an empty INSERT DATA, what any request costs;\n"
           " link / data: a Focus's document link, INSERT ... WHERE, and its INSERT DATA, each sent alone)")
     interleaving = whole - totals["update"] - totals["render"] - own
