@@ -950,6 +950,61 @@ def _asked_verb(question: str) -> str | None:
     return _root(m.group(1).lower())
 
 
+#: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
+_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
+                         r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
+#: "Which NOUN VERBs …?": the verb asked of the thing the noun names
+_WHICH_VERB = re.compile(r"^\s*which\s+[a-z][\w-]*\s+(?P<v>[a-z][a-z'-]*)\b", re.I)
+
+
+def _key_terms(question: str) -> frozenset[str]:
+    """The roots of the term the question asks its answer to be — the relation or role noun ("Who
+    is X's R?", "Who is the R of …?", with the relation's converses) or the verb it asks the subject
+    of ("Who VERBs …?", "Which NOUN VERBs …?"); empty when the question has no such term. An answer
+    whose evidence never states this term of it is no answer (:func:`_states_key`).
+
+    >>> [sorted(_key_terms(q)) for q in ("Who commands the alien fleet?", "Who is the captain of the whaling ship?",
+    ...                                  "Which company builds the submarine engines?", "Who is Tiny Tim's father?")]
+    [['command'], ['captain'], ['build'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
+    >>> [sorted(_key_terms(q)) for q in ("Which holiday does Scrooge despise?", "Who is ambitious and meticulous?",
+    ...                                  "Who was the young woman Scrooge was engaged to?")]
+    [[], [], []]
+    """
+    question = " ".join(question.split())
+    rel = _relation(question)
+    if rel is not None:
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}
+    verb = _asked_verb(question)
+    m = _ASKED_ROLE.match(question) if verb is None else None
+    if m is None and verb is None:
+        m = _WHICH_VERB.match(question)
+    word = verb or (m.group(m.lastgroup or "") if m else "")
+    if not word or word.lower() in _AUXILIARIES or word.lower() in STOPWORDS:
+        return frozenset()
+    return frozenset({_root(word.lower())}) if verb is None else frozenset({verb})
+
+
+def _states_key(c: _Cand, ctx: _Context) -> bool:
+    """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
+    in a sentence that names it, in a short passage about it (a relationship, an entity's
+    description, a fact, a claim) or in its name; true when the question has no key term. A name
+    merely co-mentioned with the question's other words, whose evidence never says the role or
+    relation asked ("commands", "captain"), does not answer it."""
+    if not ctx.key:
+        return True
+    said = set(_roots(c.name))
+    for k, _, _ in c.hits:
+        said |= ctx.sentences[k].tokens
+    for i in c.mentions:
+        if ctx.passages[i].kind in _SHORT_ABOUT:
+            said |= ctx.passage_tokens[i]
+    return bool(ctx.key & said)
+
+
+#: the kinds of passage that are short statements about their mentions (not a whole text unit)
+_SHORT_ABOUT = frozenset({"fact", "relationship", "entity", "claim"})
+
+
 def _role(text: str, a: int, b: int, verb: str) -> float:
     """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
     (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
@@ -1337,6 +1392,7 @@ class _Context:
     anchors: dict[int, list[tuple[int, int, int, float]]]
     verb: str | None
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
+    key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1483,6 +1539,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    states = _states_key(c, ctx)
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
                 math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),
@@ -1492,8 +1549,12 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
            f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
-           + (f"; states the relation asked in {related} sentence(s)" if related else ""))
-    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6), round(strength, 6))
+           + (f"; states the relation asked in {related} sentence(s)" if related else "")
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key))} of it: no answer"))
+    # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
+    # but has no strength: when it ranks first, the data does not answer
+    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
+                     round(strength, 6) if states else 0.0)
     return cand, features
 
 
@@ -1505,7 +1566,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None)
+                   _asked_verb(question), _relation(question) is not None, _key_terms(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
