@@ -953,8 +953,8 @@ def _asked_verb(question: str) -> str | None:
 #: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
 _ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
                          r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
-#: "Which NOUN VERBs …?": the verb asked of the thing the noun names
-_WHICH_VERB = re.compile(r"^\s*which\s+[a-z][\w-]*\s+(?P<v>[a-z][a-z'-]*)\b", re.I)
+#: "Which NOUN VERBs …?", "Which NOUN VERBed …?": the verb asked of the thing the (common) noun names
+_WHICH_VERB = re.compile(r"^\s*(?i:which)\s+[a-z][\w-]*\s+(?P<v>[a-z][a-z'-]*(?:[^s]s|ed))\b")
 
 
 def _key_terms(question: str) -> frozenset[str]:
@@ -967,8 +967,9 @@ def _key_terms(question: str) -> frozenset[str]:
     ...                                  "Which company builds the submarine engines?", "Who is Tiny Tim's father?")]
     [['command'], ['captain'], ['build'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
     >>> [sorted(_key_terms(q)) for q in ("Which holiday does Scrooge despise?", "Who is ambitious and meticulous?",
-    ...                                  "Who was the young woman Scrooge was engaged to?")]
-    [[], [], []]
+    ...                                  "Who was the young woman Scrooge was engaged to?", "Which Cratchit child is lame?",
+    ...                                  "Which storybook character does he see?")]
+    [[], [], [], [], []]
     """
     question = " ".join(question.split())
     rel = _relation(question)
