@@ -953,46 +953,41 @@ def _asked_verb(question: str) -> str | None:
 #: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
 _ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
                          r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
-#: "Which NOUN VERBs …?", "Which NOUN VERBed …?": the verb asked of the thing the (common) noun names
-_WHICH_VERB = re.compile(r"^\s*(?i:which)\s+[a-z][\w-]*\s+(?P<v>[a-z][a-z'-]*(?:[^s]s|ed))\b")
+def _key_terms(question: str) -> tuple[frozenset[str], bool]:
+    """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
+    …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
+    whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
+    asks no such noun. An asked verb ("Who fiddles with …?") is no key term: summaries and
+    pronouns word what someone does in too many ways ("He barked", "a dealer who purchases").
 
-
-def _key_terms(question: str) -> frozenset[str]:
-    """The roots of the term the question asks its answer to be — the relation or role noun ("Who
-    is X's R?", "Who is the R of …?", with the relation's converses) or the verb it asks the subject
-    of ("Who VERBs …?", "Which NOUN VERBs …?"); empty when the question has no such term. An answer
-    whose evidence never states this term of it is no answer (:func:`_states_key`).
-
-    >>> [sorted(_key_terms(q)) for q in ("Who commands the alien fleet?", "Who is the captain of the whaling ship?",
-    ...                                  "Which company builds the submarine engines?", "Who is Tiny Tim's father?")]
-    [['command'], ['captain'], ['build'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
-    >>> [sorted(_key_terms(q)) for q in ("Which holiday does Scrooge despise?", "Who is ambitious and meticulous?",
-    ...                                  "Who was the young woman Scrooge was engaged to?", "Which Cratchit child is lame?",
-    ...                                  "Which storybook character does he see?")]
-    [[], [], [], [], []]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
+    ...                                     "Who is Tiny Tim's father?")]
+    [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who is ambitious and meticulous?",
+    ...                                     "Who was the young woman Scrooge was engaged to?")]
+    [[], [], []]
     """
     question = " ".join(question.split())
     rel = _relation(question)
     if rel is not None:
-        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}
-    verb = _asked_verb(question)
-    m = _ASKED_ROLE.match(question) if verb is None else None
-    if m is None and verb is None:
-        m = _WHICH_VERB.match(question)
-    word = verb or (m.group(m.lastgroup or "") if m else "")
-    if not word or word.lower() in _AUXILIARIES or word.lower() in STOPWORDS:
-        return frozenset()
-    return frozenset({_root(word.lower())}) if verb is None else frozenset({verb})
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    m = _ASKED_ROLE.match(question)
+    if m is None or m.group("r").lower() in _AUXILIARIES or m.group("r").lower() in STOPWORDS:
+        return frozenset(), False
+    return frozenset({_root(m.group("r").lower())}), False
 
 
 def _states_key(c: _Cand, ctx: _Context) -> bool:
     """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
-    in a sentence that names it, in a short passage about it (a relationship, an entity's
-    description, a fact, a claim) or in its name; true when the question has no key term. A name
-    merely co-mentioned with the question's other words, whose evidence never says the role or
-    relation asked ("commands", "captain"), does not answer it."""
+    a role noun ("Who is the captain of …?") in a sentence that names it, in a short passage about
+    it (a relationship, an entity's description, a fact, a claim) or in its name; a relation (which
+    the text states in many ways, :func:`_relation_anchors`) anywhere in the evidence; true when
+    the question has no key term. A name merely co-mentioned with the question's other words, whose
+    evidence never says the role asked ("captain"), does not answer it."""
     if not ctx.key:
         return True
+    if ctx.key_is_loose:
+        return any(ctx.key & t for t in ctx.passage_tokens)
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         said |= ctx.sentences[k].tokens
@@ -1394,6 +1389,7 @@ class _Context:
     verb: str | None
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
+    key_is_loose: bool = False  # the key term is a relation: the evidence must have it at all
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1567,7 +1563,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None, _key_terms(question))
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
