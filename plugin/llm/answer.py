@@ -953,18 +953,34 @@ def _asked_verb(question: str) -> str | None:
 #: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
 _ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
                          r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
+_ACT_BREAK = (r"(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|towards|across|"
+              r"around|that|who|which|while|when|whether|after|before|and|or)")
+#: "Who VERBs …?", "Which NOUN VERBs …?": the verb and the rest of the question
+_ASKED_ACT = re.compile(r"^\s*(?:(?i:who)|(?i:which)\s+[a-z][\w-]*)\s+(?P<v>[a-z][a-z'-]*)\s+(?P<o>.*?)[\s?.!]*$")
+
+
+#: the roots of verbs of saying: quoted words state what was said, often in other words
+_SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whisper shout mutter declare remark".split())
+
+
 def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
     …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
     whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
-    asks no such noun. An asked verb ("Who fiddles with …?") is no key term: summaries and
-    pronouns word what someone does in too many ways ("He barked", "a dealer who purchases").
+    asks no such noun. For "Who VERBs …?" ("Which NOUN VERBs …?") the verb and the head of each
+    phrase after it, of which the evidence must have one: summaries and pronouns word what someone
+    does in many ways ("He barked", "a dealer who purchases"), but evidence that has neither the act
+    nor what it is done to, with or where, is about something else. A verb of saying has none
+    (quoted words say what was said, in their own words).
 
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
     ...                                     "Who is Tiny Tim's father?")]
     [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
-    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who is ambitious and meticulous?",
-    ...                                     "Who was the young woman Scrooge was engaged to?")]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
+    ...                                     "Which company builds the submarine engines?")]
+    [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
+    ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
     """
     question = " ".join(question.split())
@@ -972,16 +988,21 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     if rel is not None:
         return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
     m = _ASKED_ROLE.match(question)
-    if m is None or m.group("r").lower() in _AUXILIARIES or m.group("r").lower() in STOPWORDS:
+    if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
+        return frozenset({_root(m.group("r").lower())}), False
+    m = _ASKED_ACT.match(question)
+    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
         return frozenset(), False
-    return frozenset({_root(m.group("r").lower())}), False
+    # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
+    heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
+    return frozenset(_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS), True
 
 
 def _states_key(c: _Cand, ctx: _Context) -> bool:
     """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
     a role noun ("Who is the captain of …?") in a sentence that names it, in a short passage about
     it (a relationship, an entity's description, a fact, a claim) or in its name; a relation (which
-    the text states in many ways, :func:`_relation_anchors`) anywhere in the evidence; true when
+    the text states in many ways, :func:`_relation_anchors`) or an act anywhere in the evidence; true when
     the question has no key term. A name merely co-mentioned with the question's other words, whose
     evidence never says the role asked ("captain"), does not answer it."""
     if not ctx.key:
@@ -1389,7 +1410,7 @@ class _Context:
     verb: str | None
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
-    key_is_loose: bool = False  # the key term is a relation: the evidence must have it at all
+    key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
