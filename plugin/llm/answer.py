@@ -39,7 +39,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the bench's training questions, which so far did not generalise). The threshold below reads
    the product itself (the candidate's *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
-   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. A why /
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
+   candidate has no strength when its evidence never states the role the question asks ("Who is
+   the captain of …?"), or the evidence at all neither the relation asked nor the act and what it
+   is done to ("Who commands the alien fleet?"): a name co-mentioned with the question's other
+   words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
    and that sentence: "No" when the question's terms stand after a denial in their clause

@@ -225,3 +225,21 @@ def test_a_name_whose_evidence_states_the_asked_role_answers():
     found = extract_answer("Who is the captain of the whaling ship?", ps)
     assert found.first_line.startswith("The answer is Ned Land"), found.first_line
     assert "never states" not in found.chosen.why
+
+
+def test_evidence_without_the_asked_act_or_what_it_is_done_to_does_not_answer():
+    # "alien" is everywhere, but neither "command" nor "fleet": the evidence is about something else
+    ps = [_point("Taylor Cruz studied the alien signal on the monitors while Alex Mercer watched.", "TAYLOR CRUZ", "ALEX MERCER"),
+          _point("The alien signal pulsed above Dulce; Taylor Cruz kept the squad on alert.", "TAYLOR CRUZ"),
+          _point("Alex Mercer and Taylor Cruz argued about the alien signal.", "ALEX MERCER", "TAYLOR CRUZ")]
+    found = extract_answer("Who commands the alien fleet?", ps)
+    assert not found.answered and found.first_line.startswith("The data does not answer the question"), found.first_line
+    assert "never states" in found.rejected[0].why
+    # one sentence says who commands it: the rule must not fire
+    ps[2] = _point("Alex Mercer commanded the alien fleet after the first contact.", "ALEX MERCER")
+    found = extract_answer("Who commands the alien fleet?", ps)
+    assert found.first_line.startswith("The answer is Alex Mercer"), found.first_line
+    # a verb of saying is stated by the quoted words, not by the verb
+    said = [_point("“Second thoughts, Mercer?” It was Taylor Cruz’s voice.", "TAYLOR CRUZ", "ALEX MERCER")]
+    assert "never states" not in (extract_answer("Who asks Mercer whether he has second thoughts?", said).chosen or
+                                  extract_answer("Who asks Mercer whether he has second thoughts?", said).rejected[0]).why
