@@ -978,8 +978,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     (quoted words say what was said, in their own words).
 
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
-    ...                                     "Who is Tiny Tim's father?")]
-    [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son']]
+    ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
+    [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son'], ['lend']]
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
@@ -993,13 +993,19 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
         return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
-        return frozenset({_root(m.group("r").lower())}), False
+        return frozenset({_last_root(m.group("r"))}), False
     m = _ASKED_ACT.match(question)
     if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
         return frozenset(), False
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
-    return frozenset(_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS), True
+    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True
+
+
+def _last_root(word: str) -> str:
+    """The root of a word's last part, as the evidence's words are split ("money-lender" → "lend")."""
+    tokens = content_tokens(word)
+    return _root(tokens[-1]) if tokens else ""
 
 
 def _states_key(c: _Cand, ctx: _Context) -> bool:
