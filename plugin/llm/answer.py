@@ -41,8 +41,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
    candidate has no strength when its evidence never states the role the question asks ("Who is
-   the captain of …?"), or the evidence at all neither the relation asked nor the act and what it
-   is done to ("Who commands the alien fleet?"): a name co-mentioned with the question's other
+   the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
+   or the evidence at all not the relation asked: a name co-mentioned with the question's other
    words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
@@ -1011,14 +1011,18 @@ def _last_root(word: str) -> str:
 def _states_key(c: _Cand, ctx: _Context) -> bool:
     """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
     a role noun ("Who is the captain of …?") in a sentence that names it, in a short passage about
-    it (a relationship, an entity's description, a fact, a claim) or in its name; a relation (which
-    the text states in many ways, :func:`_relation_anchors`) or an act anywhere in the evidence; true when
-    the question has no key term. A name merely co-mentioned with the question's other words, whose
-    evidence never says the role asked ("captain"), does not answer it."""
+    it (a relationship, an entity's description, a fact, a claim) or in its name; an act (the verb
+    or what it is done to) anywhere in a passage that names it (its subject is often a pronoun
+    there); a relation (which the text states in many ways, :func:`_relation_anchors`) anywhere in
+    the evidence; true when the question has no key term. A name merely co-mentioned with the
+    question's other words, whose evidence never says the role or act asked ("captain", "builds
+    the engines"), does not answer it."""
     if not ctx.key:
         return True
-    if ctx.key_is_loose:
+    if ctx.key_is_loose and ctx.relational:
         return any(ctx.key & t for t in ctx.passage_tokens)
+    if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         said |= ctx.sentences[k].tokens
