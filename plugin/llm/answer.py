@@ -39,7 +39,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the bench's training questions, which so far did not generalise). The threshold below reads
    the product itself (the candidate's *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
-   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. A why /
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
+   candidate has no strength when its evidence never states the role the question asks ("Who is
+   the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
+   or the evidence at all not the relation asked: a name co-mentioned with the question's other
+   words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
    and that sentence: "No" when the question's terms stand after a denial in their clause
@@ -1000,6 +1004,88 @@ def _asked_verb(question: str) -> str | None:
     return _root(m.group(1).lower())
 
 
+#: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
+_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
+                         r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
+_ACT_BREAK = (r"(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|towards|across|"
+              r"around|that|who|which|while|when|whether|after|before|and|or)")
+#: "Who VERBs …?", "Which NOUN VERBs …?": the verb and the rest of the question
+_ASKED_ACT = re.compile(r"^\s*(?:(?i:who)|(?i:which)\s+[a-z][\w-]*)\s+(?P<v>[a-z][a-z'-]*)\s+(?P<o>.*?)[\s?.!]*$")
+
+
+#: the roots of verbs of saying: quoted words state what was said, often in other words
+_SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whisper shout mutter declare remark".split())
+
+
+def _key_terms(question: str) -> tuple[frozenset[str], bool]:
+    """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
+    …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
+    whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
+    asks no such noun. For "Who VERBs …?" ("Which NOUN VERBs …?") the verb and the head of each
+    phrase after it, of which the evidence must have one: summaries and pronouns word what someone
+    does in many ways ("He barked", "a dealer who purchases"), but evidence that has neither the act
+    nor what it is done to, with or where, is about something else. A verb of saying has none
+    (quoted words say what was said, in their own words).
+
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
+    ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
+    [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son'], ['lend']]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
+    ...                                     "Which company builds the submarine engines?")]
+    [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
+    ...                                     "Who asks Mercer whether he has second thoughts?")]
+    [[], [], []]
+    """
+    question = " ".join(question.split())
+    rel = _relation(question)
+    if rel is not None:
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    m = _ASKED_ROLE.match(question)
+    if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
+        return frozenset({_last_root(m.group("r"))}), False
+    m = _ASKED_ACT.match(question)
+    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
+        return frozenset(), False
+    # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
+    heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
+    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True
+
+
+def _last_root(word: str) -> str:
+    """The root of a word's last part, as the evidence's words are split ("money-lender" → "lend")."""
+    tokens = content_tokens(word)
+    return _root(tokens[-1]) if tokens else ""
+
+
+def _states_key(c: _Cand, ctx: _Context) -> bool:
+    """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
+    a role noun ("Who is the captain of …?") in a sentence that names it, in a short passage about
+    it (a relationship, an entity's description, a fact, a claim) or in its name; an act (the verb
+    or what it is done to) anywhere in a passage that names it (its subject is often a pronoun
+    there); a relation (which the text states in many ways, :func:`_relation_anchors`) anywhere in
+    the evidence; true when the question has no key term. A name merely co-mentioned with the
+    question's other words, whose evidence never says the role or act asked ("captain", "builds
+    the engines"), does not answer it."""
+    if not ctx.key:
+        return True
+    if ctx.key_is_loose and ctx.relational:
+        return any(ctx.key & t for t in ctx.passage_tokens)
+    if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
+    said = set(_roots(c.name))
+    for k, _, _ in c.hits:
+        said |= ctx.sentences[k].tokens
+    for i in c.mentions:
+        if ctx.passages[i].kind in _SHORT_ABOUT:
+            said |= ctx.passage_tokens[i]
+    return bool(ctx.key & said)
+
+
+#: the kinds of passage that are short statements about their mentions (not a whole text unit)
+_SHORT_ABOUT = frozenset({"fact", "relationship", "entity", "claim"})
+
+
 def _role(text: str, a: int, b: int, verb: str) -> float:
     """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
     (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
@@ -1387,6 +1473,8 @@ class _Context:
     anchors: dict[int, list[tuple[int, int, int, float]]]
     verb: str | None
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
+    key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
+    key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1533,6 +1621,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    states = _states_key(c, ctx)
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
                 math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),
@@ -1542,8 +1631,12 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
            f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
            f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
-           + (f"; states the relation asked in {related} sentence(s)" if related else ""))
-    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6), round(strength, 6))
+           + (f"; states the relation asked in {related} sentence(s)" if related else "")
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key))} of it: no answer"))
+    # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
+    # but has no strength: when it ranks first, the data does not answer
+    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
+                     round(strength, 6) if states else 0.0)
     return cand, features
 
 
@@ -1555,7 +1648,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None)
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]

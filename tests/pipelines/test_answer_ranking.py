@@ -72,9 +72,13 @@ def test_the_rank_is_the_weighted_sum_of_the_features_and_the_threshold_reads_th
     for cand, features in found:
         assert len(features) == len(FEATURES)
         # the unfitted weights: the rank is the product of the factors, the strength too (all the
-        # question's names are in the evidence) but for the joint coverage, which only ranks
+        # question's names are in the evidence) but for the joint coverage, which only ranks (a
+        # candidate whose evidence never states the question's key term has no strength)
         joint = math.exp(features[FEATURES.index("joint")])
-        assert cand.score == pytest.approx(cand.strength * joint, rel=1e-4, abs=1e-6)
+        if "never states" in cand.why:
+            assert cand.strength == 0 and cand.score > 0
+        else:
+            assert cand.score == pytest.approx(cand.strength * joint, rel=1e-4, abs=1e-6)
 
 
 def test_the_subject_said_to_be_the_relation_noun_is_a_weaker_witness_of_it():
@@ -199,3 +203,43 @@ def test_a_woman_named_in_the_question_leaves_other_names_to_be_answers():
           _fact("Scrooge", "Dick Wilkins", "Scrooge watched Dick Wilkins dance.", 2)]
     found = extract_answer("Who danced with Mrs. Fezziwig while Scrooge watched?", ps)
     assert found.first_line.startswith("The answer is Dick Wilkins"), found.first_line
+
+
+def test_a_name_whose_evidence_never_states_the_asked_role_does_not_answer():
+    # the names stand near the question's other words ("whaling", "ship"), but no evidence says
+    # that anyone is its captain: the data does not answer
+    ps = [_point("Ned Land sailed on the whaling ship as a harpooner by trade.", "NED LAND"),
+          _point("Ned Land and Pierre Aronnax sailed on the whaling ship.", "NED LAND", "PIERRE ARONNAX"),
+          _point("The whaling ship left port; Pierre Aronnax kept a journal.", "PIERRE ARONNAX")]
+    found = extract_answer("Who is the captain of the whaling ship?", ps)
+    assert not found.answered, found.first_line
+    assert found.first_line.startswith("The data does not answer the question")
+    assert "never states captain" in found.rejected[0].why
+
+
+def test_a_name_whose_evidence_states_the_asked_role_answers():
+    # the same evidence, but one sentence says who its captain is: the rule must not fire
+    ps = [_point("Captain of the whaling ship was Ned Land, a harpooner by trade.", "NED LAND"),
+          _point("Ned Land and Pierre Aronnax sailed on the whaling ship.", "NED LAND", "PIERRE ARONNAX"),
+          _point("The whaling ship left port; Pierre Aronnax kept a journal.", "PIERRE ARONNAX")]
+    found = extract_answer("Who is the captain of the whaling ship?", ps)
+    assert found.first_line.startswith("The answer is Ned Land"), found.first_line
+    assert "never states" not in found.chosen.why
+
+
+def test_evidence_without_the_asked_act_or_what_it_is_done_to_does_not_answer():
+    # "alien" is everywhere, but neither "command" nor "fleet": the evidence is about something else
+    ps = [_point("Taylor Cruz studied the alien signal on the monitors while Alex Mercer watched.", "TAYLOR CRUZ", "ALEX MERCER"),
+          _point("The alien signal pulsed above Dulce; Taylor Cruz kept the squad on alert.", "TAYLOR CRUZ"),
+          _point("Alex Mercer and Taylor Cruz argued about the alien signal.", "ALEX MERCER", "TAYLOR CRUZ")]
+    found = extract_answer("Who commands the alien fleet?", ps)
+    assert not found.answered and found.first_line.startswith("The data does not answer the question"), found.first_line
+    assert "never states" in found.rejected[0].why
+    # one sentence says who commands it: the rule must not fire
+    ps[2] = _point("Alex Mercer commanded the alien fleet after the first contact.", "ALEX MERCER")
+    found = extract_answer("Who commands the alien fleet?", ps)
+    assert found.first_line.startswith("The answer is Alex Mercer"), found.first_line
+    # a verb of saying is stated by the quoted words, not by the verb
+    said = [_point("“Second thoughts, Mercer?” It was Taylor Cruz’s voice.", "TAYLOR CRUZ", "ALEX MERCER")]
+    assert "never states" not in (extract_answer("Who asks Mercer whether he has second thoughts?", said).chosen or
+                                  extract_answer("Who asks Mercer whether he has second thoughts?", said).rejected[0]).why
