@@ -749,6 +749,7 @@ class _Cand:
     hits: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)  # (sentence, start, end) naming it
     surfaces: list[str] = dataclasses.field(default_factory=list)
     determined: int = 0  # hits the text writes after an article or possessive ("the Ghost", "his clerk")
+    phrase: bool = False  # a lower-case noun phrase the text puts after a place preposition (:func:`_place_phrases`)
 
 
 _ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
@@ -839,6 +840,8 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     else:
         # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
         _spans(cands, sentences, _INTRODUCED, None, group=1)
+    if qt.kind == "where":
+        _place_phrases(cands, sentences)
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -930,6 +933,49 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
                 continue
             c = cands.setdefault(key, _Cand(key, name, kind))
             c.hits.append((k, m.start(group), m.end(group)))
+            c.surfaces.append(name)
+
+
+#: a determiner and up to three lower-case words after a preposition of place ("to the poulterer's",
+#: "into a tavern", "from the crash site")
+_PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+((?:the|a|an|his|her|their|its|our|my|your)"
+                           r"(?:\s+[a-z][\w'’-]*){1,3})")
+
+
+def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> None:
+    """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
+    place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
+    the first function word, ending on a noun (no -ly adverb, no bare adjective); a phrase that
+    names a known entity stays that entity. Whether one answers is left to the scoring: its
+    words around must say what the question asks (:func:`_near`).
+
+    >>> cands: dict[str, _Cand] = {}
+    >>> _place_phrases(cands, [_Sentence(0, "Scrooge sent the boy to the poulterer's in the next street.", frozenset()),
+    ...                        _Sentence(0, "He ran to Camden Town and sat at the desk quickly.", frozenset())])
+    >>> sorted((c.name, c.phrase, c.type) for c in cands.values())
+    [('the desk', True, 'GEO'), ("the poulterer's", True, 'GEO')]
+    >>> _place_phrases(cands, [_Sentence(0, "It was in the very", frozenset())]); len(cands)
+    2
+    """
+    for k, s in enumerate(sentences):
+        for m in _PLACE_PHRASE.finditer(s.text):
+            words = m.group(1).split()
+            end = 1
+            while end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES:
+                end += 1
+            while end > 1 and words[end - 1].endswith("ly"):
+                end -= 1  # "at the desk quickly": an adverb is no part of the place
+            last = words[end - 1]
+            if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
+                continue  # "in the very": no noun
+            name = " ".join(words[:end])
+            key = _key(name)
+            if not key or not content_tokens(key):
+                continue
+            c = cands.get(key)
+            if c is None:
+                c = cands[key] = _Cand(key, name, _GEO, phrase=True)
+            c.hits.append((k, m.start(1), m.start(1) + len(name)))
             c.surfaces.append(name)
 
 
@@ -1270,6 +1316,10 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None
     return any(pattern.search(t) for t in texts)
 
 
+#: the plainness of a lower-case place phrase (:func:`_place_phrases`) for a where-question: a name
+#: that the evidence supports as well still comes first
+PHRASE_PLAIN = 0.7
+
 #: words either side of a mention that count as its context
 WINDOW = 8
 
@@ -1457,9 +1507,11 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     # a thing the index types as the asked kind, named by what sets it apart ("the mainframe room")
     kind = qt.types.get(c.type or "", 0.0) >= 1.0 and _kind_named(c.name, head)
     plain = 0.2 if (lower_only or generic) and not (place or kind) else 1.0
+    if c.phrase and qt.kind == "where":
+        plain = PHRASE_PLAIN  # a lower-case place the text sends someone to: below a name that fits as well
     if plain < 1 and c.type is None and qt.types:
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
-    if re.search(r"['’]s?\b", c.name):
+    if re.search(r"['’]s?\b", c.name) and not c.phrase:  # "the poulterer's" is a shop, not a possessor
         plain *= 0.4
     return plain
 
