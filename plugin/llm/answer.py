@@ -942,6 +942,29 @@ _PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
                            r"(?:\s+[a-z][\w'’-]*){1,3})")
 
 
+#: how much more a place counts when its own clause says what the question asks done there
+#: ("she slept at the inn" for where she slept): :func:`_sent_there`
+PLACE_TIE = 1.5
+_PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
+
+
+def _sent_there(text: str, a: int, q: _Question) -> bool:
+    """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
+    of the question's descriptive terms (its verb, mostly) in the six words before it: "and she
+    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not.
+
+    >>> q = _Question("Where did Mira sleep?", ["Mira"])
+    >>> text = "Mira sailed to Harbourton, and she slept at the inn."
+    >>> _sent_there(text, text.index("inn"), q), _sent_there(text, text.index("Harbourton"), q)
+    (True, False)
+    """
+    if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
+        return False
+    clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
+    words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-8:]
+    return any(r in q.weight for w in words for r in _word_roots(w.lower()))
+
+
 def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> None:
     """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
     place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
@@ -1420,6 +1443,8 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q):
+            near = min(1.0, near * PLACE_TIE)
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")

@@ -101,3 +101,20 @@ def test_a_verb_of_refusal_denies_the_act_after_it():
 def test_a_time_is_no_mere_since_clause():
     ps = [Passage("Edgar has kept the lamp since the storm ended.", "c1", kind="chunk", mentions=PEOPLE)]
     assert not extract_answer("When did Edgar keep the lamp?", ps).answered
+
+
+def test_where_takes_a_lower_case_place_after_a_preposition_of_place():
+    places = (*PEOPLE, Mention("HARBOURTON", "GEO"))
+    ps = [Passage("Edgar sent the boy to the chandler's to buy a lamp.", "c1", kind="chunk", mentions=places),
+          Passage("Mira walked along the shore of Harbourton.", "c2", kind="chunk", mentions=places)]
+    found = extract_answer("Where did Edgar send the boy to buy a lamp?", ps)
+    assert found.first_line == "The answer is chandler [1].", found.first_line
+    # it must not fire where no lower-case place stands after a preposition: the named place answers
+    assert extract_answer("Where did Mira walk?", ps).first_line == "The answer is Harbourton [1]."
+
+
+def test_a_named_place_the_sentence_ties_as_well_comes_before_a_lower_case_one():
+    ps = [Passage("Mira sailed to Harbourton on a stormy night, and she slept at the inn.", "c1", kind="chunk",
+                  mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
+    assert extract_answer("Where did Mira sail?", ps).first_line.startswith("The answer is Harbourton")
+    assert extract_answer("Where did Mira sleep?", ps).first_line.startswith("The answer is inn")
