@@ -67,7 +67,7 @@ import dataclasses
 import functools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
 from .engine import Passage
@@ -819,7 +819,9 @@ _ABOUT_ITS_MENTIONS = frozenset({"text", "fact", "relationship", "entity", "clai
 _DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 
 
-def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType) -> dict[str, _Cand]:
+def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType,
+             question: str = "", described: Collection[str] = ()) -> dict[str, _Cand]:
+    asked = _roots(question)
     cands: dict[str, _Cand] = {}
     for i, p in enumerate(passages):
         structural = p.kind in _ABOUT_ITS_MENTIONS
@@ -841,7 +843,9 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
-        _place_phrases(cands, sentences)
+        _place_phrases(cands, sentences, tied=described)
+    elif qt.kind == "what" and not qt.types:
+        _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -940,37 +944,70 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
 #: "into a tavern", "from the crash site")
 _PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+((?:the|a|an|his|her|their|its|our|my|your)"
                            r"(?:\s+[a-z][\w'’-]*){1,3})")
+#: a determiner and up to three lower-case words anywhere ("a small drone", "the word")
+_NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
+
+
+def _thing_head(question: str) -> str | None:
+    """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
+    hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
+
+    >>> _thing_head("What creature hovered over the lab?"), _thing_head("Which tool did Mira use?")
+    ('creatur', 'tool')
+    >>> _thing_head("What does Mira use?"), _thing_head("Which company builds it?"), _thing_head("What Cratchit child?")
+    (None, None, None)
+    """
+    m = re.match(r"\s*(?i:what|which)\s+([a-z][a-z-]*)\b", question)  # a capitalised word is a name, no head
+    if not m:
+        return None
+    w = m.group(1).lower()
+    if w in _AUXILIARIES or w in STOPWORDS or w in _HEAD_TYPES or w.rstrip("s") in _HEAD_TYPES:
+        return None
+    if classify(question).kind not in ("what", "which"):
+        return None
+    return _root(w)
 
 
 #: how much more a place counts when its own clause says what the question asks done there
 #: ("she slept at the inn" for where she slept): :func:`_sent_there`
 PLACE_TIE = 1.5
-_PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
+_PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+"
+                           r"(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
 
 
-def _sent_there(text: str, a: int, q: _Question) -> bool:
+def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
     """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
-    of the question's descriptive terms (its verb, mostly) in the six words before it: "and she
+    of the question's descriptive terms (``terms``: its verb, mostly) in the eight words before it: "and she
     slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not.
 
     >>> q = _Question("Where did Mira sleep?", ["Mira"])
     >>> text = "Mira sailed to Harbourton, and she slept at the inn."
-    >>> _sent_there(text, text.index("inn"), q), _sent_there(text, text.index("Harbourton"), q)
+    >>> _sent_there(text, text.index("inn"), q.weight), _sent_there(text, text.index("Harbourton"), q.weight)
     (True, False)
+    >>> text = "The sleep of the crew ended at the inn."  # "sleep" here is a noun: no tie
+    >>> _sent_there(text, text.index("inn"), q.weight)
+    False
     """
     if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
         return False
     clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
-    words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-8:]
-    return any(r in q.weight for w in words for r in _word_roots(w.lower()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
+    # a word after a determiner is a noun ("the team was descending into …" is not where the team goes)
+    return any(r in terms for before, w in zip(words, words[1:], strict=False)
+               if not _DETERMINER.search(before + " ") and not before.endswith(("'s", "’s")) for r in _word_roots(w.lower()))
 
 
-def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> None:
+def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str] = _PLACE_PHRASE,
+                   kind: str | None = _GEO, asked: frozenset[str] = frozenset(), question: str = "",
+                   tied: Collection[str] | None = None) -> None:
     """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
     place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
-    the first function word, ending on a noun (no -ly adverb, no bare adjective); a phrase that
-    names a known entity stays that entity. Whether one answers is left to the scoring: its
-    words around must say what the question asks (:func:`_near`).
+    the first function word, ending on a noun (no -ly adverb, no bare adjective), not part "of"
+    something, in a clause saying one of ``tied`` (the question's terms; None: any clause,
+    :func:`_sent_there`); a phrase that names a known entity stays that entity; a word the question says (``asked``: its roots) ends
+    the phrase ("a small drone hovered" for what hovered), and a phrase that ends before a noun the
+    ``question`` writes after a determiner is none ("the old lamp" for what colour the lamp is). Whether one answers is left to the
+    scoring: its words around must say what the question asks (:func:`_near`).
 
     >>> cands: dict[str, _Cand] = {}
     >>> _place_phrases(cands, [_Sentence(0, "Scrooge sent the boy to the poulterer's in the next street.", frozenset()),
@@ -979,13 +1016,20 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> N
     [('the desk', True, 'GEO'), ("the poulterer's", True, 'GEO')]
     >>> _place_phrases(cands, [_Sentence(0, "It was in the very", frozenset())]); len(cands)
     2
+
+    With ``pattern`` :data:`_NOUN_PHRASE` (and ``kind`` None) it takes every such noun phrase, for a
+    what/which question whose head noun no entity type answers (:func:`_thing_head`).
     """
+    asked_things = {"the " + w.lower() for w in re.findall(r"\b(?:the|a|an|his|her|their|its|our|my|your)\s+([\w'’-]+)", question, re.I)}
     for k, s in enumerate(sentences):
-        for m in _PLACE_PHRASE.finditer(s.text):
+        for m in pattern.finditer(s.text):
             words = m.group(1).split()
             end = 1
-            while end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES:
+            while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
+                   and not (end > 1 and asked.intersection(_word_roots(words[end])))):
                 end += 1
+            if end < len(words) and _NOUN_PHRASE.fullmatch(f"the {words[end]}") and f"the {words[end].lower()}" in asked_things:
+                continue  # "the old lamp" for what colour the lamp is: the question's own thing, described
             while end > 1 and words[end - 1].endswith("ly"):
                 end -= 1  # "at the desk quickly": an adverb is no part of the place
             last = words[end - 1]
@@ -993,11 +1037,13 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> N
                 continue  # "in the very": no noun
             name = " ".join(words[:end])
             key = _key(name)
-            if not key or not content_tokens(key):
+            if not key or not content_tokens(key) or re.match(r"\s+of\b", s.text[m.start(1) + len(name) :]):
+                continue  # "the bowels of the earth": the place is what it is part of
+            if tied is not None and not _sent_there(s.text, m.start(1), tied):
                 continue
             c = cands.get(key)
             if c is None:
-                c = cands[key] = _Cand(key, name, _GEO, phrase=True)
+                c = cands[key] = _Cand(key, name, kind, phrase=True)
             c.hits.append((k, m.start(1), m.start(1) + len(name)))
             c.surfaces.append(name)
 
@@ -1443,7 +1489,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
-        if ctx.qt.kind == "where" and _sent_there(s.text, a, q):
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight):
             near = min(1.0, near * PLACE_TIE)
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
@@ -1532,7 +1578,7 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     # a thing the index types as the asked kind, named by what sets it apart ("the mainframe room")
     kind = qt.types.get(c.type or "", 0.0) >= 1.0 and _kind_named(c.name, head)
     plain = 0.2 if (lower_only or generic) and not (place or kind) else 1.0
-    if c.phrase and qt.kind == "where":
+    if c.phrase and (qt.kind == "where" or not qt.types):
         plain = PHRASE_PLAIN  # a lower-case place the text sends someone to: below a name that fits as well
     if plain < 1 and c.type is None and qt.types:
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
@@ -1577,7 +1623,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
 def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
                 sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
     """Every candidate answer with its features, best first (rank score, then name)."""
-    cands = _collect(passages, sentences, qt)
+    cands = _collect(passages, sentences, qt, question, q.weight)
     joined = "\n".join(s.text for s in sentences)
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
@@ -1808,9 +1854,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
                                           sentences[k].passage, k))
 
+    chosen = None
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-    else:
+    elif q.rest and _thing_head(question):  # "what creature …": a common noun the text writes; else a sentence
+        first, chosen, rejected = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, cite)
+        if chosen is not None and not chosen.name[:1].islower():
+            chosen = None
+    if chosen is None and not qt.wants_name:
         first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
