@@ -65,6 +65,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import itertools
 import math
 import re
 from collections.abc import Collection, Iterable, Sequence
@@ -993,7 +994,7 @@ def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
     clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
     words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
     # a word after a determiner is a noun ("the team was descending into …" is not where the team goes)
-    return any(r in terms for before, w in zip(words, words[1:], strict=False)
+    return any(r in terms for before, w in itertools.pairwise(words)
                if not _DETERMINER.search(before + " ") and not before.endswith(("'s", "’s")) for r in _word_roots(w.lower()))
 
 
