@@ -1015,8 +1015,9 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
     ...                        _Sentence(0, "He ran to Camden Town and sat at the desk quickly.", frozenset())])
     >>> sorted((c.name, c.phrase, c.type) for c in cands.values())
     [('the desk', True, 'GEO'), ("the poulterer's", True, 'GEO')]
-    >>> _place_phrases(cands, [_Sentence(0, "It was in the very", frozenset())]); len(cands)
-    2
+    >>> _place_phrases(cands, [_Sentence(0, "It was in the very", frozenset()),
+    ...                        _Sentence(0, "He works in a small, cold cell.", frozenset())]); sorted(cands)
+    ['desk', 'poulterer']
 
     With ``pattern`` :data:`_NOUN_PHRASE` (and ``kind`` None) it takes every such noun phrase, for a
     what/which question whose head noun no entity type answers (:func:`_thing_head`).
@@ -1038,8 +1039,12 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
                 continue  # "in the very": no noun
             name = " ".join(words[:end])
             key = _key(name)
-            if not key or not content_tokens(key) or re.match(r"\s+of\b", s.text[m.start(1) + len(name) :]):
+            rest = s.text[m.start(1) + len(name) :]
+            if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
                 continue  # "the bowels of the earth": the place is what it is part of
+            listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
+            if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
+                continue  # "in a small, cold cell": an adjective of a list, not the place
             if tied is not None and not _sent_there(s.text, m.start(1), tied):
                 continue
             c = cands.get(key)
