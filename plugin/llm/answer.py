@@ -1860,14 +1860,15 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
                                           sentences[k].passage, k))
 
-    chosen = None
+    thing = None
+    if not qt.wants_name and q.rest and _thing_head(question):  # "what creature …": a common noun the text writes
+        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages))
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-    elif q.rest and _thing_head(question):  # "what creature …": a common noun the text writes; else a sentence
-        first, chosen, rejected = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, cite)
-        if chosen is not None and not chosen.name[:1].islower():
-            chosen = None
-    if chosen is None and not qt.wants_name:
+    elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
+        cite(thing[1].support[:3])  # the same numbers as its first line
+        first, chosen, rejected = thing
+    else:  # a sentence answers
         first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)

@@ -137,3 +137,8 @@ def test_what_with_a_head_noun_no_type_answers_takes_the_noun_phrase_the_text_ti
     assert found.first_line == "Edgar repaired the old lamp in the lighthouse [1].", found.first_line
     # nor on a what-question without a head noun
     assert extract_answer("What did Edgar repair?", ps).first_line == "Edgar repaired the old lamp in the lighthouse [1]."
+
+
+def test_a_question_that_only_names_someone_is_still_answered_by_a_sentence():
+    ps = [Passage("Edgar is the keeper of the lighthouse.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("Who is Edgar?", ps).first_line == "Edgar is the keeper of the lighthouse [1]."
