@@ -69,9 +69,10 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import itertools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TypeVar
 
 from .engine import Passage
@@ -803,6 +804,7 @@ class _Cand:
     hits: list[tuple[int, int, int]] = dataclasses.field(default_factory=list)  # (sentence, start, end) naming it
     surfaces: list[str] = dataclasses.field(default_factory=list)
     determined: int = 0  # hits the text writes after an article or possessive ("the Ghost", "his clerk")
+    phrase: bool = False  # a lower-case noun phrase the text puts after a place preposition (:func:`_place_phrases`)
 
 
 _ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
@@ -872,7 +874,9 @@ _ABOUT_ITS_MENTIONS = frozenset({"text", "fact", "relationship", "entity", "clai
 _DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 
 
-def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType) -> dict[str, _Cand]:
+def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType,
+             question: str = "", described: Collection[str] = ()) -> dict[str, _Cand]:
+    asked = _roots(question)
     cands: dict[str, _Cand] = {}
     for i, p in enumerate(passages):
         structural = p.kind in _ABOUT_ITS_MENTIONS
@@ -893,6 +897,10 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
     else:
         # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
         _spans(cands, sentences, _INTRODUCED, None, group=1)
+    if qt.kind == "where":
+        _place_phrases(cands, sentences, tied=described)
+    elif qt.kind == "what" and not qt.types:
+        _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -984,6 +992,119 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
                 continue
             c = cands.setdefault(key, _Cand(key, name, kind))
             c.hits.append((k, m.start(group), m.end(group)))
+            c.surfaces.append(name)
+
+
+#: a determiner and up to three lower-case words after a preposition of place ("to the poulterer's",
+#: "into a tavern", "from the crash site")
+_PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+((?:the|a|an|his|her|their|its|our|my|your)"
+                           r"(?:\s+[a-z][\w'’-]*){1,3})")
+#: a determiner and up to three lower-case words anywhere ("a small drone", "the word")
+_NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
+
+
+def _thing_head(question: str) -> str | None:
+    """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
+    hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
+
+    >>> _thing_head("What creature hovered over the lab?"), _thing_head("Which tool did Mira use?")
+    ('creatur', 'tool')
+    >>> _thing_head("What does Mira use?"), _thing_head("Which company builds it?"), _thing_head("What Cratchit child?")
+    (None, None, None)
+    """
+    m = re.match(r"\s*(?i:what|which)\s+([a-z][a-z-]*)\b", question)  # a capitalised word is a name, no head
+    if not m:
+        return None
+    w = m.group(1).lower()
+    if w in _AUXILIARIES or w in STOPWORDS or w in _HEAD_TYPES or w.rstrip("s") in _HEAD_TYPES:
+        return None
+    if classify(question).kind not in ("what", "which"):
+        return None
+    return _root(w)
+
+
+#: how much more a place counts when its own clause says what the question asks done there
+#: ("she slept at the inn" for where she slept): :func:`_sent_there`
+PLACE_TIE = 1.5
+_PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|from|onto)\s+"
+                           r"(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
+
+
+def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
+    """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
+    of the question's descriptive terms (``terms``: its verb, mostly) in the eight words before it: "and she
+    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not.
+
+    >>> q = _Question("Where did Mira sleep?", ["Mira"])
+    >>> text = "Mira sailed to Harbourton, and she slept at the inn."
+    >>> _sent_there(text, text.index("inn"), q.weight), _sent_there(text, text.index("Harbourton"), q.weight)
+    (True, False)
+    >>> text = "The sleep of the crew ended at the inn."  # "sleep" here is a noun: no tie
+    >>> _sent_there(text, text.index("inn"), q.weight)
+    False
+    """
+    if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
+        return False
+    clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
+    words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
+    # a word after a determiner is a noun ("the team was descending into …" is not where the team goes)
+    return any(r in terms for before, w in itertools.pairwise(words)
+               if not _DETERMINER.search(before + " ") and not before.endswith(("'s", "’s")) for r in _word_roots(w.lower()))
+
+
+def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str] = _PLACE_PHRASE,
+                   kind: str | None = _GEO, asked: frozenset[str] = frozenset(), question: str = "",
+                   tied: Collection[str] | None = None) -> None:
+    """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
+    place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
+    the first function word, ending on a noun (no -ly adverb, no bare adjective), not part "of"
+    something, in a clause saying one of ``tied`` (the question's terms; None: any clause,
+    :func:`_sent_there`); a phrase that names a known entity stays that entity; a word the question says (``asked``: its roots) ends
+    the phrase ("a small drone hovered" for what hovered), and a phrase that ends before a noun the
+    ``question`` writes after a determiner is none ("the old lamp" for what colour the lamp is). Whether one answers is left to the
+    scoring: its words around must say what the question asks (:func:`_near`).
+
+    >>> cands: dict[str, _Cand] = {}
+    >>> _place_phrases(cands, [_Sentence(0, "Scrooge sent the boy to the poulterer's in the next street.", frozenset()),
+    ...                        _Sentence(0, "He ran to Camden Town and sat at the desk quickly.", frozenset())])
+    >>> sorted((c.name, c.phrase, c.type) for c in cands.values())
+    [('the desk', True, 'GEO'), ("the poulterer's", True, 'GEO')]
+    >>> _place_phrases(cands, [_Sentence(0, "It was in the very", frozenset()),
+    ...                        _Sentence(0, "He works in a small, cold cell.", frozenset())]); sorted(cands)
+    ['desk', 'poulterer']
+
+    With ``pattern`` :data:`_NOUN_PHRASE` (and ``kind`` None) it takes every such noun phrase, for a
+    what/which question whose head noun no entity type answers (:func:`_thing_head`).
+    """
+    asked_things = {"the " + w.lower() for w in re.findall(r"\b(?:the|a|an|his|her|their|its|our|my|your)\s+([\w'’-]+)", question, re.I)}
+    for k, s in enumerate(sentences):
+        for m in pattern.finditer(s.text):
+            words = m.group(1).split()
+            end = 1
+            while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
+                   and not (end > 1 and asked.intersection(_word_roots(words[end])))):
+                end += 1
+            if end < len(words) and _NOUN_PHRASE.fullmatch(f"the {words[end]}") and f"the {words[end].lower()}" in asked_things:
+                continue  # "the old lamp" for what colour the lamp is: the question's own thing, described
+            while end > 1 and words[end - 1].endswith("ly"):
+                end -= 1  # "at the desk quickly": an adverb is no part of the place
+            last = words[end - 1]
+            if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
+                continue  # "in the very": no noun
+            name = " ".join(words[:end])
+            key = _key(name)
+            rest = s.text[m.start(1) + len(name) :]
+            if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
+                continue  # "the bowels of the earth": the place is what it is part of
+            listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
+            if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
+                continue  # "in a small, cold cell": an adjective of a list, not the place
+            if tied is not None and not _sent_there(s.text, m.start(1), tied):
+                continue
+            c = cands.get(key)
+            if c is None:
+                c = cands[key] = _Cand(key, name, kind, phrase=True)
+            c.hits.append((k, m.start(1), m.start(1) + len(name)))
             c.surfaces.append(name)
 
 
@@ -1406,6 +1527,10 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None
     return any(pattern.search(t) for t in texts)
 
 
+#: the plainness of a lower-case place phrase (:func:`_place_phrases`) for a where-question: a name
+#: that the evidence supports as well still comes first
+PHRASE_PLAIN = 0.7
+
 #: words either side of a mention that count as its context
 WINDOW = 8
 
@@ -1508,6 +1633,8 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight):
+            near = min(1.0, near * PLACE_TIE)
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
@@ -1595,9 +1722,11 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     # a thing the index types as the asked kind, named by what sets it apart ("the mainframe room")
     kind = qt.types.get(c.type or "", 0.0) >= 1.0 and _kind_named(c.name, head)
     plain = 0.2 if (lower_only or generic) and not (place or kind) else 1.0
+    if c.phrase and (qt.kind == "where" or not qt.types):
+        plain = PHRASE_PLAIN  # a lower-case place the text sends someone to: below a name that fits as well
     if plain < 1 and c.type is None and qt.types:
         plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
-    if re.search(r"['’]s?\b", c.name):
+    if re.search(r"['’]s?\b", c.name) and not c.phrase:  # "the poulterer's" is a shop, not a possessor
         plain *= 0.4
     return plain
 
@@ -1643,7 +1772,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
 def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
                 sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
     """Every candidate answer with its features, best first (rank score, then name)."""
-    cands = _collect(passages, sentences, qt)
+    cands = _collect(passages, sentences, qt, question, q.weight)
     joined = "\n".join(s.text for s in sentences)
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
@@ -1874,9 +2003,15 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
                                           sentences[k].passage, k))
 
+    thing = None
+    if not qt.wants_name and q.rest and _thing_head(question):  # "what creature …": a common noun the text writes
+        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages))
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-    else:
+    elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
+        cite(thing[1].support[:3])  # the same numbers as its first line
+        first, chosen, rejected = thing
+    else:  # a sentence answers
         first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)

@@ -101,3 +101,44 @@ def test_a_verb_of_refusal_denies_the_act_after_it():
 def test_a_time_is_no_mere_since_clause():
     ps = [Passage("Edgar has kept the lamp since the storm ended.", "c1", kind="chunk", mentions=PEOPLE)]
     assert not extract_answer("When did Edgar keep the lamp?", ps).answered
+
+
+def test_where_takes_a_lower_case_place_after_a_preposition_of_place():
+    places = (*PEOPLE, Mention("HARBOURTON", "GEO"))
+    ps = [Passage("Edgar sent the boy to the chandler's to buy a lamp.", "c1", kind="chunk", mentions=places),
+          Passage("Mira walked along the shore of Harbourton.", "c2", kind="chunk", mentions=places)]
+    found = extract_answer("Where did Edgar send the boy to buy a lamp?", ps)
+    assert found.first_line == "The answer is chandler [1].", found.first_line
+    # it must not fire where no lower-case place stands after a preposition: the named place answers
+    assert extract_answer("Where did Mira walk?", ps).first_line == "The answer is Harbourton [1]."
+
+
+def test_a_named_place_the_sentence_ties_as_well_comes_before_a_lower_case_one():
+    ps = [Passage("Mira sailed to Harbourton on a stormy night, and she slept at the inn.", "c1", kind="chunk",
+                  mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
+    assert extract_answer("Where did Mira sail?", ps).first_line.startswith("The answer is Harbourton")
+    assert extract_answer("Where did Mira sleep?", ps).first_line.startswith("The answer is inn")
+
+
+def test_a_lower_case_place_that_is_part_of_a_named_one_is_no_answer():
+    ps = [Passage("The lift took Mira down into the depths of Harbourton.", "c1", kind="chunk",
+                  mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
+    assert extract_answer("Where did the lift take Mira?", ps).first_line.startswith("The answer is Harbourton")
+
+
+def test_what_with_a_head_noun_no_type_answers_takes_the_noun_phrase_the_text_ties_to_the_question():
+    ps = [Passage("A small drone hovered over the lab all night. Mira watched it from the window.", "c1", kind="chunk",
+                  mentions=PEOPLE),
+          Passage("Edgar repaired the old lamp in the lighthouse.", "c2", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("What creature hovered over the lab?", ps).first_line == "The answer is small drone [1]."
+    # it must not fire on what describes the question's own thing ("the old lamp" for its colour):
+    # no phrase answers, and the best sentence does as before
+    found = extract_answer("What colour was the lamp?", ps)
+    assert found.first_line == "Edgar repaired the old lamp in the lighthouse [1].", found.first_line
+    # nor on a what-question without a head noun
+    assert extract_answer("What did Edgar repair?", ps).first_line == "Edgar repaired the old lamp in the lighthouse [1]."
+
+
+def test_a_question_that_only_names_someone_is_still_answered_by_a_sentence():
+    ps = [Passage("Edgar is the keeper of the lighthouse.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("Who is Edgar?", ps).first_line == "Edgar is the keeper of the lighthouse [1]."
