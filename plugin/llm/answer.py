@@ -155,6 +155,8 @@ class QuestionType:
     {'ORGANIZATION': 1.0, 'PERSON': 0.3}
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
+    >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
+    ('when', 'which')
     >>> [classify(q).kind for q in ("Isn't Marley dead?", "How long has Marley been dead?", "What year did it end?",
     ...                             "How long ago did he die?", "What time is it?", "What timepiece is it?", "How did he die?")]
     ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
@@ -171,7 +173,8 @@ def classify(question: str) -> QuestionType:
     low = text.lower()
     words = re.findall(r"[a-z']+", low)
     first = words[0] if words else ""
-    if re.match(r"how\s+long\s+ago\b|(?:what|which)\s+(?:time|year|day|date|month|hour|night|season)s?\b", low):
+    if re.match(r"how\s+long\s+ago\b|(?:(?:in|on|at|by|during|since|until|from)\s+)?(?:what|which)\s+"
+                r"(?:time|year|day|date|month|hour|night|season)s?\b", low):  # "In what year …", "At what hour …"
         return QuestionType("when", {_EVENT: 1.0}, True)
     if re.match(r"how\s+(?:many|much|long|old|often|far)\b", low):
         return QuestionType("how-many", {}, True)
