@@ -13,6 +13,11 @@ from ragprov.llm.answer import FEATURES, candidate_features, extract_answer
 from ragprov.llm.engine import Mention, Passage
 
 
+def _about(source: str, name: str, kind_of: str, text: str) -> Passage:
+    """An entity's description passage ("NAME: text"), naming the entity as its one mention."""
+    return Passage(f"{name}: {text}", source, kind="entity", mentions=(Mention(name, kind_of),))
+
+
 def _point(text: str, *names: str) -> Passage:
     return Passage(text, f"report {text[:40]}", kind="point", mentions=tuple(Mention(n, "PERSON") for n in names))
 
@@ -33,8 +38,7 @@ def test_a_possessive_pronoun_standing_for_the_questions_possessor_states_the_re
 
 
 def test_a_relation_the_possessor_has_names_the_one_introduced_even_if_no_entity_is_known_by_it():
-    ps = [Passage("SCROOGE: Scrooge is uncle to Fred, his only nephew, and has a sister named Fan.", "entity 1", kind="entity",
-                  mentions=(Mention("SCROOGE", "PERSON"),)),
+    ps = [_about("entity 1", "SCROOGE", "PERSON", "Scrooge is uncle to Fred, his only nephew, and has a sister named Fan."),
           Passage("FRED → TOPPER: Topper is interested in one of Scrooge's niece's sisters at Fred's party.", "rel 2",
                   kind="relationship", mentions=(Mention("FRED", "PERSON"), Mention("TOPPER", "PERSON")))]
     found = extract_answer("Who was Scrooge's little sister?", ps)
@@ -43,10 +47,8 @@ def test_a_relation_the_possessor_has_names_the_one_introduced_even_if_no_entity
 
 
 def test_the_questions_words_a_name_says_are_no_evidence_about_it():
-    ps = [Passage("GHOST OF CHRISTMAS PAST: The Ghost of Christmas Past appears to Scrooge at night.", "e1",
-                  kind="entity", mentions=(Mention("GHOST OF CHRISTMAS PAST", "PERSON"),)),
-          Passage("JACOB MARLEY: Marley appears to Scrooge to warn him.", "e2", kind="entity",
-                  mentions=(Mention("JACOB MARLEY", "PERSON"),))]
+    ps = [_about("e1", "GHOST OF CHRISTMAS PAST", "PERSON", "The Ghost of Christmas Past appears to Scrooge at night."),
+          _about("e2", "JACOB MARLEY", "PERSON", "Marley appears to Scrooge to warn him.")]
     found = extract_answer("Who appears as a ghost to warn Scrooge?", ps)
     assert found.first_line.startswith("The answer is Jacob Marley"), found.first_line
     assert found.rejected[0].name == "Ghost of Christmas Past" and found.rejected[0].score < 0.8 * found.chosen.score
@@ -58,10 +60,8 @@ def test_the_questions_words_a_name_says_are_no_evidence_about_it():
 
 def _two_candidates() -> list[Passage]:
     # Tiny Tim is the better supported; Peter Cratchit comes first in retrieval order
-    return [Passage("PETER CRATCHIT: Peter Cratchit helps at the Christmas dinner.", "e1", kind="entity",
-                    mentions=(Mention("PETER CRATCHIT", "PERSON"),)),
-            Passage("TINY TIM: Tiny Tim sings a song about a lost child travelling in the snow.", "e2", kind="entity",
-                    mentions=(Mention("TINY TIM", "PERSON"),)),
+    return [_about("e1", "PETER CRATCHIT", "PERSON", "Peter Cratchit helps at the Christmas dinner."),
+            _about("e2", "TINY TIM", "PERSON", "Tiny Tim sings a song about a lost child travelling in the snow."),
             Passage("TINY TIM → BOB CRATCHIT: Tiny Tim sings a song at the Christmas dinner.", "r3", kind="relationship",
                     mentions=(Mention("TINY TIM", "PERSON"), Mention("BOB CRATCHIT", "PERSON")))]
 
@@ -110,12 +110,9 @@ def test_the_fit_moves_the_weights_toward_the_feature_that_picks_the_right_candi
 
 
 def _marley() -> list[Passage]:
-    return [Passage("MARLEY'S GHOST: Marley's Ghost comes to Scrooge wearing a chain, to warn him.", "e1", kind="entity",
-                    mentions=(Mention("MARLEY'S GHOST", "EVENT"),)),
-            Passage("JACOB MARLEY: Jacob Marley was Scrooge's partner; his ghost warns Scrooge.", "e2", kind="entity",
-                    mentions=(Mention("JACOB MARLEY", "PERSON"),)),
-            Passage("GHOST OF CHRISTMAS PAST: The Ghost of Christmas Past comes to Scrooge.", "e3", kind="entity",
-                    mentions=(Mention("GHOST OF CHRISTMAS PAST", "PERSON"),))]
+    return [_about("e1", "MARLEY'S GHOST", "EVENT", "Marley's Ghost comes to Scrooge wearing a chain, to warn him."),
+            _about("e2", "JACOB MARLEY", "PERSON", "Jacob Marley was Scrooge's partner; his ghost warns Scrooge."),
+            _about("e3", "GHOST OF CHRISTMAS PAST", "PERSON", "The Ghost of Christmas Past comes to Scrooge.")]
 
 
 def test_a_possessive_name_joins_its_owner_only_when_the_question_asks_for_its_head_noun():
