@@ -80,7 +80,7 @@ from .text import STOPWORDS, content_tokens, split_sentences, tokenize
 
 __all__ = [
     "FEATURES", "MIN_COVERAGE", "MIN_SUPPORT", "Candidate", "Extraction", "QuestionType", "candidate_features", "classify",
-    "extract_answer",
+    "extract_answer", "root_tokens",
 ]
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -338,8 +338,18 @@ def _root(token: str) -> str:
     return token.rstrip("e") if len(token) > 4 else token
 
 
+def root_tokens(text: str) -> list[str]:
+    """The roots (:func:`_root`) of a text's content words, in order: how the answer step matches
+    words, for whoever ranks evidence for it.
+
+    >>> root_tokens("Bob carried Tiny Tim; the ghosts wrote.")
+    ['bob', 'carry', 'tiny', 'tim', 'ghost', 'writ']
+    """
+    return [_root(t) for t in content_tokens(text)]
+
+
 def _roots(text: str) -> frozenset[str]:
-    return frozenset(_root(t) for t in content_tokens(text))
+    return frozenset(root_tokens(text))
 
 
 # -- evidence as sentences ----------------------------------------------------------------------

@@ -30,32 +30,17 @@ from typing import Any
 
 from pyoxigraph import NamedNode
 
+from ..llm.answer import root_tokens
 from ..retrieve.indexes import ChunkRecord
-from ..retrieve.lexical import BM25, content_tokens, split_sentences
+from ..retrieve.lexical import BM25, split_sentences
 
 __all__ = ["BodyMarkers", "Matter", "SentenceScorer", "body_markers", "body_texts", "drop_matter", "matter_spans"]
 
 #: the weight of a question word that is part of a name the question uses
 NAME_WEIGHT = 0.5
 
-_SUFFIX = re.compile(r"(?:ing|ed|es|er|ly)$")
 #: Project Gutenberg's body markers ("*** START OF THE PROJECT GUTENBERG EBOOK A CHRISTMAS CAROL ***")
 MARKER = re.compile(r"\*{3}\s*(START|END)\s+OF\s+(?:THE|THIS)\s+PROJECT\s+GUTENBERG\s+E-?BOOK\b[^*]{0,200}\*{3}", re.I)
-
-
-def _root(token: str) -> str:
-    """A light root ("carried", "carries", "carrying" → "carri"/"carry" → "carr")."""
-    if len(token) > 5:
-        cut = _SUFFIX.sub("", token)
-        if len(cut) >= 4:
-            token = cut
-    if token.endswith(("i", "y")) and len(token) > 4:
-        token = token[:-1]
-    return token
-
-
-def _roots(text: str) -> list[str]:
-    return [_root(t) for t in content_tokens(text)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,17 +89,18 @@ def matter_spans(text: str, *, before_body: bool = False, after_body: bool = Fal
 
 
 class SentenceScorer:
-    """How much of the question each sentence of a pool covers: the question's words (light
-    roots: "carries" meets "carried") weighed by their rarity in the pool (BM25's idf), the words
+    """How much of the question each sentence of a pool covers: the question's words (their roots
+    as the answer step matches them, :func:`~ragprov.llm.answer.root_tokens`: "carries" meets
+    "carried") weighed by their rarity in the pool (BM25's idf), the words
     of the names the question uses by :data:`NAME_WEIGHT` too."""
 
     def __init__(self, question: str, sentences: Sequence[str]):
-        self.docs = [_roots(s) for s in sentences]
+        self.docs = [root_tokens(s) for s in sentences]
         names = set()
         for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):  # capitalised words after the first
-            names.update(_roots(m.group(1)))
+            names.update(root_tokens(m.group(1)))
         self.weights: dict[str, float] = {}
-        for t in _roots(question):
+        for t in root_tokens(question):
             self.weights[t] = max(self.weights.get(t, 0.0), NAME_WEIGHT if t in names else 1.0)
         pool = BM25(self.docs)  # its idf: the rarity of each question word in the pool
         self.idf = {t: pool.idf(t) for t in self.weights if t in pool.postings}
