@@ -122,9 +122,10 @@ _MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
             r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
 #: a time expression: a date, a weekday, a feast's day, "seven years ago", "this very night", "to-morrow",
-#: "at midnight", "two o'clock" (month names only capitalised: "may" is a verb)
-_DATE = re.compile(
-    r"\b(?:(?i:" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH + r"(?:,?\s+\d{4})?"
+#: "at midnight", "two o'clock" (month names only capitalised: "may" is a verb); an underscore of
+#: italics around it does not join it to a word ("_December, 1843._")
+_ONE_TIME = (
+    r"(?<![^\W_])(?:(?i:" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH + r"(?:,?\s+\d{4})?"
     r"|(?:\d{1,2}\s+)?" + _MONTH + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?|\d{4}"
     r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
     r"|(?i:(?:Christmas|New\s+Year['’]?s?|Easter|Midsummer)[\s-]+(?:Eve|Day|morning|night|evening|time))"
@@ -135,8 +136,20 @@ _DATE = re.compile(
     r"|(?i:(?:to-?morrow|to-?night|to-?day|yesterday)(?:\s+(?:night|morning|evening|afternoon))?)"
     r"|(?i:midnight|noon|dawn|daybreak|sunrise|sunset|nightfall)"
     r"|(?i:(?:\d{1,2}|" + _NUMBER_WORD + r")\s+o['’]clock)"
-    r")\b"
+    r")(?![^\W_])"
 )
+#: a clause that says a time by what happens then ("when the bell tolls One", not the question "when
+#: will he come"), up to seven words, ending its clause; a period since or until an event named by one
+#: noun ("since the briefing", not "since the storm ended")
+_TIME_CLAUSE = (r"(?<![\w'’])(?i:when)\s+(?!(?i:will|would|did|do|does|is|are|was|were|shall|should|can|could|has|have|had)\b)"
+                r"(?:[\w'’-]+\s+){1,6}?[\w'’-]*\w(?=\s*(?:[,;:.!?()\"“”—]|['’](?:\s|$)|$)"
+                r"|\s+(?:it|he|she|they|I|we|you|there)\s)"  # "When Scrooge awoke | it was so dark"
+                r"|(?<![\w'’])(?i:since|until|till|during|after)\s+(?i:the|his|her|their|its|our|my|your|that|this)\s+[a-z][\w-]*"
+                r"(?=\s*(?:[,;:.!?()\"“”—]|$))")
+#: a time expression, with the times that follow and narrow it ("to-morrow when the bell tolls One",
+#: "the next night at the same hour", "December 24, 2007")
+_DATE = re.compile(r"(?:" + _ONE_TIME + r")(?:(?:,?\s+(?:at|on|in)\s+|\s+)(?:" + _ONE_TIME + r")|,?\s+(?:" + _TIME_CLAUSE + r"))*|"
+                   + _TIME_CLAUSE)
 _INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
 #: a word or name written as a possessor ("Scrooge's", "Cratchits'")
 _POSSESSIVE_END = re.compile(r"['’]s?$")
@@ -1893,6 +1906,23 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     return 1.0 if around & counted else 0.3
 
 
+def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
+    """The sentence a value at ``s.text[a:]`` stands in, without the heading in capitals the text
+    runs into it ("THE FIRST OF THE THREE SPIRITS When Scrooge awoke"), whose words are not its
+    context; and where that sentence starts in ``s.text``.
+
+    >>> _unheaded(_Sentence(0, "[Illustration] THE FIRST SPIRIT When he awoke, it was dark.", frozenset()), 32)[0].text
+    'When he awoke, it was dark.'
+    >>> _unheaded(_Sentence(0, "THE FIRST SPIRIT came when he awoke.", frozenset()), 22)[1]
+    0
+    """
+    head = re.sub(r"\[[^\]]*\]", "", s.text[:a])  # "[Illustration]" marks no words
+    if not re.search(r"[A-Z]{2}", head) or re.search(r"[a-z]", head):
+        return s, 0
+    text = s.text[a:]
+    return _Sentence(s.passage, text, _roots(text)), a
+
+
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                      passages: Sequence[Passage]) -> list[Candidate]:
     """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
@@ -1914,7 +1944,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
             key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
             if not key or f" {key} " in f" {asked} ":
                 continue
-            near = _near(s, a, b, q, passage_tokens[s.passage])
+            t, at = _unheaded(s, a)
+            near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
             near = min(1.0, near * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)

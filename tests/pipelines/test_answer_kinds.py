@@ -142,3 +142,20 @@ def test_what_with_a_head_noun_no_type_answers_takes_the_noun_phrase_the_text_ti
 def test_a_question_that_only_names_someone_is_still_answered_by_a_sentence():
     ps = [Passage("Edgar is the keeper of the lighthouse.", "c1", kind="chunk", mentions=PEOPLE)]
     assert extract_answer("Who is Edgar?", ps).first_line == "Edgar is the keeper of the lighthouse [1]."
+
+
+def test_a_when_clause_after_a_time_narrows_it_and_a_heading_is_no_context():
+    ps = [Passage("MIRA'S RETURN When Edgar woke it was dark. Mira said: 'Expect the boat to-morrow when the tide turns.'",
+                  "c1", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("When will the boat come?", ps)
+    assert found.first_line == "The answer is to-morrow when the tide turns [1].", found.first_line
+    # a question in quotation marks ("when will …") is no time, nor a list of years one time
+    ps = [Passage("'When will the boat come?' asked Edgar. The boat came in 1843, 1851 and 1860.", "c1", kind="chunk")]
+    assert extract_answer("When did the boat come?", ps).first_line == "The answer is 1843 [1]."
+
+
+def test_a_date_in_italics_and_a_period_since_an_event_are_times():
+    ps = [Passage("Your faithful friend, E. _December, 1843._", "c1", kind="chunk")]
+    assert "December, 1843" in extract_answer("When is the letter from the faithful friend dated?", ps).first_line
+    ps = [Passage("I have distrusted the lamp since the storm. It failed twice.", "c1", kind="chunk")]
+    assert extract_answer("When did Edgar distrust the lamp?", ps).first_line.startswith("The answer is since the storm")
