@@ -115,8 +115,11 @@ _NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven t
                  "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
                  "thousand million dozen").split()
 _NUMBER_WORD = "(?:" + "|".join(_NUMBER_WORDS) + ")"
-#: a count: digits, or number words alone or compounded ("eighteen hundred", "five-and-twenty", "twenty-one")
-_NUMBER = re.compile(r"\b(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD + r"){0,3}\b", re.I)
+#: a count: digits, or number words alone or compounded ("eighteen hundred", "five-and-twenty", "twenty-one",
+#: "two and a half"); "once", "twice", "thrice" count times
+_NUMBER = re.compile(r"\b(?:(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD
+                     + r"){0,3}(?:\s+and\s+a\s+half)?|once|twice|thrice)\b", re.I)
+_TIMES_SAID = frozenset({"once", "twice", "thrice"})
 _MONTHS = "January February March April May June July August September October November December"
 _MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
@@ -1870,6 +1873,10 @@ def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
     >>> s = _Sentence(0, "The hum of a dozen old servers filled it.", frozenset())
     >>> _counted_span(s, 13, 18, frozenset({_root("servers")})), _counted_span(s, 13, 18, frozenset())
     ('a dozen old servers', 'a dozen')
+    >>> _counted_span(_Sentence(0, "He was eighteen minutes and a half late.", frozenset()), 7, 15, frozenset({_root("minutes")}))
+    'eighteen minutes and a half'
+    >>> [m.group(0) for m in _NUMBER.finditer("two and a half miles, and a half-crown twice")]
+    ['two and a half', 'twice']
     """
     start = a - 2 if re.search(r"(?<![\w'’])[aA]\s$", s.text[max(0, a - 3) : a]) else a
     for m in re.finditer(r"\s+([\w'’-]+)", s.text[b:]):
@@ -1877,7 +1884,8 @@ def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
         if len(between.split()) >= 3 or re.search(r"[,;:!?()\"“”—]", between):
             break
         if any(r in counted for r in _word_roots(m.group(1))):
-            return s.text[start : b + m.end()]
+            half = re.match(r"\s+and\s+a\s+half\b", s.text[b + m.end() :])  # "eighteen minutes and a half"
+            return s.text[start : b + m.end() + (half.end() if half else 0)]
     return s.text[start:b]
 
 
@@ -1892,9 +1900,14 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     (2.0, 0.0)
     >>> _counts(_Sentence(0, "He waited three days.", frozenset()), 10, 15, coin)
     0.3
+    >>> s = _Sentence(0, "He knocked twice.", frozenset())
+    >>> _counts(s, 11, 16, _counted("How many times did he knock?")), _counts(s, 11, 16, coin)
+    (2.0, 0.0)
     """
     if not counted:
         return 1.0
+    if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else
+        return 2.0 if _root("times") in counted else 0.0
     following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
     words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
     if any(r in counted for r in words[:3]):
@@ -1904,6 +1917,12 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     before, after = s.context
     around = {r for w in (*before, *after) for r in w} | set(s.tokens)
     return 1.0 if around & counted else 0.3
+
+
+#: how much the question's terms in the scene around a count or a time (the text either side of its
+#: sentence in its passage) weigh against those near it: "eighteen minutes … behind his time" after
+#: "catch Bob Cratchit coming late!" answers how late Bob is, not "home in five minutes" at a party
+SCENE = 0.8
 
 
 def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
@@ -1935,6 +1954,7 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     passage_tokens = [_roots(p.text) for p in passages]
     keys = [" ".join(p.text.split()).lower() for p in passages]
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
+    scene: dict[str, float] = {}
     for s in sentences:
         for m in pattern.finditer(s.text):
             a, b = m.span()
@@ -1946,6 +1966,10 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 continue
             t, at = _unheaded(s, a)
             near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
+            if s.text not in scene:
+                scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
+            weight = SCENE if qt.kind == "how-many" else SCENE / 2
+            near *= 1.0 - weight / 2 + weight * scene[s.text]
             near = min(1.0, near * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)

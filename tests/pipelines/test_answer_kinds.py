@@ -159,3 +159,15 @@ def test_a_date_in_italics_and_a_period_since_an_event_are_times():
     assert "December, 1843" in extract_answer("When is the letter from the faithful friend dated?", ps).first_line
     ps = [Passage("I have distrusted the lamp since the storm. It failed twice.", "c1", kind="chunk")]
     assert extract_answer("When did Edgar distrust the lamp?", ps).first_line.startswith("The answer is since the storm")
+
+
+def test_a_count_in_the_scene_the_question_describes_beats_the_same_noun_counted_elsewhere():
+    ps = [Passage("Mira hoped to catch Edgar coming late. The clock struck nine. No Edgar. He was full eighteen minutes "
+                  "and a half behind his time. Later the guests came to the feast, and all sat at the long table of the "
+                  "hall in the great house. Edgar was at home in five minutes.", "c1", kind="chunk", mentions=PEOPLE),
+          Passage("Fiddlers played at the feast that night. The noise went on for five minutes.", "c2", kind="chunk")]
+    found = extract_answer("How many minutes late is Edgar?", ps)
+    assert found.first_line == "The answer is eighteen minutes and a half [1].", found.first_line
+    # without the scene's words the count of the asked noun in the nearer sentence stands
+    ps = [Passage("Edgar was at home in five minutes.", "c1", kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("How many minutes late is Edgar?", ps).first_line == "The answer is five minutes [1]."
