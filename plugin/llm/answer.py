@@ -1829,6 +1829,8 @@ def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple
     question is answered by a sentence, a number or a time."""
     qt = classify(question)
     sentences = _sentences(passages)
+    if qt.kind == "why":
+        sentences = _with_antecedents(sentences)
     q = _question(question, passages, sentences)
     if not qt.wants_name or not q.rest or qt.kind in _SPAN_KINDS:
         return []
@@ -2034,6 +2036,32 @@ def _denies(text: str, q: _Question) -> bool:
 #: a sentence that gives a reason ("because", "so that", "in order to", "due to")
 _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
                      r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
+#: a sentence whose subject points back at the sentence before it ("And that's worth more than
+#: protocol.", "This is why …", "It was because …"): what it says of "that" is said of what came before
+_ANAPHORIC = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?(?:that|this|which)(?:['’]s\b|\s+(?:is|was|are|were|makes|made"
+                        r"|explains|explained|means|meant)\b)|^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?it\s+(?:is|was)\s+(?:because|why)\b",
+                        re.I)
+
+
+def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The sentences, each that opens pointing back at the one before it in its passage (:data:`_ANAPHORIC`)
+    joined to that one: the reason for what it says is there.
+
+    >>> s = _sentences([Passage("Alex thought: their mind sees the patterns. And that's worth more than protocol.", "c")])
+    >>> [x.text for x in _with_antecedents(s)][-1]
+    "Alex thought: their mind sees the patterns. And that's worth more than protocol."
+    >>> len(_with_antecedents(_sentences([Passage("Alex sees patterns. And Jordan is worth more than protocol.", "c")])))
+    2
+    """
+    out = list(sentences)
+    for k in range(1, len(sentences)):
+        s, before = sentences[k], sentences[k - 1]
+        if s.passage == before.passage and _ANAPHORIC.match(s.text):
+            text = f"{before.text} {s.text}"
+            out[k] = _Sentence(s.passage, text, before.tokens | s.tokens, before.before, s.after)
+    return out
+
+
 #: the "NAME → NAME: " or "NAME: " a relationship's or an entity's description opens with
 _HEADER = re.compile(r"^[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9](?:\s+→\s+[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9])?:\s+(?=\S)")
 
@@ -2062,6 +2090,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     """The answer to ``question`` from ``passages`` (see the module docstring)."""
     qt = classify(question)
     sentences = _sentences(passages)
+    if qt.kind == "why":
+        sentences = _with_antecedents(sentences)
     q = _question(question, passages, sentences)
     cite = _Citations(passages)
     passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)

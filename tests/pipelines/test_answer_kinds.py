@@ -171,3 +171,14 @@ def test_a_count_in_the_scene_the_question_describes_beats_the_same_noun_counted
     # without the scene's words the count of the asked noun in the nearer sentence stands
     ps = [Passage("Edgar was at home in five minutes.", "c1", kind="chunk", mentions=PEOPLE)]
     assert extract_answer("How many minutes late is Edgar?", ps).first_line == "The answer is five minutes [1]."
+
+
+def test_why_joins_a_sentence_pointing_back_to_the_one_before_it_that_gives_the_reason():
+    ps = [Passage("Mira watched Edgar. His steady hand never shakes in a storm. And that's worth more than the lamp. "
+                  "The lamp was old and Mira kept it.", "c1", kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("Why does Mira value Edgar's hand more than the lamp?", ps)
+    assert found.first_line.startswith("His steady hand never shakes in a storm. And that's worth more"), found.first_line
+    # a sentence whose own subject is named does not take the sentence before it
+    ps = [Passage("Mira watched Edgar. His steady hand never shakes. And Edgar's hand is worth more than the lamp.", "c1",
+                  kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("Why is Edgar's hand worth more than the lamp?", ps).first_line.startswith("And Edgar's hand")
