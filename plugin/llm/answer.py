@@ -15,7 +15,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
    the person the sentence before it names first. A how-many question takes only the numbers of
    the sentences, a when question only their time expressions ("seven years ago", "that night",
-   "Christmas Eve", dates) — never an entity (:func:`_span_candidates`).
+   "Christmas Eve", dates, a clause saying a time by what happens then, joined to the time it
+   narrows: "to-morrow when the bell tolls One") — never an entity (:func:`_span_candidates`); the
+   question's terms in the scene around a count or a time count too, less than those beside it.
 3. **Score** each candidate by the independent evidence that supports it: for every passage
    (duplicates counted once) the best coverage of the question's terms by a sentence naming the
    candidate (or by the passage, for a structured mention), squared so that weak mentions add
@@ -45,8 +47,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
    words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
-   a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
-   and that sentence: "No" when the question's terms stand after a denial in their clause
+   a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
+   the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
+   "Yes" or "No" and that sentence: "No" when the question's terms stand after a denial in their clause
    (:func:`_denies`), and no answer when the sentence covers less than :data:`YES_NO_COVERAGE`.
 
 >>> from ragprov.llm.engine import Mention, Passage
