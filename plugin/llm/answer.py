@@ -287,10 +287,12 @@ class Extraction:
 
 # -- word roots ----------------------------------------------------------------------------------
 #: general English forms the Snowball stemmer does not join to their word: irregular verbs' past
-#: forms and participles, irregular plurals, and the few nouns and adjectives of a verb that share
-#: no stem with it ("death", "born"); each maps to the word whose stem it takes
+#: forms and participles, irregular plurals, the few nouns and adjectives of a verb that share no
+#: stem with it ("death", "born") and the common agent nouns (Snowball keeps "-er": "shoulder" is not
+#: "should"); each maps to the word whose stem it takes
 _IRREGULAR = {
-    "wrote": "write", "written": "write", "born": "bear", "bore": "bear", "gave": "give", "given": "give",
+    "wrote": "write", "written": "write", "writer": "write", "author": "write", "authored": "write",
+    "leader": "lead", "winner": "win", "born": "bear", "bore": "bear", "gave": "give", "given": "give",
     "took": "take", "taken": "take", "made": "make", "sold": "sell", "bought": "buy", "told": "tell",
     "led": "lead", "ran": "run", "went": "go", "gone": "go", "saw": "see", "seen": "see", "met": "meet",
     "kept": "keep", "held": "hold", "lost": "lose", "won": "win", "dead": "die", "death": "die",
