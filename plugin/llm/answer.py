@@ -311,6 +311,12 @@ for _forms in ("sit sat", "stand stood", "speak spoke spoken", "come came", "beg
     _base, *_past = _forms.split()
     for _f in _past:
         _IRREGULAR.setdefault(_f, _base)
+#: the noun suffixes of a state or office Snowball keeps, after a word of four letters or more
+#: ("mentorship" → "mentor", "childhood" → "child"; not "worship", "likelihood")
+_STATE = re.compile(r"(?<=\w{3}[^\Wi])(?:ship|hood)$")
+#: a verb in "-ce" without its "e" before "-ed", "-ing" (English spelling drops it): Snowball takes
+#: "-ic", "-ence" off "apprentice", "experience" but not off "apprenticed", "experienced"
+_CE_DROPPED = re.compile(r"(?<=\w\w)c(?:ed|ing)$")
 #: the Snowball English (Porter2) stemmer, PyStemmer's C build
 _STEMMER = Stemmer.Stemmer("english")
 
@@ -330,7 +336,16 @@ def _root(token: str) -> str:
 
     >>> [_root(w) for w in ("shoulder", "should", "father", "general", "generous", "men", "man")]
     ['shoulder', 'should', 'father', 'general', 'generous', 'man', 'man']
+
+    A noun of state or office meets its noun, and a verb in "-ce" keeps its "e" before "-ed"/"-ing":
+
+    >>> [_root(w) for w in ("mentorship", "mentor", "leadership", "childhood", "worship", "likelihood")]
+    ['mentor', 'mentor', 'lead', 'child', 'worship', 'likelihood']
+    >>> [_root(w) for w in ("apprenticed", "apprentice", "experienced", "experience", "noticing", "notice", "iced")]
+    ['apprentic', 'apprentic', 'experi', 'experi', 'notic', 'notic', 'ice']
     """
+    if token not in _IRREGULAR:
+        token = _CE_DROPPED.sub("ce", _STATE.sub("", token))
     return str(_STEMMER.stemWord(_IRREGULAR.get(token, token)))
 
 
