@@ -288,8 +288,8 @@ class Extraction:
 # -- word roots ----------------------------------------------------------------------------------
 #: general English forms the Snowball stemmer does not join to their word: irregular verbs' past
 #: forms and participles, irregular plurals, the few nouns and adjectives of a verb that share no
-#: stem with it ("death", "born") and the common agent nouns (Snowball keeps "-er": "shoulder" is not
-#: "should"); each maps to the word whose stem it takes
+#: stem with it ("death", "born") and the agent nouns of a few common verbs ("writer", "author",
+#: "leader": Snowball keeps "-er", as "shoulder" is not "should"); each maps to the word whose stem it takes
 _IRREGULAR = {
     "wrote": "write", "written": "write", "writer": "write", "author": "write", "authored": "write",
     "leader": "lead", "winner": "win", "born": "bear", "bore": "bear", "gave": "give", "given": "give",
