@@ -313,3 +313,24 @@ def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(in
         assert not any(p.kind == "chunk" for p in pipe.result.passages)
     else:  # the local searches' text units are not read for an entity question
         assert not any(p.kind == "text_unit" for p in pipe.result.passages)
+
+
+def test_offline_local_search_leads_with_the_text_units_that_say_the_question(index):
+    # the potatoes are mashed in a text unit none of the mapped entities was found in: offline, the
+    # text units the question's words find lead the entities' own, as candidates and kept items
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    events = explains(list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?")))
+    exploration, focus = events[2].explain_id, events[3].explain_id
+    units = [p for p in pipe.result.passages if p.kind == "text_unit"]
+    assert any("mashed the potatoes" in " ".join(p.text.split()) for p in units)
+    kept = {one(index, k, TG.item) for k in values(index, focus, TG.selectedItem)}
+    lead = next(p for p in units if "mashed the potatoes" in " ".join(p.text.split()))
+    unit = one(index, NamedNode(lead.item), TG.item)
+    assert unit in kept and unit in set(values(index, exploration, TG.candidate))
+    assert "Peter" in pipe.result.answer.splitlines()[0]
+
+
+def test_no_text_unit_leads_when_none_says_the_question_s_words(index):
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    units = [{"item": NamedNode("urn:u:1"), "kind": "text_unit"}]
+    assert pipe._question_units(units, "Who is Zorblax Quuxington?", ["zorblax quuxington", "zorblax"]) == units
