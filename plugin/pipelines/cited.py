@@ -1,5 +1,5 @@
 """The text behind structured evidence: the graph modes hand the answer step the chunks their
-kept items cite (graph-rag for every question; global and DRIFT for a question a number, a time,
+kept items cite (graph-rag and DRIFT for every question; global for a question a number, a time,
 Yes/No or a sentence answers).
 
 A kept edge, entity description or community report says who is related to whom; the count, the

@@ -693,7 +693,7 @@ class DriftSearch(_Mode):
         sub_question, sub_last = yield from self._local_search(q, action)
         answer = self.local.result.answer
         evidence = _structured(self.local.result)
-        units = tuple(u for u in self.local.result.passages if u.kind == "text_unit") if wants_text(question) else ()
+        units = tuple(u for u in self.local.result.passages if u.kind == "text_unit")
         answer_tables += [self.local.context_tables] if llm_of(self.engine) is not None else []
         with timings.measure("map"):
             score, rating = self._rate(question, concepts, answer)
@@ -762,9 +762,12 @@ class DriftSearch(_Mode):
         primer's report points, and the structured context each kept local search kept (its
         entities, relationships and claims, typed, each passage once: :func:`_structured`),
         best-rated action first. Each passage names the reduce step's selection of its action as
-        the item it stands for (the action's sub-trace holds the item itself). For a question a
-        number, a time, Yes/No or a reason answers, also the few text units the kept local searches
-        read (already read: no query) that say the most of its words (:func:`.cited.best_passages`)."""
+        the item it stands for (the action's sub-trace holds the item itself). Also the few text
+        units the kept local searches read (already read: no query) that say the most of the
+        question's words (:func:`.cited.best_passages`), for every kind of question: the act an
+        entity question asks about is in the text more often than in a relationship
+        (``bench/answers.py --modes drift``: train 46 → 47 of 60, held out 41 → 43 of 59, fresh
+        14 → 18 of 35)."""
         passages: list[Passage] = []
         units = best_passages(question, [dataclasses.replace(u, item=sel["iri"].value)
                                          for sel, a in zip(selections, ranked, strict=False) for u in a.get("units", ())])
