@@ -15,7 +15,8 @@ relationships, communities, community reports with findings, claims, text units)
   reads the context), the relationships saying the question's words lead, and so do the
   :data:`QUESTION_UNITS` text units of the whole text index that say the most of it, ahead of
   the entities' own (``bench/answers.py --modes local``: train 50 → 50 of 60, held out 42 → 46
-  of 59, fresh 13 → 17 of 35). The Exploration
+  of 59, fresh 13 → 17 of 35; about 7 ms CPU per local search, mostly the rerank's tokenising of
+  the 20 texts — DRIFT pays it once per follow-up). The Exploration
   records the entities (with how they were ranked, ``tg:prompt``, and whose vectors,
   ``tg:embeddingModel``) and every candidate, the Focus every kept item (kind, rank, score, tokens — relationships also
   as the quoted fact, so lineage works), the Synthesis the answer built from them.
