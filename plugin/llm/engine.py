@@ -139,6 +139,8 @@ class Turn:
     observation: str
     error: str | None = None
     useful: bool = True
+    #: how much of the question the best evidence the tool's answer rests on states (0–1; None: unknown)
+    cover: float | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -258,8 +258,9 @@ class OfflineEngine:
             args = json.dumps({"question": question}, ensure_ascii=False)
             text = f"Thought: {why}.\nAction: {untried[0]}\nAction Input: {args}"
         elif useful:
-            # The first tool (in the order tried) whose answer was stated leads; the others follow.
-            lead = useful[0]
+            # The tool whose answer rests on the evidence that states the most of the question leads
+            # (the first tried on a tie: the knowledge graph); the others follow.
+            lead = max(useful, key=lambda t: t.cover or 0.0)
             rest = "\n\n".join(f"From {t.action}:\n{t.observation.strip()}" for t in useful)
             text = (
                 f"Thought: {len(useful)} of {len(history)} tool calls returned an answer; the {lead.action} tool's leads.\n"

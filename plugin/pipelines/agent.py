@@ -5,7 +5,9 @@ Analysis (thought + chosen action) is recorded *before* the tool runs; the sub-t
 ``prov:used`` that Analysis; the Observation derives from the Analysis and from the sub-trace's
 last stage. A tool failure or an unparseable model reply becomes an Observation with
 ``tg:toolError`` and the loop goes on; the Conclusion records why the loop stopped
-(``final-answer`` or ``iteration-limit``).
+(``final-answer`` or ``iteration-limit``). Offline, both tools are asked and the answer whose best
+supporting evidence states the most of the question leads (the knowledge graph's on a tie): the
+tool run whose passages and support the agent's answer carries (:func:`_cover`).
 
 >>> from ragprov.store import open_store
 >>> store = open_store("memory:")
@@ -157,7 +159,7 @@ class Agent(Pipeline):
                 yield ChunkEvent(parsed.thought, NamedNode(f"{analysis.value}/thought"), "thought")
 
             started = self.clock()
-            observation, error, useful, sub_last = "", None, False, None
+            observation, error, useful, sub_last, cover = "", None, False, None, None
             try:
                 sub = self._tool(parsed.action or "", parsed.arguments or {})
                 for ev in sub.run(str((parsed.arguments or {})["question"]), used=analysis):
@@ -173,7 +175,10 @@ class Agent(Pipeline):
                 observation = sub_result.answer
                 # evidence that the tool could not turn into an answer is not an answer
                 useful = sub_result.selected > 0 and sub_result.answered is not False
-                if useful and lead is None:
+                cover = _cover(sub_result) if useful else None
+                # the answer resting on the evidence that states the most of the question leads (the
+                # first on a tie): a graph whose facts miss what is asked gives way to the text
+                if useful and (lead is None or (cover or 0.0) > (_cover(lead) or 0.0)):
                     lead = sub_result
                 if sub_result.last is not None and sub_result.last != sub_last:
                     sub_last = sub_result.last
@@ -184,7 +189,8 @@ class Agent(Pipeline):
                 event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
             yield event
             yield ChunkEvent(observation or error or "", event.explain_id, "observation")
-            history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful))
+            history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful,
+                                cover=cover))
 
         if answer is None:
             useful_turns = [t for t in history if t.useful and not t.error]
@@ -215,3 +221,15 @@ class Agent(Pipeline):
         if not isinstance(question, str) or not question.strip():
             raise ToolFailure(f"the {name} tool needs a non-empty string argument 'question'")
         return tool
+
+
+def _cover(run: RunResult) -> float | None:
+    """How much of the question the best evidence a tool run's answer rests on states (the chosen
+    candidate's ``cover``, 0–1); None when the answer step weighed no candidate.
+
+    >>> run = RunResult()
+    >>> _cover(run) is None
+    True
+    """
+    chosen = getattr(run.support, "chosen", None)
+    return getattr(chosen, "cover", None)

@@ -150,9 +150,15 @@ class GraphRag(Pipeline):
         passages, result.sources = self._passages(kept, origins)
         selection_iris = getattr(trace, "selection_iris", [])
         passages = self._evidence(passages, kept, selection_iris)
-        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the chunks the facts cite
-            with timings.measure("lineage"):
-                passages += self._cited(question, kept, origins, selection_iris)
+        # the chunks the kept facts cite that say the most of the question (the count, time, reason
+        # or act asked is in the sentence more often than in the fact); for an entity question, with
+        # the names each says (a number or a time is read from the text itself)
+        with timings.measure("lineage"):
+            cited = self._cited(question, kept, origins, selection_iris)
+        if not wants_text(question) and cited:
+            named = self._named_in([p.text for p in cited])
+            cited = [dataclasses.replace(p, mentions=m) for p, m in zip(cited, named, strict=True)]
+        passages += cited
 
         yield from self._synthesize(trace, question, passages, kind="facts")
 

@@ -130,3 +130,19 @@ def test_offline_agent_asks_both_tools_and_answers_from_evidence(carol_store, re
     assert "Bob Cratchit clerk of Ebenezer Scrooge [1]" in agent.result.answer
     assert "From document-query:" in agent.result.answer
     validate(carol_store)
+
+
+def test_the_offline_agent_follows_the_tool_whose_evidence_states_more_of_the_question():
+    import dataclasses
+
+    from ragprov.llm.engine import Turn
+    from ragprov.llm.offline import OfflineEngine
+    from ragprov.pipelines.agent import TOOLS
+
+    turns = [Turn("", "knowledge-query", {"question": "q"}, "The answer is Fred [1].", cover=0.3),
+             Turn("", "document-query", {"question": "q"}, "The answer is Belle [1].", cover=0.6)]
+    assert "Final Answer: The answer is Belle [1]." in OfflineEngine().react("q", TOOLS, turns).value
+    # on a tie, or with no cover known, the first tool tried (the knowledge graph) leads
+    for cover in (None, 0.6):
+        tied = [dataclasses.replace(t, cover=cover) for t in turns]
+        assert "Final Answer: The answer is Fred [1]." in OfflineEngine().react("q", TOOLS, tied).value

@@ -10,6 +10,7 @@ from ragprov.errors import ConfigurationError, LLMError
 from ragprov.namespaces import DCTERMS, PROV, TG
 from ragprov.pipelines import GraphRag, GraphRagParams
 from ragprov.record import ChunkEvent, EndOfSession, ExplainEvent, event_from_json, event_to_json
+from ragprov.retrieve.lexical import content_tokens
 
 from . import graphs
 from .conftest import FACTS, llm_engine, validate
@@ -206,7 +207,22 @@ def test_a_time_question_reads_the_chunk_a_kept_fact_cites_and_rests_on_it(carol
     validate(carol_store)
 
 
-def test_an_entity_question_reads_no_chunk(carol_store, recorder_for):
+def test_an_entity_question_reads_the_cited_chunks_with_the_names_they_say(carol_store, recorder_for):
+    # the sentence that answers is often in the chunk, not in the fact: an entity question reads it
+    # too, with the known names it says as its mentions, resting on the selection of the fact citing it
     pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
-    list(pipe.run("Who visited Scrooge?"))
-    assert pipe.result.passages and not any(p.kind == "chunk" for p in pipe.result.passages)
+    events = list(pipe.run("Who visited Scrooge at one o'clock?"))
+    chunks = [p for p in pipe.result.passages if p.kind == "chunk"]
+    assert chunks and chunks[0].text == graphs.CHUNKS["c3"]
+    assert "Ghost of Christmas Past" in [m.name for m in chunks[0].mentions]
+    focus = next(e for e in events if isinstance(e, ExplainEvent) and e.stage == "focus")
+    items = {t.subject for t in focus.explain_triples if t.predicate == TG.edge}
+    assert all(NamedNode(p.item) in items for p in chunks)
+
+
+def test_a_chunk_saying_none_of_the_question_s_words_is_not_read(carol_store, recorder_for):
+    pipe = GraphRag(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    list(pipe.run("Who is Tim's father?"))
+    chunks = [p for p in pipe.result.passages if p.kind == "chunk"]
+    assert all({"tim", "father"} & set(content_tokens(p.text)) for p in chunks)
+    assert graphs.CHUNKS["c0"] not in [p.text for p in chunks]

@@ -287,7 +287,7 @@ def test_each_microsoft_mode_records_through_recorder_stages(index, mode):
 
 
 @pytest.mark.parametrize("mode", ["global", "drift"])
-def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(index, mode):
+def test_a_why_question_also_reads_text_units_and_an_entity_question_only_in_drift(index, mode):
     # a reason is in the story's text, seldom in a report or a relationship: global reads the text
     # units its kept reports rest on, DRIFT those its kept local searches read; each stands for
     # the Focus's selection it came through, so the answer's support stays within the trace
@@ -308,8 +308,31 @@ def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(in
     if mode == "global":  # the selection names the text unit itself
         assert all(TG.TextUnit in values(index, one(index, NamedNode(u.item), TG.item), RDF.type) for u in units)
     assert set(values(index, synthesis, TG.supportedBy)) <= selected
-    pipe, _ = run("Who is Scrooge's clerk?")
+    pipe, stages = run("Who is Scrooge's clerk?")
     if mode == "global":
         assert not any(p.kind == "chunk" for p in pipe.result.passages)
-    else:  # the local searches' text units are not read for an entity question
-        assert not any(p.kind == "text_unit" for p in pipe.result.passages)
+    else:  # DRIFT reads them for an entity question too, each standing for its action's selection
+        units = [p for p in pipe.result.passages if p.kind == "text_unit"]
+        assert 0 < len(units) <= 4
+        assert {NamedNode(u.item) for u in units} <= set(values(index, stages[-2].explain_id, TG.selectedItem))
+
+
+def test_offline_local_search_leads_with_the_text_units_that_say_the_question(index):
+    # the potatoes are mashed in a text unit none of the mapped entities was found in: offline, the
+    # text units the question's words find lead the entities' own, as candidates and kept items
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    events = explains(list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?")))
+    exploration, focus = events[2].explain_id, events[3].explain_id
+    units = [p for p in pipe.result.passages if p.kind == "text_unit"]
+    assert any("mashed the potatoes" in " ".join(p.text.split()) for p in units)
+    kept = {one(index, k, TG.item) for k in values(index, focus, TG.selectedItem)}
+    lead = next(p for p in units if "mashed the potatoes" in " ".join(p.text.split()))
+    unit = one(index, NamedNode(lead.item), TG.item)
+    assert unit in kept and unit in set(values(index, exploration, TG.candidate))
+    assert "Peter" in pipe.result.answer.splitlines()[0]
+
+
+def test_no_text_unit_leads_when_none_says_the_question_s_words(index):
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    units = [{"item": NamedNode("urn:u:1"), "kind": "text_unit"}]
+    assert pipe._question_units(units, "Who is Zorblax Quuxington?", ["zorblax quuxington", "zorblax"]) == units
