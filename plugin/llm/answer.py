@@ -1976,6 +1976,43 @@ def _denies(text: str, q: _Question) -> bool:
     return weight_denied > sum(q.weight[t] for t, d in said.items() if not d)
 
 
+#: abbreviated titles and the role each stands for (general knowledge: "Dr. Hayes" is a doctor)
+_TITLE_ROLES = {"dr": "doctor", "capt": "captain", "prof": "professor", "lt": "lieutenant", "sgt": "sergeant",
+                "col": "colonel", "gen": "general", "cmdr": "commander", "rev": "reverend", "gov": "governor",
+                "sen": "senator", "det": "detective", "insp": "inspector", "adm": "admiral", "maj": "major"}
+#: "Is X a R?", "Was X the old R?": a yes-no question whether someone named is a role (the last word)
+_ASKS_ROLE = re.compile(r"^(?:is|was|are|were)\s+.+?\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}(?P<r>[a-z]+)\s*[?.!]*$", re.I)
+
+
+def _addressed(question: str, q: _Question, sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The sentences, each also saying the role a yes-no question asks of someone it names ("Is X
+    a doctor?") where it names them with that role as their form of address ("Dr. Jordan Hayes",
+    "Captain Ahab"): a title states the role.
+
+    >>> question = "Is Jordan Hayes a doctor?"
+    >>> q = _Question(question, ["Jordan Hayes"])
+    >>> said = _addressed(question, q, [_Sentence(0, "Dr. Jordan Hayes frowned.", _roots("Dr. Jordan Hayes frowned."))])
+    >>> _root("doctor") in said[0].tokens
+    True
+    >>> question = "Is Jordan Hayes a captain?"  # another title: no role said
+    >>> said = _addressed(question, _Question(question, ["Jordan Hayes"]), said)
+    >>> _root("captain") in said[0].tokens
+    False
+    """
+    m = _ASKS_ROLE.match(" ".join(question.split()))
+    if m is None or not q.named:
+        return list(sentences)
+    role = m.group("r").lower()
+    titles = [role, *(t for t, r in _TITLE_ROLES.items() if r == role)]
+    pattern = re.compile(r"(?<![\w'’])(?i:" + "|".join(titles) + r")\.?\s+((?:[A-Z][\w'’-]*\s*){1,3})")
+    out = []
+    for s in sentences:
+        if any(q.named & _roots(t.group(1)) for t in pattern.finditer(s.text)):
+            s = dataclasses.replace(s, tokens=s.tokens | {_root(role)})
+        out.append(s)
+    return out
+
+
 #: a sentence that gives a reason ("because", "so that", "in order to", "due to")
 _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
                      r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
@@ -2008,6 +2045,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     qt = classify(question)
     sentences = _sentences(passages)
     q = _question(question, passages, sentences)
+    if qt.kind == "yes-no":
+        sentences = _addressed(question, q, sentences)
     cite = _Citations(passages)
     passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
 

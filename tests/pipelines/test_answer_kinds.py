@@ -142,3 +142,10 @@ def test_what_with_a_head_noun_no_type_answers_takes_the_noun_phrase_the_text_ti
 def test_a_question_that_only_names_someone_is_still_answered_by_a_sentence():
     ps = [Passage("Edgar is the keeper of the lighthouse.", "c1", kind="chunk", mentions=PEOPLE)]
     assert extract_answer("Who is Edgar?", ps).first_line == "Edgar is the keeper of the lighthouse [1]."
+
+
+def test_a_title_as_form_of_address_states_the_role_a_yes_no_question_asks():
+    ps = [Passage("EDGAR → MIRA: Dr. Edgar Vane rowed Mira out to the lighthouse.", "c1", kind="fact", mentions=PEOPLE)]
+    assert extract_answer("Is Edgar a doctor?", ps).first_line.startswith("Yes: Dr. Edgar Vane rowed")
+    assert not extract_answer("Is Edgar a captain?", ps).answered  # another role than the title says
+    assert not extract_answer("Is Mira a doctor?", ps).answered  # the title is another person's
