@@ -1093,6 +1093,11 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
             words = m.group(1).split()
+            start = m.start(1)
+            # "an approaching drone" for what approaches: the thing is the noun the asked act qualifies
+            acting = kind is None and len(words) > 2 and _participle(words[1], asked)
+            if acting:
+                words = words[1:]
             end = 1
             while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
                    and not (end > 1 and asked.intersection(_word_roots(words[end])))):
@@ -1105,20 +1110,37 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
             if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
                 continue  # "in the very": no noun
             name = " ".join(words[:end])
+            if acting:  # the noun ends before a word a function word follows ("drone cut through"): a verb
+                following = [*words, *re.findall(r"[\w'’-]+", s.text[m.end(1) :])[:1], ""]
+                end = next((j for j in range(2, end) if following[j + 1].lower() in STOPWORDS), end)
+                start = m.start(1) + m.group(1).index(words[1], m.group(1).index(words[0]) + len(words[0]))
+                name = " ".join(words[1:end])
             key = _key(name)
-            rest = s.text[m.start(1) + len(name) :]
+            rest = s.text[start + len(name) :]
             if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
                 continue  # "the bowels of the earth": the place is what it is part of
             listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
             if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
                 continue  # "in a small, cold cell": an adjective of a list, not the place
-            if tied is not None and not _sent_there(s.text, m.start(1), tied):
+            if tied is not None and not _sent_there(s.text, start, tied):
                 continue
             c = cands.get(key)
             if c is None:
                 c = cands[key] = _Cand(key, name, kind, phrase=True)
-            c.hits.append((k, m.start(1), m.start(1) + len(name)))
+            c.hits.append((k, start, start + len(name)))
             c.surfaces.append(name)
+
+
+def _participle(word: str, asked: frozenset[str]) -> bool:
+    """Whether ``word`` is a participle (-ing, -ed) of a verb the question says (``asked``: its roots).
+
+    >>> asked = _roots("What approaches the team?")
+    >>> _participle("approaching", asked), _participle("approached", asked), _participle("approach", asked)
+    (True, True, False)
+    >>> _participle("waiting", asked)
+    False
+    """
+    return word.endswith(("ing", "ed")) and bool(asked.intersection(_word_roots(word.lower())))
 
 
 _AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
@@ -1167,6 +1189,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
+    >>> sorted(_key_terms("What is the girl under the robe called?")[0])
+    ['girl']
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
@@ -1175,6 +1199,9 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     rel = _relation(question)
     if rel is not None:
         return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    called = _called_noun(question)
+    if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
+        return frozenset({called}), False
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False
@@ -1540,6 +1567,49 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None
     return any(pattern.search(t) for t in texts)
 
 
+#: "What is the girl under the robe called?", "What was the ship named?": the noun whose name is asked
+_CALLED_ASK = re.compile(r"^(?:what|who)\s+(?:is|was|are|were)\s+(?:the|this|that)\s+(?P<np>[a-z].*?)\s+(?:called|named)\s*[?.!]*$",
+                         re.I)
+#: before a name, the noun it names: "this girl is ", "the boy was ", "a ship called ", "the girl named "
+_NAMES_THE = re.compile(r"\b(?:the|this|that|a|an)\s+(?:[a-z-]+\s+)?(?P<n>[a-z]+)\s+(?:(?:is|was)|(?:(?:is|was)\s+)?(?:called|named))\s+$",
+                        re.I)
+
+
+#: prepositions the stop-word list lacks: a noun phrase ends before them ("the girl beneath the sail")
+_PREPOSITIONS = frozenset("aboard across along among around behind beneath beside besides beyond except inside near onto "
+                          "outside past throughout underneath".split())
+
+
+def _called_noun(question: str) -> str | None:
+    """The root of the noun a "What is the N … called/named?" question asks the name of.
+
+    >>> _called_noun("What is the girl under the Spirit's robe called?"), _called_noun("What is the girl doing?")
+    ('girl', None)
+    >>> _called_noun("What was the little ship called?"), _called_noun("What is the old man in the tavern named?")
+    ('ship', 'man')
+    """
+    m = _CALLED_ASK.match(" ".join(question.split()))
+    if m is None:
+        return None
+    words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, m.group("np").lower().split()))
+    return _root(words[-1]) if words else None  # the noun ends before its first function word
+
+
+def _names_the(text: str, a: int, b: int, noun: str) -> bool:
+    """Whether the name at ``text[a:]`` is stated as the name of the asked noun (root ``noun``):
+    the predicate of "this N is", "the N was", or after "an N called/named"; not a possessor ("the
+    girl is Man's" says whose she is).
+
+    >>> text = "This boy is Ignorance. This girl is Want. The girl is Man's."
+    >>> [_names_the(text, text.index(w), text.index(w) + len(w), "girl") for w in ("Want", "Ignorance", "Man")]
+    [True, False, False]
+    """
+    if text[b : b + 1] in ("'", "’") or _POSSESSIVE_END.search(text[a:b]):
+        return False
+    m = _NAMES_THE.search(text[max(0, a - 60) : a])
+    return m is not None and _root(m.group("n").lower()) == noun
+
+
 #: the plainness of a lower-case place phrase (:func:`_place_phrases`) for a where-question: a name
 #: that the evidence supports as well still comes first
 PHRASE_PLAIN = 0.7
@@ -1613,6 +1683,7 @@ class _Context:
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
     key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
+    called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1659,6 +1730,8 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         elif stated:
             # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
+        if ctx.called and _names_the(s.text, a, b, ctx.called):
+            near = max(near, RELATION_SUPPORT)  # "This girl is Want" for what the girl is called
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
@@ -1790,7 +1863,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None, *_key_terms(question))
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]

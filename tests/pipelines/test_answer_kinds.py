@@ -149,3 +149,19 @@ def test_a_title_as_form_of_address_states_the_role_a_yes_no_question_asks():
     assert extract_answer("Is Edgar a doctor?", ps).first_line.startswith("Yes: Dr. Edgar Vane rowed")
     assert not extract_answer("Is Edgar a captain?", ps).answered  # another role than the title says
     assert not extract_answer("Is Mira a doctor?", ps).answered  # the title is another person's
+
+
+def test_what_is_the_noun_called_takes_the_name_a_copula_gives_that_noun():
+    text = ("Mira lifted the sail, and two children crouched beneath it. 'This boy is Tobin. This girl is Wren,' "
+            "said Mira to Edgar. The girl is Edgar's.")
+    ps = [Passage(text, "c1", kind="chunk")]
+    assert extract_answer("What is the girl beneath the sail called?", ps).first_line.startswith("The answer is Wren")
+    assert extract_answer("What is the boy beneath the sail called?", ps).first_line.startswith("The answer is Tobin")
+
+
+def test_the_noun_an_asked_act_qualifies_is_the_thing_that_does_it():
+    ps = [Passage("Mira found the hidden hatch. Then the low hum of an approaching boat broke the silence.", "c1",
+                  kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("What approaches Mira after she finds the hatch?", ps)
+    assert "boat" in [c.name for c in (found.chosen, *found.rejected) if c is not None]
+    assert "approaching boat" not in found.first_line
