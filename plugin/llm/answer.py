@@ -911,7 +911,7 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
-        _place_phrases(cands, sentences, tied=described)
+        _place_phrases(cands, sentences, question=question, tied=described)
     elif qt.kind == "what" and not qt.types:
         _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
@@ -1043,10 +1043,13 @@ _PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
                            r"(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
 
 
-def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
+def _sent_there(text: str, a: int, terms: Collection[str], subject: str | None = None) -> bool:
     """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
     of the question's descriptive terms (``terms``: its verb, mostly) in the eight words before it: "and she
-    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not.
+    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not. A noun
+    (a word after a determiner) counts only when it is the ``subject`` the question asks about (the
+    root of "the elevator" in "Where does the elevator stop?"); a comma between the adjectives of
+    one noun ("a halting, eerie calm") ends no clause.
 
     >>> q = _Question("Where did Mira sleep?", ["Mira"])
     >>> text = "Mira sailed to Harbourton, and she slept at the inn."
@@ -1055,14 +1058,43 @@ def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
     >>> text = "The sleep of the crew ended at the inn."  # "sleep" here is a noun: no tie
     >>> _sent_there(text, text.index("inn"), q.weight)
     False
+    >>> q = _Question("Where does the boat stop?", [])
+    >>> text = "As the boat came to a slow, quiet halt at the jetty, the crew waved."
+    >>> _sent_there(text, text.index("the jetty"), q.weight, _asked_subject("Where does the boat stop?"))
+    True
+    >>> _sent_there(text, text.index("the jetty"), q.weight, _asked_subject("Where does the crew stop?"))
+    False
     """
     if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
         return False
-    clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
+    clause = _CLAUSE_MARK.split(_ADJECTIVE_COMMA.sub(r"\1", text[max(0, a - 80) : a]))[-1]
     words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
-    # a word after a determiner is a noun ("the team was descending into …" is not where the team goes)
-    return any(r in terms for before, w in itertools.pairwise(words)
-               if not _DETERMINER.search(before + " ") and not before.endswith(("'s", "’s")) for r in _word_roots(w.lower()))
+    # a word after a determiner is a noun ("the team was descending into …" is not where the team
+    # goes), unless it is the thing the question asks where it is or goes
+    return any(r in terms or r == subject for before, w in itertools.pairwise(words)
+               if (not _DETERMINER.search(before + " ") or _root(w.lower()) == subject) and not before.endswith(("'s", "’s"))
+               for r in _word_roots(w.lower()))
+
+
+#: a comma between two adjectives of one noun after a determiner ("a halting, eerie calm"): no clause ends there
+_ADJECTIVE_COMMA = re.compile(r"(\b(?:the|a|an|his|her|their|its|our|my|your)\s+[a-z][\w-]*),(?=\s+[a-z][\w-]*\s+[a-z])")
+#: "Where does the elevator stop?", "Where is the team's mission headed?": the noun whose place is asked
+_WHERE_SUBJECT = re.compile(r"^\s*where\s+(?:does|did|do|is|was|are|were|will|would|can|could|had|has)\s+(?:the|a|an|this|that)\s+"
+                            r"(?P<n>[a-z][\w-]*)(?:['’]s\s+(?P<owned>[a-z][\w-]*))?", re.I)
+
+
+def _asked_subject(question: str) -> str | None:
+    """The root of the noun a where-question asks the place of ("Where does the elevator stop?" →
+    elevator; "Where is the team's mission headed?" → mission); None for a name ("Where does Mira …").
+
+    >>> _asked_subject("Where does the boat stop?"), _asked_subject("Where is the team's mission headed?")
+    ('boat', 'mission')
+    >>> _asked_subject("Where does Mira sleep?")
+    """
+    m = _WHERE_SUBJECT.match(question)
+    if m is None:
+        return None
+    return _root((m.group("owned") or m.group("n")).lower())
 
 
 def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str] = _PLACE_PHRASE,
@@ -1122,7 +1154,7 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
             listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
             if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
                 continue  # "in a small, cold cell": an adjective of a list, not the place
-            if tied is not None and not _sent_there(s.text, start, tied):
+            if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question)):
                 continue
             c = cands.get(key)
             if c is None:
@@ -1684,6 +1716,7 @@ class _Context:
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
     key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
     called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
+    subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1717,7 +1750,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
-        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight):
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight, ctx.subject):
             near = min(1.0, near * PLACE_TIE)
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
@@ -1863,7 +1896,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question))
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
+                   _asked_subject(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
@@ -2093,6 +2127,11 @@ _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s
 _HEADER = re.compile(r"^[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9](?:\s+→\s+[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9])?:\s+(?=\S)")
 
 
+#: "in the end", "at last", "finally": words that place the question in time, not terms the evidence must say
+_IN_THE_END = re.compile(r"\s*,?\s*\b(?:in\s+the\s+end|at\s+(?:the\s+)?last|at\s+the\s+end(?!\s+of\b)|eventually|finally|ultimately)\b",
+                         re.I)
+
+
 def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence answers a why / what / how / yes-no question: its coverage of the question's
     terms, a little more for a why-question when it gives a reason; for a yes-no question, half when
@@ -2117,6 +2156,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     """The answer to ``question`` from ``passages`` (see the module docstring)."""
     qt = classify(question)
     sentences = _sentences(passages)
+    if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
+        question = _IN_THE_END.sub("", question)
     q = _question(question, passages, sentences)
     if qt.kind == "yes-no":
         sentences = _addressed(question, q, sentences)

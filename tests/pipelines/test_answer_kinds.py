@@ -165,3 +165,10 @@ def test_the_noun_an_asked_act_qualifies_is_the_thing_that_does_it():
     found = extract_answer("What approaches Mira after she finds the hatch?", ps)
     assert "boat" in [c.name for c in (found.chosen, *found.rejected) if c is not None]
     assert "approaching boat" not in found.first_line
+
+
+def test_in_the_end_places_a_yes_no_question_in_time_and_is_no_term_the_evidence_must_say():
+    ps = [Passage("EDGAR → MIRA: Edgar rowed back to the lighthouse with Mira.", "c1", kind="fact", mentions=PEOPLE)]
+    assert extract_answer("Does Edgar row back to the lighthouse in the end?", ps).first_line.startswith("Yes: Edgar rowed")
+    # "the end of the pier" is a place, a term the evidence must say
+    assert not extract_answer("Does Edgar row to the end of the pier?", ps).answered
