@@ -1156,11 +1156,29 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
                 continue  # "in a small, cold cell": an adjective of a list, not the place
             if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question)):
                 continue
+            if key not in cands and _named_by_head(cands, key, s.passage) is not None:
+                continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
             c = cands.get(key)
             if c is None:
                 c = cands[key] = _Cand(key, name, kind, phrase=True)
             c.hits.append((k, start, start + len(name)))
             c.surfaces.append(name)
+
+
+def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:
+    """The entity a bare noun phrase ("the house") stands for in a passage about it: the one entity
+    of the passage whose name ends with that noun ("Bob Cratchit's House" in "BOB CRATCHIT → BOB
+    CRATCHIT'S HOUSE: Bob Cratchit lives in the house"); None when no or several do.
+
+    >>> house = _Cand("bob cratchit s house", "BOB CRATCHIT'S HOUSE", "GEO", mentions={0})
+    >>> _named_by_head({house.key: house}, "house", 0) is house, _named_by_head({house.key: house}, "house", 1)
+    (True, None)
+    >>> _named_by_head({house.key: house}, "inn", 0)
+    """
+    if " " in key:
+        return None
+    found = [c for c in cands.values() if passage in c.mentions and " " in c.key and c.key.rsplit(" ", 1)[1] == key]
+    return found[0] if len(found) == 1 else None
 
 
 def _participle(word: str, asked: frozenset[str]) -> bool:

@@ -172,3 +172,16 @@ def test_in_the_end_places_a_yes_no_question_in_time_and_is_no_term_the_evidence
     assert extract_answer("Does Edgar row back to the lighthouse in the end?", ps).first_line.startswith("Yes: Edgar rowed")
     # "the end of the pier" is a place, a term the evidence must say
     assert not extract_answer("Does Edgar row to the end of the pier?", ps).answered
+
+
+def test_a_bare_noun_standing_for_the_passage_entity_named_by_it_is_no_place_of_its_own():
+    house = (Mention("EDGAR", "PERSON"), Mention("EDGAR'S HOUSE", "GEO"))
+    ps = [Passage("EDGAR → HARBOURTON: Edgar lives in Harbourton.", "c1", kind="fact",
+                  mentions=(Mention("EDGAR", "PERSON"), Mention("HARBOURTON", "GEO"))),
+          *(Passage(f"EDGAR → EDGAR'S HOUSE: Edgar lives in the house, {w}.", f"c{n}", kind="fact", mentions=house)
+            for n, w in enumerate(("happily", "quietly", "gladly"), start=2))]
+    assert extract_answer("Where does Edgar live?", ps).first_line.startswith("The answer is Harbourton")
+    # a bare noun no entity of its passage is named by still answers
+    ps = [Passage("Mira sailed to Harbourton on a stormy night, and Edgar lives in the house.", "c1", kind="chunk",
+                  mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
+    assert extract_answer("Where does Edgar live?", ps).first_line.startswith("The answer is house")
