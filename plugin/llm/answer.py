@@ -912,6 +912,12 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
         _place_phrases(cands, sentences, question=question, tied=described)
+    elif qt.kind == "what" and not qt.types and _stranded(question):
+        # "What does the clerk warm himself at?": the noun phrase after that preposition, in a clause saying the act
+        prep = _stranded(question)
+        after = re.compile(r"\b" + prep + r"\s+((?:the|a|an|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
+        _place_phrases(cands, sentences, after, None, asked, question, tied=described,
+                       before=re.compile(r"\b" + prep + r"\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$"))
     elif qt.kind == "what" and not qt.types:
         _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
@@ -1016,6 +1022,22 @@ _PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
 _NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
 
 
+#: "What does the clerk warm himself at?", "What did Mira cut the rope with?": the preposition whose object is asked
+_STRANDED = re.compile(r"^\s*what\s+(?:does|did|do|is|was|are|were|will|would|can|could|has|had|have)\s+\S.*?\s+"
+                       r"(?P<p>at|with|on|in|into|onto|from|to|for|about|by|under|over|through|behind|inside|upon)\s*[?.!]*$", re.I)
+
+
+def _stranded(question: str) -> str | None:
+    """The preposition a what-question ends with, whose object it asks ("What does the clerk try to
+    warm himself at?" → at); None when it ends otherwise.
+
+    >>> _stranded("What does Scrooge's clerk try to warm himself at?"), _stranded("What does Mira carry to the inn?")
+    ('at', None)
+    """
+    m = _STRANDED.match(question)
+    return m.group("p").lower() if m else None
+
+
 def _thing_head(question: str) -> str | None:
     """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
     hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
@@ -1043,7 +1065,8 @@ _PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
                            r"(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
 
 
-def _sent_there(text: str, a: int, terms: Collection[str], subject: str | None = None) -> bool:
+def _sent_there(text: str, a: int, terms: Collection[str], subject: str | None = None,
+                before: re.Pattern[str] = _PLACE_BEFORE) -> bool:
     """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
     of the question's descriptive terms (``terms``: its verb, mostly) in the eight words before it: "and she
     slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not. A noun
@@ -1065,8 +1088,8 @@ def _sent_there(text: str, a: int, terms: Collection[str], subject: str | None =
     >>> _sent_there(text, text.index("the jetty"), q.weight, _asked_subject("Where does the crew stop?"))
     False
     """
-    if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
-        return False
+    if not before.search(text[max(0, a - 12) : a]):
+        return False  # ``before``: the preposition of place (or the one the question asks with) just before it
     clause = _CLAUSE_MARK.split(_ADJECTIVE_COMMA.sub(r"\1", text[max(0, a - 80) : a]))[-1]
     words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
     # a word after a determiner is a noun ("the team was descending into …" is not where the team
@@ -1099,7 +1122,7 @@ def _asked_subject(question: str) -> str | None:
 
 def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str] = _PLACE_PHRASE,
                    kind: str | None = _GEO, asked: frozenset[str] = frozenset(), question: str = "",
-                   tied: Collection[str] | None = None) -> None:
+                   tied: Collection[str] | None = None, before: re.Pattern[str] = _PLACE_BEFORE) -> None:
     """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
     place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
     the first function word, ending on a noun (no -ly adverb, no bare adjective), not part "of"
@@ -1154,7 +1177,7 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
             listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
             if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
                 continue  # "in a small, cold cell": an adjective of a list, not the place
-            if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question)):
+            if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question), before):
                 continue
             if key not in cands and _named_by_head(cands, key, s.passage) is not None:
                 continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
@@ -2188,8 +2211,10 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                                           sentences[k].passage, k))
 
     thing = None
-    if not qt.wants_name and q.rest and _thing_head(question):  # "what creature …": a common noun the text writes
-        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages))
+    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
+        # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
+        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
+                              not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
@@ -2224,12 +2249,14 @@ class _Citations:
 
 
 def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
-                  passages: Sequence[Passage], cite: _Citations) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
-    """The first line, chosen and rejected candidates of a question a name, number or time answers."""
+                  passages: Sequence[Passage], cite: _Citations, not_of: frozenset[str] = frozenset()
+                  ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected candidates of a question a name, number or time answers
+    (none of the types ``not_of``)."""
     if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
         scored = _span_candidates(question, qt, q, sentences, passages)
     else:
-        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences) if c.type not in not_of]
     if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
         chosen = scored[0]
         marks = cite(chosen.support[:3])

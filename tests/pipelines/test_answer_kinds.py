@@ -185,3 +185,11 @@ def test_a_bare_noun_standing_for_the_passage_entity_named_by_it_is_no_place_of_
     ps = [Passage("Mira sailed to Harbourton on a stormy night, and Edgar lives in the house.", "c1", kind="chunk",
                   mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
     assert extract_answer("Where does Edgar live?", ps).first_line.startswith("The answer is house")
+
+
+def test_what_a_question_ends_with_a_preposition_for_is_that_preposition_s_object_in_the_act_s_clause():
+    ps = [Passage("Edgar came in from the storm, and Mira tried to warm herself at the stove; Edgar sat at the table.", "c1",
+                  kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("What does Mira try to warm herself at?", ps).first_line == "The answer is stove [1]."
+    # only that preposition's object: nothing stands after "with", so the best sentence answers as before
+    assert not extract_answer("What does Mira try to warm herself with?", ps).first_line.startswith("The answer is")
