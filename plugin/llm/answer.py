@@ -912,9 +912,8 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
         _place_phrases(cands, sentences, question=question, tied=described)
-    elif qt.kind == "what" and not qt.types and _stranded(question):
+    elif qt.kind == "what" and not qt.types and (prep := _stranded(question)):
         # "What does the clerk warm himself at?": the noun phrase after that preposition, in a clause saying the act
-        prep = _stranded(question)
         after = re.compile(r"\b" + prep + r"\s+((?:the|a|an|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
         _place_phrases(cands, sentences, after, None, asked, question, tied=described,
                        before=re.compile(r"\b" + prep + r"\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$"))
