@@ -941,7 +941,12 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         # a name the text introduces ("a sister named Fan", "a clerk called Bob") is one, known or not
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
-        _place_phrases(cands, sentences, tied=described)
+        _place_phrases(cands, sentences, question=question, tied=described)
+    elif qt.kind == "what" and not qt.types and (prep := _stranded(question)):
+        # "What does the clerk warm himself at?": the noun phrase after that preposition, in a clause saying the act
+        after = re.compile(r"\b" + prep + r"\s+((?:the|a|an|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
+        _place_phrases(cands, sentences, after, None, asked, question, tied=described,
+                       before=re.compile(r"\b" + prep + r"\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$"))
     elif qt.kind == "what" and not qt.types:
         _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
@@ -1046,6 +1051,22 @@ _PLACE_PHRASE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
 _NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
 
 
+#: "What does the clerk warm himself at?", "What did Mira cut the rope with?": the preposition whose object is asked
+_STRANDED = re.compile(r"^\s*what\s+(?:does|did|do|is|was|are|were|will|would|can|could|has|had|have)\s+\S.*?\s+"
+                       r"(?P<p>at|with|on|in|into|onto|from|to|for|about|by|under|over|through|behind|inside|upon)\s*[?.!]*$", re.I)
+
+
+def _stranded(question: str) -> str | None:
+    """The preposition a what-question ends with, whose object it asks ("What does the clerk try to
+    warm himself at?" → at); None when it ends otherwise.
+
+    >>> _stranded("What does Scrooge's clerk try to warm himself at?"), _stranded("What does Mira carry to the inn?")
+    ('at', None)
+    """
+    m = _STRANDED.match(question)
+    return m.group("p").lower() if m else None
+
+
 def _thing_head(question: str) -> str | None:
     """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
     hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
@@ -1073,10 +1094,14 @@ _PLACE_BEFORE = re.compile(r"\b(?:to|into|at|in|inside|within|toward|towards|fro
                            r"(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$")
 
 
-def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
+def _sent_there(text: str, a: int, terms: Collection[str], subject: str | None = None,
+                before: re.Pattern[str] = _PLACE_BEFORE) -> bool:
     """Whether the place at ``text[a:]`` follows a preposition of place in a clause that says one
     of the question's descriptive terms (``terms``: its verb, mostly) in the eight words before it: "and she
-    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not.
+    slept at the inn" is where she slept; "Mira sailed to Harbourton, and she slept" is not. A noun
+    (a word after a determiner) counts only when it is the ``subject`` the question asks about (the
+    root of "the elevator" in "Where does the elevator stop?"); a comma between the adjectives of
+    one noun ("a halting, eerie calm") ends no clause.
 
     >>> q = _Question("Where did Mira sleep?", ["Mira"])
     >>> text = "Mira sailed to Harbourton, and she slept at the inn."
@@ -1085,19 +1110,48 @@ def _sent_there(text: str, a: int, terms: Collection[str]) -> bool:
     >>> text = "The sleep of the crew ended at the inn."  # "sleep" here is a noun: no tie
     >>> _sent_there(text, text.index("inn"), q.weight)
     False
+    >>> q = _Question("Where does the boat stop?", [])
+    >>> text = "As the boat came to a slow, quiet halt at the jetty, the crew waved."
+    >>> _sent_there(text, text.index("the jetty"), q.weight, _asked_subject("Where does the boat stop?"))
+    True
+    >>> _sent_there(text, text.index("the jetty"), q.weight, _asked_subject("Where does the crew stop?"))
+    False
     """
-    if not _PLACE_BEFORE.search(text[max(0, a - 12) : a]):
-        return False
-    clause = _CLAUSE_MARK.split(text[max(0, a - 80) : a])[-1]
+    if not before.search(text[max(0, a - 12) : a]):
+        return False  # ``before``: the preposition of place (or the one the question asks with) just before it
+    clause = _CLAUSE_MARK.split(_ADJECTIVE_COMMA.sub(r"\1", text[max(0, a - 80) : a]))[-1]
     words = re.findall(r"[A-Za-z][\w'’-]*", clause)[-9:]
-    # a word after a determiner is a noun ("the team was descending into …" is not where the team goes)
-    return any(r in terms for before, w in itertools.pairwise(words)
-               if not _DETERMINER.search(before + " ") and not before.endswith(("'s", "’s")) for r in _word_roots(w.lower()))
+    # a word after a determiner is a noun ("the team was descending into …" is not where the team
+    # goes), unless it is the thing the question asks where it is or goes
+    return any(r in terms or r == subject for before, w in itertools.pairwise(words)
+               if (not _DETERMINER.search(before + " ") or _root(w.lower()) == subject) and not before.endswith(("'s", "’s"))
+               for r in _word_roots(w.lower()))
+
+
+#: a comma between two adjectives of one noun after a determiner ("a halting, eerie calm"): no clause ends there
+_ADJECTIVE_COMMA = re.compile(r"(\b(?:the|a|an|his|her|their|its|our|my|your)\s+[a-z][\w-]*),(?=\s+[a-z][\w-]*\s+[a-z])")
+#: "Where does the elevator stop?", "Where is the team's mission headed?": the noun whose place is asked
+_WHERE_SUBJECT = re.compile(r"^\s*where\s+(?:does|did|do|is|was|are|were|will|would|can|could|had|has)\s+(?:the|a|an|this|that)\s+"
+                            r"(?P<n>[a-z][\w-]*)(?:['’]s\s+(?P<owned>[a-z][\w-]*))?", re.I)
+
+
+def _asked_subject(question: str) -> str | None:
+    """The root of the noun a where-question asks the place of ("Where does the elevator stop?" →
+    elevator; "Where is the team's mission headed?" → mission); None for a name ("Where does Mira …").
+
+    >>> _asked_subject("Where does the boat stop?"), _asked_subject("Where is the team's mission headed?")
+    ('boat', 'mission')
+    >>> _asked_subject("Where does Mira sleep?")
+    """
+    m = _WHERE_SUBJECT.match(question)
+    if m is None:
+        return None
+    return _root((m.group("owned") or m.group("n")).lower())
 
 
 def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.Pattern[str] = _PLACE_PHRASE,
                    kind: str | None = _GEO, asked: frozenset[str] = frozenset(), question: str = "",
-                   tied: Collection[str] | None = None) -> None:
+                   tied: Collection[str] | None = None, before: re.Pattern[str] = _PLACE_BEFORE) -> None:
     """Add, for a where-question, the lower-case noun phrases the text puts after a preposition of
     place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
     the first function word, ending on a noun (no -ly adverb, no bare adjective), not part "of"
@@ -1123,6 +1177,11 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
             words = m.group(1).split()
+            start = m.start(1)
+            # "an approaching drone" for what approaches: the thing is the noun the asked act qualifies
+            acting = kind is None and len(words) > 2 and _participle(words[1], asked)
+            if acting:
+                words = words[1:]
             end = 1
             while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
                    and not (end > 1 and asked.intersection(_word_roots(words[end])))):
@@ -1135,20 +1194,55 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
             if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
                 continue  # "in the very": no noun
             name = " ".join(words[:end])
+            if acting:  # the noun ends before a word a function word follows ("drone cut through"): a verb
+                following = [*words, *re.findall(r"[\w'’-]+", s.text[m.end(1) :])[:1], ""]
+                end = next((j for j in range(2, end) if following[j + 1].lower() in STOPWORDS), end)
+                start = m.start(1) + m.group(1).index(words[1], m.group(1).index(words[0]) + len(words[0]))
+                name = " ".join(words[1:end])
             key = _key(name)
-            rest = s.text[m.start(1) + len(name) :]
+            rest = s.text[start + len(name) :]
             if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
                 continue  # "the bowels of the earth": the place is what it is part of
             listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
             if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
                 continue  # "in a small, cold cell": an adjective of a list, not the place
-            if tied is not None and not _sent_there(s.text, m.start(1), tied):
+            if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question), before):
                 continue
+            if key not in cands and _named_by_head(cands, key, s.passage) is not None:
+                continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
             c = cands.get(key)
             if c is None:
                 c = cands[key] = _Cand(key, name, kind, phrase=True)
-            c.hits.append((k, m.start(1), m.start(1) + len(name)))
+            c.hits.append((k, start, start + len(name)))
             c.surfaces.append(name)
+
+
+def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:
+    """The entity a bare noun phrase ("the house") stands for in a passage about it: the one entity
+    of the passage whose name ends with that noun ("Bob Cratchit's House" in "BOB CRATCHIT → BOB
+    CRATCHIT'S HOUSE: Bob Cratchit lives in the house"); None when no or several do.
+
+    >>> house = _Cand("bob cratchit s house", "BOB CRATCHIT'S HOUSE", "GEO", mentions={0})
+    >>> _named_by_head({house.key: house}, "house", 0) is house, _named_by_head({house.key: house}, "house", 1)
+    (True, None)
+    >>> _named_by_head({house.key: house}, "inn", 0)
+    """
+    if " " in key:
+        return None
+    found = [c for c in cands.values() if passage in c.mentions and " " in c.key and c.key.rsplit(" ", 1)[1] == key]
+    return found[0] if len(found) == 1 else None
+
+
+def _participle(word: str, asked: frozenset[str]) -> bool:
+    """Whether ``word`` is a participle (-ing, -ed) of a verb the question says (``asked``: its roots).
+
+    >>> asked = _roots("What approaches the team?")
+    >>> _participle("approaching", asked), _participle("approached", asked), _participle("approach", asked)
+    (True, True, False)
+    >>> _participle("waiting", asked)
+    False
+    """
+    return word.endswith(("ing", "ed")) and bool(asked.intersection(_word_roots(word.lower())))
 
 
 _AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
@@ -1197,6 +1291,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
+    >>> sorted(_key_terms("What is the girl under the robe called?")[0])
+    ['girl']
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
@@ -1205,6 +1301,9 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     rel = _relation(question)
     if rel is not None:
         return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    called = _called_noun(question)
+    if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
+        return frozenset({called}), False
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False
@@ -1570,6 +1669,49 @@ def _generic(c: _Cand, sentences: Sequence[_Sentence], joined: str | None = None
     return any(pattern.search(t) for t in texts)
 
 
+#: "What is the girl under the robe called?", "What was the ship named?": the noun whose name is asked
+_CALLED_ASK = re.compile(r"^(?:what|who)\s+(?:is|was|are|were)\s+(?:the|this|that)\s+(?P<np>[a-z].*?)\s+(?:called|named)\s*[?.!]*$",
+                         re.I)
+#: before a name, the noun it names: "this girl is ", "the boy was ", "a ship called ", "the girl named "
+_NAMES_THE = re.compile(r"\b(?:the|this|that|a|an)\s+(?:[a-z-]+\s+)?(?P<n>[a-z]+)\s+(?:(?:is|was)|(?:(?:is|was)\s+)?(?:called|named))\s+$",
+                        re.I)
+
+
+#: prepositions the stop-word list lacks: a noun phrase ends before them ("the girl beneath the sail")
+_PREPOSITIONS = frozenset("aboard across along among around behind beneath beside besides beyond except inside near onto "
+                          "outside past throughout underneath".split())
+
+
+def _called_noun(question: str) -> str | None:
+    """The root of the noun a "What is the N … called/named?" question asks the name of.
+
+    >>> _called_noun("What is the girl under the Spirit's robe called?"), _called_noun("What is the girl doing?")
+    ('girl', None)
+    >>> _called_noun("What was the little ship called?"), _called_noun("What is the old man in the tavern named?")
+    ('ship', 'man')
+    """
+    m = _CALLED_ASK.match(" ".join(question.split()))
+    if m is None:
+        return None
+    words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, m.group("np").lower().split()))
+    return _root(words[-1]) if words else None  # the noun ends before its first function word
+
+
+def _names_the(text: str, a: int, b: int, noun: str) -> bool:
+    """Whether the name at ``text[a:]`` is stated as the name of the asked noun (root ``noun``):
+    the predicate of "this N is", "the N was", or after "an N called/named"; not a possessor ("the
+    girl is Man's" says whose she is).
+
+    >>> text = "This boy is Ignorance. This girl is Want. The girl is Man's."
+    >>> [_names_the(text, text.index(w), text.index(w) + len(w), "girl") for w in ("Want", "Ignorance", "Man")]
+    [True, False, False]
+    """
+    if text[b : b + 1] in ("'", "’") or _POSSESSIVE_END.search(text[a:b]):
+        return False
+    m = _NAMES_THE.search(text[max(0, a - 60) : a])
+    return m is not None and _root(m.group("n").lower()) == noun
+
+
 #: the plainness of a lower-case place phrase (:func:`_place_phrases`) for a where-question: a name
 #: that the evidence supports as well still comes first
 PHRASE_PLAIN = 0.7
@@ -1643,6 +1785,8 @@ class _Context:
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
     key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
+    called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
+    subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -1676,7 +1820,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
         if ctx.verb and ctx.verb in s.tokens:
             near = min(1.0, near * _role(s.text, a, b, ctx.verb))
-        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight):
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight, ctx.subject):
             near = min(1.0, near * PLACE_TIE)
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
@@ -1689,6 +1833,8 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         elif stated:
             # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
+        if ctx.called and _names_the(s.text, a, b, ctx.called):
+            near = max(near, RELATION_SUPPORT)  # "This girl is Want" for what the girl is called
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
@@ -1820,7 +1966,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
-                   _asked_verb(question), _relation(question) is not None, *_key_terms(question))
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
+                   _asked_subject(question))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
@@ -2047,6 +2194,43 @@ def _denies(text: str, q: _Question) -> bool:
     return weight_denied > sum(q.weight[t] for t, d in said.items() if not d)
 
 
+#: abbreviated titles and the role each stands for (general knowledge: "Dr. Hayes" is a doctor)
+_TITLE_ROLES = {"dr": "doctor", "capt": "captain", "prof": "professor", "lt": "lieutenant", "sgt": "sergeant",
+                "col": "colonel", "gen": "general", "cmdr": "commander", "rev": "reverend", "gov": "governor",
+                "sen": "senator", "det": "detective", "insp": "inspector", "adm": "admiral", "maj": "major"}
+#: "Is X a R?", "Was X the old R?": a yes-no question whether someone named is a role (the last word)
+_ASKS_ROLE = re.compile(r"^(?:is|was|are|were)\s+.+?\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}(?P<r>[a-z]+)\s*[?.!]*$", re.I)
+
+
+def _addressed(question: str, q: _Question, sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The sentences, each also saying the role a yes-no question asks of someone it names ("Is X
+    a doctor?") where it names them with that role as their form of address ("Dr. Jordan Hayes",
+    "Captain Ahab"): a title states the role.
+
+    >>> question = "Is Jordan Hayes a doctor?"
+    >>> q = _Question(question, ["Jordan Hayes"])
+    >>> said = _addressed(question, q, [_Sentence(0, "Dr. Jordan Hayes frowned.", _roots("Dr. Jordan Hayes frowned."))])
+    >>> _root("doctor") in said[0].tokens
+    True
+    >>> question = "Is Jordan Hayes a captain?"  # another title: no role said
+    >>> said = _addressed(question, _Question(question, ["Jordan Hayes"]), said)
+    >>> _root("captain") in said[0].tokens
+    False
+    """
+    m = _ASKS_ROLE.match(" ".join(question.split()))
+    if m is None or not q.named:
+        return list(sentences)
+    role = m.group("r").lower()
+    titles = [role, *(t for t, r in _TITLE_ROLES.items() if r == role)]
+    pattern = re.compile(r"(?<![\w'’])(?i:" + "|".join(titles) + r")\.?\s+((?:[A-Z][\w'’-]*\s*){1,3})")
+    out = []
+    for s in sentences:
+        if any(q.named & _roots(t.group(1)) for t in pattern.finditer(s.text)):
+            s = dataclasses.replace(s, tokens=s.tokens | {_root(role)})
+        out.append(s)
+    return out
+
+
 #: a sentence that gives a reason ("because", "so that", "in order to", "due to")
 _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
                      r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
@@ -2080,6 +2264,11 @@ def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
 _HEADER = re.compile(r"^[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9](?:\s+→\s+[A-Z0-9][A-Z0-9 '’.&-]*[A-Z0-9])?:\s+(?=\S)")
 
 
+#: "in the end", "at last", "finally": words that place the question in time, not terms the evidence must say
+_IN_THE_END = re.compile(r"\s*,?\s*\b(?:in\s+the\s+end|at\s+(?:the\s+)?last|at\s+the\s+end(?!\s+of\b)|eventually|finally|ultimately)\b",
+                         re.I)
+
+
 def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence answers a why / what / how / yes-no question: its coverage of the question's
     terms, a little more for a why-question when it gives a reason; for a yes-no question, half when
@@ -2106,7 +2295,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     sentences = _sentences(passages)
     if qt.kind == "why":
         sentences = _with_antecedents(sentences)
+    if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
+        question = _IN_THE_END.sub("", question)
     q = _question(question, passages, sentences)
+    if qt.kind == "yes-no":
+        sentences = _addressed(question, q, sentences)
     cite = _Citations(passages)
     passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
 
@@ -2116,8 +2309,10 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                                           sentences[k].passage, k))
 
     thing = None
-    if not qt.wants_name and q.rest and _thing_head(question):  # "what creature …": a common noun the text writes
-        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages))
+    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
+        # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
+        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
+                              not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
@@ -2152,12 +2347,14 @@ class _Citations:
 
 
 def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
-                  passages: Sequence[Passage], cite: _Citations) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
-    """The first line, chosen and rejected candidates of a question a name, number or time answers."""
+                  passages: Sequence[Passage], cite: _Citations, not_of: frozenset[str] = frozenset()
+                  ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected candidates of a question a name, number or time answers
+    (none of the types ``not_of``)."""
     if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
         scored = _span_candidates(question, qt, q, sentences, passages)
     else:
-        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences)]
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences) if c.type not in not_of]
     if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
         chosen = scored[0]
         marks = cite(chosen.support[:3])

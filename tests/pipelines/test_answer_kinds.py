@@ -182,3 +182,54 @@ def test_why_joins_a_sentence_pointing_back_to_the_one_before_it_that_gives_the_
     ps = [Passage("Mira watched Edgar. His steady hand never shakes. And Edgar's hand is worth more than the lamp.", "c1",
                   kind="chunk", mentions=PEOPLE)]
     assert extract_answer("Why is Edgar's hand worth more than the lamp?", ps).first_line.startswith("And Edgar's hand")
+
+
+def test_a_title_as_form_of_address_states_the_role_a_yes_no_question_asks():
+    ps = [Passage("EDGAR → MIRA: Dr. Edgar Vane rowed Mira out to the lighthouse.", "c1", kind="fact", mentions=PEOPLE)]
+    assert extract_answer("Is Edgar a doctor?", ps).first_line.startswith("Yes: Dr. Edgar Vane rowed")
+    assert not extract_answer("Is Edgar a captain?", ps).answered  # another role than the title says
+    assert not extract_answer("Is Mira a doctor?", ps).answered  # the title is another person's
+
+
+def test_what_is_the_noun_called_takes_the_name_a_copula_gives_that_noun():
+    text = ("Mira lifted the sail, and two children crouched beneath it. 'This boy is Tobin. This girl is Wren,' "
+            "said Mira to Edgar. The girl is Edgar's.")
+    ps = [Passage(text, "c1", kind="chunk")]
+    assert extract_answer("What is the girl beneath the sail called?", ps).first_line.startswith("The answer is Wren")
+    assert extract_answer("What is the boy beneath the sail called?", ps).first_line.startswith("The answer is Tobin")
+
+
+def test_the_noun_an_asked_act_qualifies_is_the_thing_that_does_it():
+    ps = [Passage("Mira found the hidden hatch. Then the low hum of an approaching boat broke the silence.", "c1",
+                  kind="chunk", mentions=PEOPLE)]
+    found = extract_answer("What approaches Mira after she finds the hatch?", ps)
+    assert "boat" in [c.name for c in (found.chosen, *found.rejected) if c is not None]
+    assert "approaching boat" not in found.first_line
+
+
+def test_in_the_end_places_a_yes_no_question_in_time_and_is_no_term_the_evidence_must_say():
+    ps = [Passage("EDGAR → MIRA: Edgar rowed back to the lighthouse with Mira.", "c1", kind="fact", mentions=PEOPLE)]
+    assert extract_answer("Does Edgar row back to the lighthouse in the end?", ps).first_line.startswith("Yes: Edgar rowed")
+    # "the end of the pier" is a place, a term the evidence must say
+    assert not extract_answer("Does Edgar row to the end of the pier?", ps).answered
+
+
+def test_a_bare_noun_standing_for_the_passage_entity_named_by_it_is_no_place_of_its_own():
+    house = (Mention("EDGAR", "PERSON"), Mention("EDGAR'S HOUSE", "GEO"))
+    ps = [Passage("EDGAR → HARBOURTON: Edgar lives in Harbourton.", "c1", kind="fact",
+                  mentions=(Mention("EDGAR", "PERSON"), Mention("HARBOURTON", "GEO"))),
+          *(Passage(f"EDGAR → EDGAR'S HOUSE: Edgar lives in the house, {w}.", f"c{n}", kind="fact", mentions=house)
+            for n, w in enumerate(("happily", "quietly", "gladly"), start=2))]
+    assert extract_answer("Where does Edgar live?", ps).first_line.startswith("The answer is Harbourton")
+    # a bare noun no entity of its passage is named by still answers
+    ps = [Passage("Mira sailed to Harbourton on a stormy night, and Edgar lives in the house.", "c1", kind="chunk",
+                  mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]
+    assert extract_answer("Where does Edgar live?", ps).first_line.startswith("The answer is house")
+
+
+def test_what_a_question_ends_with_a_preposition_for_is_that_preposition_s_object_in_the_act_s_clause():
+    ps = [Passage("Edgar came in from the storm, and Mira tried to warm herself at the stove; Edgar sat at the table.", "c1",
+                  kind="chunk", mentions=PEOPLE)]
+    assert extract_answer("What does Mira try to warm herself at?", ps).first_line == "The answer is stove [1]."
+    # only that preposition's object: nothing stands after "with", so the best sentence answers as before
+    assert not extract_answer("What does Mira try to warm herself with?", ps).first_line.startswith("The answer is")
