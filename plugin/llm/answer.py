@@ -189,6 +189,9 @@ def classify(question: str) -> QuestionType:
     if first == "how":
         return QuestionType("how", {}, False)
     if first in ("which", "what", "name"):
+        named = _name_of(text)
+        if named is not None:  # "What is the name of Tiny Tim's doctor?": a name, of the kind its head noun says
+            return QuestionType(first, dict(_HEAD_TYPES.get(_noun(_np_head(named)), {})), True)
         head = _head_types(words[1:])
         if head is not None:
             return QuestionType(first, head, True)
@@ -208,6 +211,49 @@ def classify(question: str) -> QuestionType:
         if w == "when":
             return QuestionType("when", {_EVENT: 1.0}, True)
     return QuestionType("what", {}, False)
+
+
+#: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
+_NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
+#: what ends a noun phrase's head: a preposition or a relative word after it
+_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
+
+
+def _name_of(question: str) -> str | None:
+    """The noun phrase a "What is the name of …?" question asks the name of, lower-case modifiers
+    before a named possessor dropped ("young Scrooge's schoolmaster" → "Scrooge's schoolmaster");
+    None for other questions.
+
+    >>> _name_of("What is the name of young Scrooge's schoolmaster?"), _name_of("What was the name of the ship?")
+    ("Scrooge's schoolmaster", 'the ship')
+    >>> _name_of("What is the plan of the squad?") is None, _name_of("Whose name is on the stone?") is None
+    (True, True)
+    """
+    m = _NAME_OF.match(" ".join(question.split()))
+    if m is None:
+        return None
+    return re.sub(r"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){1,2}(?=(?:[A-Z][\w.'’-]*\s+)*[A-Z][\w.-]*['’]s?\s)", "", m.group("np"))
+
+
+def _np_head(np: str) -> str:
+    """The head noun of a noun phrase: its last word before a preposition or relative word, after a
+    possessor ("Tiny Tim's doctor" → "doctor", "the captain of the ship" → "captain").
+
+    >>> _np_head("Tiny Tim's doctor"), _np_head("the captain of the whaling ship"), _np_head("the operation at Dulce")
+    ('doctor', 'captain', 'operation')
+    """
+    words = _NP_END.sub("", np).split()
+    return re.sub(r"['’]s?$", "", words[-1]).lower() if words else ""
+
+
+def _as_who(question: str) -> str:
+    """"What is the name of NP?" as "Who is NP?" (the relation or role it asks); other questions as they are.
+
+    >>> _as_who("What is the name of young Scrooge's schoolmaster?"), _as_who("Who is Scrooge's clerk?")
+    ("Who is Scrooge's schoolmaster?", "Who is Scrooge's clerk?")
+    """
+    np = _name_of(question)
+    return question if np is None else f"Who is {np}?"
 
 
 def _which_head(question: str) -> str | None:
@@ -597,7 +643,7 @@ def _relation(question: str) -> _Relation | None:
     >>> _relation_anchors(_relation("Who is Mrs. Fezziwig's husband?"), "Caroline's husband and Mrs. Fezziwig's husband", None)
     [(0, 10, 3, 1.0), (28, 46, 0, 1.0)]
     """
-    m = _REL_ASK.match(" ".join(question.split()))
+    m = _REL_ASK.match(_as_who(" ".join(question.split())))
     if not m:
         return None
     rest = m.group("rest")
@@ -1164,6 +1210,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
     ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
     [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son'], ['lend']]
+    >>> _key_terms("Who is Tiny Tim's father?")[1], _key_terms("What is the name of young Scrooge's schoolmaster?")
+    (True, (frozenset({'schoolmast'}), False))
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
@@ -1171,10 +1219,10 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
     """
-    question = " ".join(question.split())
+    question = _as_who(" ".join(question.split()))
     rel = _relation(question)
-    if rel is not None:
-        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    if rel is not None:  # a kinship or work relation (it has a converse) is loose; a role must be said of its holder
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, bool(rel.converse)
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False
@@ -1184,6 +1232,19 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
     return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True
+
+
+def _names_only_asked(name: str, q: _Question) -> bool:
+    """Whether a candidate's name is made only of the question's descriptive words: "the
+    Schoolmaster" is the role "What is the name of young Scrooge's schoolmaster?" asks the name of,
+    not a name; "Operation: Dulce" adds a name the question uses to its noun, and is one.
+
+    >>> q = _Question("What is the name of young Scrooge's schoolmaster?", ["Scrooge"])
+    >>> _names_only_asked("The Schoolmaster", q), _names_only_asked("Mr. Fezziwig", q), _names_only_asked("Scrooge's school", q)
+    (True, False, False)
+    """
+    roots = _roots(name)
+    return bool(roots) and roots <= set(q.rest)
 
 
 def _last_root(word: str) -> str:
@@ -1203,6 +1264,8 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     the engines"), does not answer it."""
     if not ctx.key:
         return True
+    if _names_only_asked(c.name, ctx.q):
+        return False
     if ctx.key_is_loose and ctx.relational:
         return any(ctx.key & t for t in ctx.passage_tokens)
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
@@ -1763,7 +1826,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
-    states = _states_key(c, ctx)
+    states = _states_key(c, ctx) or (related > 0 and not _names_only_asked(c.name, q))
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
                 math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),
