@@ -1197,7 +1197,7 @@ _ASKED_ACT = re.compile(r"^\s*(?:(?i:who)|(?i:which)\s+[a-z][\w-]*)\s+(?P<v>[a-z
 _SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whisper shout mutter declare remark".split())
 
 
-def _key_terms(question: str) -> tuple[frozenset[str], bool]:
+def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
     …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
     whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
@@ -1210,8 +1210,10 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
     ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
     [['captain'], ['merchant'], ['boy', 'child', 'daught', 'fath', 'girl', 'son'], ['lend']]
-    >>> _key_terms("Who is Tiny Tim's father?")[1], _key_terms("What is the name of young Scrooge's schoolmaster?")
-    (True, (frozenset({'schoolmast'}), False))
+    >>> _key_terms("Who is Tiny Tim's father?")[1:], _key_terms("What is the name of young Scrooge's schoolmaster?")
+    ((True, False), (frozenset({'schoolmast'}), False, True))
+    >>> _key_terms("Who is the captain of the whaling ship?")[1:], _key_terms("What is the name of the captain of the ship?")[1:]
+    ((False, False), (False, True))
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
@@ -1219,19 +1221,20 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
     """
+    tied = _name_of(question) is not None
     question = _as_who(" ".join(question.split()))
     rel = _relation(question)
     if rel is not None:  # a kinship or work relation (it has a converse) is loose; a role must be said of its holder
-        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, bool(rel.converse)
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, bool(rel.converse), not rel.converse
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
-        return frozenset({_last_root(m.group("r"))}), False
+        return frozenset({_last_root(m.group("r"))}), False, tied
     m = _ASKED_ACT.match(question)
     if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
-        return frozenset(), False
+        return frozenset(), False, False
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
-    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True
+    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True, False
 
 
 def _names_only_asked(name: str, q: _Question) -> bool:
@@ -1270,6 +1273,8 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         return any(ctx.key & t for t in ctx.passage_tokens)
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
+    if ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
+        return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         said |= ctx.sentences[k].tokens
@@ -1277,6 +1282,45 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
     return bool(ctx.key & said)
+
+
+_NOT_MODIFIER = r"(?!(?:and|or|but|nor|with|of|to|from|by|for|in|on|at|into|than|who|which|that|while|when)\b)"
+#: between a name and the role noun said of it ("X is a stern R", "X, Scrooge's R", "X, who was the R", "X served as R")
+#: ("X (the R)"; "X takes over the firm, becoming its R": a participle the subject's clause ends with)
+_TIE_AFTER = re.compile(r"^(?:[\s,(]*|[^.;:()]*,\s*(?=becoming|being|as\b))(?:(?:who|which|that)\s+)?"
+                        r"(?:(?:is|was|are|were|became|becomes|becoming|remains|remained|being|as|"
+                        r"(?:serves|served|acts|acted|works|worked)\s+as)\s+)?(?:(?:also|still|now|once|then)\s+)?"
+                        r"(?:(?:an?|the|his|her|their|its)\s+)?(?:" + _NOT_MODIFIER + r"[\w'’.-]+,?\s+){0,4}$", re.I)
+#: between the role noun and the name it introduces ("the R, X", "a R named X", "R X")
+_TIE_BEFORE = re.compile(r"^(?:\s*,\s*|\s+(?:(?:is|was|named|called)\s+)?)$", re.I)
+
+
+def _tied(text: str, a: int, b: int, key: Collection[str]) -> bool:
+    """Whether a role noun of ``key`` (roots) is said of the name at ``text[a:b]``: after it as its
+    predicate or in apposition ("Fezziwig, a jovial old merchant", "Cruz is the team leader",
+    "Cratchit, Scrooge's clerk"), or before it introducing it ("the clerk, Bob Cratchit", "a boy
+    named Dick"). A role noun elsewhere in the sentence is another's ("The schoolmaster interacts
+    with Fan" does not make Fan the schoolmaster).
+
+    >>> _tied("Fezziwig, a kind old merchant, laughed.", 0, 8, {"merchant"}), _tied("The clerk, Bob Cratchit, wrote.", 11, 23, {"clerk"})
+    (True, True)
+    >>> _tied("The schoolmaster interacts with Fan and Scrooge.", 32, 35, {"schoolmast"})
+    False
+    >>> _tied("Fan and the schoolmaster spoke.", 0, 3, {"schoolmast"})
+    False
+    >>> _tied("Cruz (the de facto leader) and Hayes (a scientist).", 0, 4, {"lead"})
+    True
+    >>> _tied("Scrooge inherits it, becoming Marley's sole executor.", 0, 7, {"executor"})
+    True
+    """
+    for m in _WORD.finditer(text):
+        if not set(_word_roots(m.group(0))) & set(key):
+            continue
+        if m.start() >= b and _TIE_AFTER.match(text[b : m.start()]):
+            return True
+        if m.end() <= a and _TIE_BEFORE.match(text[m.end() : a]):
+            return True
+    return False
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -1676,6 +1720,7 @@ class _Context:
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
     key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
+    key_is_tied: bool = False  # the key term is a role a name is asked for: it must be said of the candidate (:func:`_tied`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
