@@ -43,7 +43,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
    candidate has no strength when its evidence never states the role the question asks ("Who is
    the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
-   words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
+   words is no answer (:func:`_key_terms`, :func:`_states_key`); "What is the name of X's R?" asks a
+   name the evidence says is the R (:func:`_tied`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason), without the "A → B:" header of a relationship; a yes-no question by "Yes" or "No"
    and that sentence: "No" when the question's terms stand after a denial in their clause
@@ -1264,7 +1265,10 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     there); a relation (which the text states in many ways, :func:`_relation_anchors`) anywhere in
     the evidence; true when the question has no key term. A name merely co-mentioned with the
     question's other words, whose evidence never says the role or act asked ("captain", "builds
-    the engines"), does not answer it."""
+    the engines"), does not answer it. A role whose holder's *name* is asked ("What is the name of
+    X's schoolmaster?", a role relation without a converse: "Who is X's doctor?") must be said of
+    the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
+    ("the Schoolmaster") is none (:func:`_names_only_asked`)."""
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
