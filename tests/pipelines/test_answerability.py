@@ -43,3 +43,11 @@ def test_a_kinship_relation_stays_loose():
     ps = [_about("Fan", "Fan, a little girl, comes to the school and calls young Scrooge her dear brother, and he loves his sister.")]
     found = extract_answer("What is the name of Scrooge's sister?", ps)
     assert found.first_line.startswith("The answer is Fan"), found.first_line
+
+
+def test_a_role_relation_needs_its_holder_named():
+    ps = [_about("Bob Cratchit", "Bob Cratchit carries Tiny Tim home from church; the doctor is never sent for.")]
+    assert not extract_answer("Who is Tiny Tim's doctor?", ps).answered
+    ps.append(_about("Dr. Hale", "Dr. Hale, Tiny Tim's doctor, visits him every week."))
+    found = extract_answer("Who is Tiny Tim's doctor?", ps)
+    assert found.first_line.startswith("The answer is Dr. Hale"), found.first_line
