@@ -1186,7 +1186,7 @@ def _asked_verb(question: str) -> str | None:
 
 
 #: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
-_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
+_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w'’-]*,?\s+){0,4}?"
                          r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
 _ACT_BREAK = (r"(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|towards|across|"
               r"around|that|who|which|while|when|whether|after|before|and|or)")
@@ -1215,6 +1215,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     ((True, False), (frozenset({'schoolmast'}), False, True))
     >>> _key_terms("Who is the captain of the whaling ship?")[1:], _key_terms("What is the name of the captain of the ship?")[1:]
     ((False, False), (False, True))
+    >>> _key_terms("What is the name of the team's pilot?")
+    (frozenset({'pilot'}), False, True)
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
