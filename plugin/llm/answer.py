@@ -45,7 +45,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
    candidate has no strength when its evidence never states the role the question asks ("Who is
    the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
-   words is no answer (:func:`_key_terms`, :func:`_states_key`). A why /
+   words is no answer (:func:`_key_terms`, :func:`_states_key`); "What is the name of X's R?" asks a
+   name the evidence says is the R (:func:`_tied`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
    the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
@@ -210,6 +211,9 @@ def classify(question: str) -> QuestionType:
     if first == "how":
         return QuestionType("how", {}, False)
     if first in ("which", "what", "name"):
+        named = _name_of(text)
+        if named is not None:  # "What is the name of Tiny Tim's doctor?": a name, of the kind its head noun says
+            return QuestionType(first, dict(_HEAD_TYPES.get(_noun(_np_head(named)), {})), True)
         head = _head_types(words[1:])
         if head is not None:
             return QuestionType(first, head, True)
@@ -229,6 +233,49 @@ def classify(question: str) -> QuestionType:
         if w == "when":
             return QuestionType("when", {_EVENT: 1.0}, True)
     return QuestionType("what", {}, False)
+
+
+#: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
+_NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
+#: what ends a noun phrase's head: a preposition or a relative word after it
+_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
+
+
+def _name_of(question: str) -> str | None:
+    """The noun phrase a "What is the name of …?" question asks the name of, lower-case modifiers
+    before a named possessor dropped ("young Scrooge's schoolmaster" → "Scrooge's schoolmaster");
+    None for other questions.
+
+    >>> _name_of("What is the name of young Scrooge's schoolmaster?"), _name_of("What was the name of the ship?")
+    ("Scrooge's schoolmaster", 'the ship')
+    >>> _name_of("What is the plan of the squad?") is None, _name_of("Whose name is on the stone?") is None
+    (True, True)
+    """
+    m = _NAME_OF.match(" ".join(question.split()))
+    if m is None:
+        return None
+    return re.sub(r"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){1,2}(?=(?:[A-Z][\w.'’-]*\s+)*[A-Z][\w.-]*['’]s?\s)", "", m.group("np"))
+
+
+def _np_head(np: str) -> str:
+    """The head noun of a noun phrase: its last word before a preposition or relative word, after a
+    possessor ("Tiny Tim's doctor" → "doctor", "the captain of the ship" → "captain").
+
+    >>> _np_head("Tiny Tim's doctor"), _np_head("the captain of the whaling ship"), _np_head("the operation at Dulce")
+    ('doctor', 'captain', 'operation')
+    """
+    words = _NP_END.sub("", np).split()
+    return re.sub(r"['’]s?$", "", words[-1]).lower() if words else ""
+
+
+def _as_who(question: str) -> str:
+    """"What is the name of NP?" as "Who is NP?" (the relation or role it asks); other questions as they are.
+
+    >>> _as_who("What is the name of young Scrooge's schoolmaster?"), _as_who("Who is Scrooge's clerk?")
+    ("Who is Scrooge's schoolmaster?", "Who is Scrooge's clerk?")
+    """
+    np = _name_of(question)
+    return question if np is None else f"Who is {np}?"
 
 
 def _which_head(question: str) -> str | None:
@@ -627,7 +674,7 @@ def _relation(question: str) -> _Relation | None:
     >>> _relation_anchors(_relation("Who is Mrs. Fezziwig's husband?"), "Caroline's husband and Mrs. Fezziwig's husband", None)
     [(0, 10, 3, 1.0), (28, 46, 0, 1.0)]
     """
-    m = _REL_ASK.match(" ".join(question.split()))
+    m = _REL_ASK.match(_as_who(" ".join(question.split())))
     if not m:
         return None
     rest = m.group("rest")
@@ -1263,7 +1310,7 @@ def _asked_verb(question: str) -> str | None:
 
 
 #: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
-_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w-]*,?\s+){0,4}?"
+_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w'’-]*,?\s+){0,4}?"
                          r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
 _ACT_BREAK = (r"(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|towards|across|"
               r"around|that|who|which|while|when|whether|after|before|and|or)")
@@ -1275,7 +1322,7 @@ _ASKED_ACT = re.compile(r"^\s*(?:(?i:who)|(?i:which)\s+[a-z][\w-]*)\s+(?P<v>[a-z
 _SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whisper shout mutter declare remark".split())
 
 
-def _key_terms(question: str) -> tuple[frozenset[str], bool]:
+def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
     …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
     whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
@@ -1288,6 +1335,12 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
     ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
     [['captain'], ['merchant'], ['boy', 'child', 'daughter', 'father', 'girl', 'son'], ['lender']]
+    >>> _key_terms("Who is Tiny Tim's father?")[1:], _key_terms("What is the name of young Scrooge's schoolmaster?")
+    ((True, False), (frozenset({'schoolmast'}), False, True))
+    >>> _key_terms("Who is the captain of the whaling ship?")[1:], _key_terms("What is the name of the captain of the ship?")[1:]
+    ((False, False), (False, True))
+    >>> _key_terms("What is the name of the team's pilot?")
+    (frozenset({'pilot'}), False, True)
     >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
     ...                                     "Which company builds the submarine engines?")]
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
@@ -1297,22 +1350,36 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool]:
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
     """
-    question = " ".join(question.split())
+    tied = _name_of(question) is not None
+    question = _as_who(" ".join(question.split()))
     rel = _relation(question)
-    if rel is not None:
-        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, True
+    if rel is not None:  # a kinship or work relation (it has a converse) is loose; a role must be said of its holder
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, bool(rel.converse), not rel.converse
     called = _called_noun(question)
     if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
-        return frozenset({called}), False
+        return frozenset({called}), False, False
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
-        return frozenset({_last_root(m.group("r"))}), False
+        return frozenset({_last_root(m.group("r"))}), False, tied
     m = _ASKED_ACT.match(question)
     if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
-        return frozenset(), False
+        return frozenset(), False, False
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
-    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True
+    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True, False
+
+
+def _names_only_asked(name: str, q: _Question) -> bool:
+    """Whether a candidate's name is made only of the question's descriptive words: "the
+    Schoolmaster" is the role "What is the name of young Scrooge's schoolmaster?" asks the name of,
+    not a name; "Operation: Dulce" adds a name the question uses to its noun, and is one.
+
+    >>> q = _Question("What is the name of young Scrooge's schoolmaster?", ["Scrooge"])
+    >>> _names_only_asked("The Schoolmaster", q), _names_only_asked("Mr. Fezziwig", q), _names_only_asked("Scrooge's school", q)
+    (True, False, False)
+    """
+    roots = _roots(name)
+    return bool(roots) and roots <= set(q.rest)
 
 
 def _last_root(word: str) -> str:
@@ -1329,13 +1396,20 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     there); a relation (which the text states in many ways, :func:`_relation_anchors`) anywhere in
     the evidence; true when the question has no key term. A name merely co-mentioned with the
     question's other words, whose evidence never says the role or act asked ("captain", "builds
-    the engines"), does not answer it."""
+    the engines"), does not answer it. A role whose holder's *name* is asked ("What is the name of
+    X's schoolmaster?", a role relation without a converse: "Who is X's doctor?") must be said of
+    the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
+    ("the Schoolmaster") is none (:func:`_names_only_asked`)."""
     if not ctx.key:
         return True
+    if _names_only_asked(c.name, ctx.q):
+        return False
     if ctx.key_is_loose and ctx.relational:
         return any(ctx.key & t for t in ctx.passage_tokens)
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
+    if ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
+        return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         said |= ctx.sentences[k].tokens
@@ -1343,6 +1417,45 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
     return bool(ctx.key & said)
+
+
+_NOT_MODIFIER = r"(?!(?:and|or|but|nor|with|of|to|from|by|for|in|on|at|into|than|who|which|that|while|when)\b)"
+#: between a name and the role noun said of it ("X is a stern R", "X, Scrooge's R", "X, who was the R", "X served as R")
+#: ("X (the R)"; "X takes over the firm, becoming its R": a participle the subject's clause ends with)
+_TIE_AFTER = re.compile(r"^(?:[\s,(]*|[^.;:()]*,\s*(?=becoming|being|as\b))(?:(?:who|which|that)\s+)?"
+                        r"(?:(?:is|was|are|were|became|becomes|becoming|remains|remained|being|as|"
+                        r"(?:serves|served|acts|acted|works|worked)\s+as)\s+)?(?:(?:also|still|now|once|then)\s+)?"
+                        r"(?:(?:an?|the|his|her|their|its)\s+)?(?:" + _NOT_MODIFIER + r"[\w'’.-]+,?\s+){0,4}$", re.I)
+#: between the role noun and the name it introduces ("the R, X", "a R named X", "R X")
+_TIE_BEFORE = re.compile(r"^(?:\s*,\s*|\s+(?:(?:is|was|named|called)\s+)?)$", re.I)
+
+
+def _tied(text: str, a: int, b: int, key: Collection[str]) -> bool:
+    """Whether a role noun of ``key`` (roots) is said of the name at ``text[a:b]``: after it as its
+    predicate or in apposition ("Fezziwig, a jovial old merchant", "Cruz is the team leader",
+    "Cratchit, Scrooge's clerk"), or before it introducing it ("the clerk, Bob Cratchit", "a boy
+    named Dick"). A role noun elsewhere in the sentence is another's ("The schoolmaster interacts
+    with Fan" does not make Fan the schoolmaster).
+
+    >>> _tied("Fezziwig, a kind old merchant, laughed.", 0, 8, {"merchant"}), _tied("The clerk, Bob Cratchit, wrote.", 11, 23, {"clerk"})
+    (True, True)
+    >>> _tied("The schoolmaster interacts with Fan and Scrooge.", 32, 35, {"schoolmast"})
+    False
+    >>> _tied("Fan and the schoolmaster spoke.", 0, 3, {"schoolmast"})
+    False
+    >>> _tied("Cruz (the de facto leader) and Hayes (a scientist).", 0, 4, {"lead"})
+    True
+    >>> _tied("Scrooge inherits it, becoming Marley's sole executor.", 0, 7, {"executor"})
+    True
+    """
+    for m in _WORD.finditer(text):
+        if not set(_word_roots(m.group(0))) & set(key):
+            continue
+        if m.start() >= b and _TIE_AFTER.match(text[b : m.start()]):
+            return True
+        if m.end() <= a and _TIE_BEFORE.match(text[m.end() : a]):
+            return True
+    return False
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -1785,6 +1898,7 @@ class _Context:
     relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
     key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
     key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
+    key_is_tied: bool = False  # the key term is a role a name is asked for: it must be said of the candidate (:func:`_tied`)
     called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
     subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
 
@@ -1939,7 +2053,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
-    states = _states_key(c, ctx)
+    states = _states_key(c, ctx) or (related > 0 and not _names_only_asked(c.name, q))
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
                 math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),

@@ -1,0 +1,53 @@
+"""Answerability: an answer must be a name the evidence ties to what the question asks; a name merely
+co-mentioned with the question's words is none, and the data then does not answer."""
+
+from __future__ import annotations
+
+from ragprov.llm.answer import classify, extract_answer
+from ragprov.llm.engine import Mention, Passage
+
+
+def _about(name: str, text: str) -> Passage:
+    return Passage(f"{name.upper()}: {text}", f"c-{name}", kind="entity", mentions=(Mention(name.upper(), "PERSON"),))
+
+
+def _school(*extra: Passage) -> list[Passage]:
+    return [_about("Schoolmaster", "The Schoolmaster is the head of the school where Scrooge was educated."),
+            Passage("The schoolmaster interacts with Fan and Scrooge, suggesting Fan was also at the school.", "c-claim",
+                    kind="claim", mentions=(Mention("FAN", "PERSON"), Mention("SCROOGE", "PERSON"))),
+            _about("Fan", "Fan is Scrooge's little sister, who brings him home from the school."), *extra]
+
+
+def test_what_is_the_name_of_asks_a_name():
+    assert classify("What is the name of Tiny Tim's doctor?").wants_name
+    assert classify("What is the name of Tiny Tim's doctor?").types.get("PERSON") == 1.0
+    assert not classify("What is the plan of the squad?").wants_name
+
+
+def test_a_role_named_by_no_one_is_not_answered():
+    found = extract_answer("What is the name of young Scrooge's schoolmaster?", _school())
+    # neither the role noun itself ("the Schoolmaster") nor a name beside it (Fan) names the schoolmaster
+    assert not found.answered, found.first_line
+    assert found.first_line.startswith("The data does not answer the question")
+
+
+def test_a_role_said_of_a_name_is_answered():
+    found = extract_answer("What is the name of young Scrooge's schoolmaster?",
+                           _school(_about("Mr. Squeers", "Mr. Squeers, a stern schoolmaster, taught young Scrooge.")))
+    assert found.first_line.startswith("The answer is Mr. Squeers"), found.first_line
+
+
+def test_a_kinship_relation_stays_loose():
+    # a relation with a converse (sister / brother) is stated from either side, in many ways: its
+    # word anywhere in the evidence will do ("calls young Scrooge her dear brother")
+    ps = [_about("Fan", "Fan, a little girl, comes to the school and calls young Scrooge her dear brother, and he loves his sister.")]
+    found = extract_answer("What is the name of Scrooge's sister?", ps)
+    assert found.first_line.startswith("The answer is Fan"), found.first_line
+
+
+def test_a_role_relation_needs_its_holder_named():
+    ps = [_about("Bob Cratchit", "Bob Cratchit carries Tiny Tim home from church; the doctor is never sent for.")]
+    assert not extract_answer("Who is Tiny Tim's doctor?", ps).answered
+    ps.append(_about("Dr. Hale", "Dr. Hale, Tiny Tim's doctor, visits him every week."))
+    found = extract_answer("Who is Tiny Tim's doctor?", ps)
+    assert found.first_line.startswith("The answer is Dr. Hale"), found.first_line
