@@ -21,7 +21,10 @@ relationships, communities, community reports with findings, claims, text units)
   from them. Recorded: the batches, one MapResult per batch with its points, scores and reports,
   the points kept by the reduce step (a Focus, which also keeps the reports those points rest on
   and the text units of those reports' members: the run's sources), and the Synthesis (offline,
-  written from what the reports those points were cut from state: :func:`_report_evidence`). With
+  written from what the reports those points were cut from state, :func:`_report_evidence`, and
+  from the kept text units that say the most of the question — for every kind of question: a
+  report summarises, who did what is in the text; ``bench/answers.py`` global 85 → 103 of 154,
+  fresh 9 → 15 of 35). With
   ``dynamic_selection`` the reports are first rated from the root level down
   (:mod:`.community_selection`) and only the relevant ones are batched; the CommunitySelection
   stage records every rating.
@@ -402,7 +405,7 @@ class GlobalSearch(_Mode):
             budget += t
             kept.append(point)
         with timings.measure("lineage"):
-            selections, sources = self._sources(session, kept)
+            selections, sources = self._sources(session, kept, question if llm_of(self.engine) is None else None)
         with timings.measure("record"):
             event = session.focus(
                 selections,
@@ -433,12 +436,13 @@ class GlobalSearch(_Mode):
         if llm is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
-        if wants_text(question):  # a number, a time, Yes/No or a reason: read from the text units the reports rest on,
-            # each standing for the Focus's selection of its unit (as every Microsoft mode's evidence does)
-            chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
-            with timings.measure("lineage"):
-                units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
-            passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
+        # offline, every kind of question also reads the text units the kept reports rest on (a report
+        # summarises; who did what, a count, a time or a reason is often only in the text), each
+        # standing for the Focus's selection of its unit (as every Microsoft mode's evidence does)
+        chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
+        with timings.measure("lineage"):
+            units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
+        passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
         yield from self._synthesize(session, question, passages, kind="facts")
 
 
@@ -472,11 +476,17 @@ class GlobalSearch(_Mode):
         yield event
         return kept
 
-    def _sources(self, session: MicrosoftTrace, kept: Sequence[dict]) -> tuple[list[dict], list[Source]]:
+    #: offline, how many of the kept reports' text units (those holding the most kept reports
+    #: first) are read to choose the sources among by the question's words (:meth:`_by_question`)
+    UNITS_READ = 40
+
+    def _sources(self, session: MicrosoftTrace, kept: Sequence[dict],
+                 question: str | None = None) -> tuple[list[dict], list[Source]]:
         """What the answer rests on, as the Focus's kept items and the run's sources: the reports
         the kept points rest on (best point first), then the text units those reports' member
         entities were extracted from — at most ``source_units``, those holding the most kept
-        reports, then the most members — which are the sources (document, chunk)."""
+        reports, then the most members; offline (``question`` given), those that say the most of
+        the question's words first (:meth:`_by_question`) — which are the sources (document, chunk)."""
         best: dict[NamedNode, float] = {}
         for point in kept:  # best first already
             for rep in point["reports"]:
@@ -488,7 +498,10 @@ class GlobalSearch(_Mode):
                     tally = units.setdefault(unit, [0, 0])
                     tally[0] += 1
                     tally[1] += n
-        ranked = sorted(units, key=lambda u: (-units[u][0], -units[u][1], u.value))[: self.params.source_units]
+        ranked = sorted(units, key=lambda u: (-units[u][0], -units[u][1], u.value))
+        if question is not None:
+            ranked = self._by_question(question, ranked)
+        ranked = ranked[: self.params.source_units]
         where = unit_sources(self.reader, ranked)
         rows = [(rep, "report", score) for rep, score in best.items()] + [(u, "text_unit", float(units[u][1])) for u in ranked]
         selections = [
@@ -501,6 +514,17 @@ class GlobalSearch(_Mode):
             if u in where and where[u] not in sources:
                 sources.append(where[u])
         return selections, sources
+
+
+    def _by_question(self, question: str, units: list[NamedNode]) -> list[NamedNode]:
+        """``units`` with the first :attr:`UNITS_READ` of them read and put in the order of how many
+        distinct words of the question each says (:func:`.cited.best_passages`; ties keep their
+        order), those that say none after them, then the rest unread."""
+        read = units[: self.UNITS_READ]
+        records = self.reader.chunk_records(read)
+        said = best_passages(question, [Passage(records[u].text, item=u.value) for u in read if u in records], keep=len(read))
+        first = [NamedNode(p.item) for p in said if p.item is not None]
+        return list(dict.fromkeys(first + units))
 
 
 def _report_evidence(kept: Sequence[dict], reports: Sequence[dict]) -> list[dict]:

@@ -156,6 +156,27 @@ def test_offline_map_points_are_statements_not_titles(index):
         assert all("[Data:" not in p.text for p in points)
 
 
+def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
+    """Offline, the kept reports' text units are read and those that say the most of the
+    question's words come first (a unit that says none of them after every unit that does); the
+    rest, unread, keep their order."""
+    from ragprov.retrieve.lexical import content_tokens
+
+    pipe = GlobalSearch(index, facts_graph=FACTS, params=GlobalSearchParams(max_level=1))
+    reports = [r["report"] for r in pipe.reader.community_reports(1)]
+    units = list(dict.fromkeys(u for members in pipe.reader.report_units(reports).values() for u, _ in members))
+    assert len(units) > pipe.UNITS_READ
+    question = "Who carries Tiny Tim on his shoulder?"
+    ordered = pipe._by_question(question, units)
+    assert sorted(ordered, key=str) == sorted(units, key=str)
+    assert ordered[pipe.UNITS_READ:] == units[pipe.UNITS_READ:]  # not read: as they were
+    texts = pipe.reader.chunk_records(units[: pipe.UNITS_READ])
+    said = [len(set(content_tokens(question)) & set(content_tokens(texts[u].text))) for u in ordered[: pipe.UNITS_READ]]
+    assert said == sorted(said, reverse=True) and said[0] > said[-1]
+    # a question none of whose words any unit says leaves the order as it was
+    assert pipe._by_question("Xylophones zeppelins?", units) == units
+
+
 def test_global_search_with_an_llm_map_step(index):
     """With an LLM, the map step is Microsoft's (a Reports table, JSON points citing report ids);
     test_msllm.py checks the prompts and citations in detail."""
@@ -290,7 +311,8 @@ def test_each_microsoft_mode_records_through_recorder_stages(index, mode):
 def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(index, mode):
     # a reason is in the story's text, seldom in a report or a relationship: global reads the text
     # units its kept reports rest on, DRIFT those its kept local searches read; each stands for
-    # the Focus's selection it came through, so the answer's support stays within the trace
+    # the Focus's selection it came through, so the answer's support stays within the trace;
+    # global reads them for an entity question too (a report summarises: who did what is in the text)
     from ragprov.pipelines import DriftSearch, DriftSearchParams
 
     def run(question):
@@ -308,8 +330,10 @@ def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(in
     if mode == "global":  # the selection names the text unit itself
         assert all(TG.TextUnit in values(index, one(index, NamedNode(u.item), TG.item), RDF.type) for u in units)
     assert set(values(index, synthesis, TG.supportedBy)) <= selected
-    pipe, _ = run("Who is Scrooge's clerk?")
+    pipe, stages = run("Who is Scrooge's clerk?")
     if mode == "global":
-        assert not any(p.kind == "chunk" for p in pipe.result.passages)
+        units = [p for p in pipe.result.passages if p.kind == "chunk"]
+        assert 0 < len(units) <= 4
+        assert {NamedNode(u.item) for u in units} <= set(values(index, stages[-2].explain_id, TG.selectedItem))
     else:  # the local searches' text units are not read for an entity question
         assert not any(p.kind == "text_unit" for p in pipe.result.passages)
