@@ -23,8 +23,8 @@ relationships, communities, community reports with findings, claims, text units)
   and the text units of those reports' members: the run's sources), and the Synthesis (offline,
   written from what the reports those points were cut from state, :func:`_report_evidence`, and
   from the kept text units that say the most of the question — for every kind of question: a
-  report summarises, who did what is in the text; ``bench/answers.py`` global 85 → 103 of 154,
-  fresh 9 → 15 of 35). With
+  report summarises, who did what is in the text; the names in both are the mentions;
+  ``bench/answers.py`` global 85 → 105 of 154, fresh 9 → 16 of 35). With
   ``dynamic_selection`` the reports are first rated from the root level down
   (:mod:`.community_selection`) and only the relevant ones are batched; the CommunitySelection
   stage records every rating.
@@ -421,7 +421,10 @@ class GlobalSearch(_Mode):
         # offline, the answer reads the reports the kept points were cut from (_report_evidence);
         # an LLM's reduce step reads its analysts' points
         evidence = kept if llm is not None else _report_evidence(kept, reports)
-        named = self._named_in([point["content"] for point in evidence])
+        units = self._units(question, selections) if llm is None else []
+        # the names in the reports and the text units together: a person a report names in full
+        # is known by a part of the name in the text ("Master Peter" for Peter Cratchit)
+        named = self._named_in([point["content"] for point in evidence] + [u.text for u in units])
         passages = [
             Passage(
                 point["content"],
@@ -432,18 +435,21 @@ class GlobalSearch(_Mode):
                 mentions=named[n],
             )
             for n, point in enumerate(evidence)
-        ]
+        ] + [dataclasses.replace(u, mentions=named[len(evidence) + n]) for n, u in enumerate(units)]
         if llm is not None:
             yield from global_answer(self, session, question, kept, batch_tables, passages)
             return
-        # offline, every kind of question also reads the text units the kept reports rest on (a report
-        # summarises; who did what, a count, a time or a reason is often only in the text), each
-        # standing for the Focus's selection of its unit (as every Microsoft mode's evidence does)
-        chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
-        with timings.measure("lineage"):
-            units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
-        passages += [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
         yield from self._synthesize(session, question, passages, kind="facts")
+
+    def _units(self, question: str, selections: Sequence[dict]) -> list[Passage]:
+        """Offline, for every kind of question, the text units the kept reports rest on that say the
+        most of the question's words (:func:`.cited.cited_passages`; a report summarises: who did
+        what, a count, a time or a reason is often only in the text), each standing for the
+        Focus's selection of its unit (as every Microsoft mode's evidence does)."""
+        chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
+        with self.result.timings.measure("lineage"):
+            units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
+        return [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
 
 
     def _rarity(self, reports: Sequence[dict]) -> BM25:

@@ -335,5 +335,12 @@ def test_a_why_question_also_reads_text_units_and_an_entity_question_does_not(in
         units = [p for p in pipe.result.passages if p.kind == "chunk"]
         assert 0 < len(units) <= 4
         assert {NamedNode(u.item) for u in units} <= set(values(index, stages[-2].explain_id, TG.selectedItem))
+        # the names a unit writes are its mentions (before, a unit carried none: who mashes the
+        # potatoes was answered from the reports, which never say it)
+        pipe = GlobalSearch(index, facts_graph=FACTS)
+        list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?"))
+        told = [u for u in pipe.result.passages if u.kind == "chunk" and "Master Peter mashed" in u.text]
+        assert told and any(m.type == "PERSON" and "peter" in m.name.lower() for m in told[0].mentions)
+        assert "Peter" in pipe.result.answer.splitlines()[0]
     else:  # the local searches' text units are not read for an entity question
         assert not any(p.kind == "text_unit" for p in pipe.result.passages)
