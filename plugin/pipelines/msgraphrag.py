@@ -67,7 +67,7 @@ from ..retrieve.lexical import BM25, content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
-from .cited import best_passages, cited_passages, wants_text
+from .cited import CITED_CHUNKS, best_passages, wants_text
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,
@@ -442,14 +442,17 @@ class GlobalSearch(_Mode):
         yield from self._synthesize(session, question, passages, kind="facts")
 
     def _units(self, question: str, selections: Sequence[dict]) -> list[Passage]:
-        """Offline, for every kind of question, the text units the kept reports rest on that say the
-        most of the question's words (:func:`.cited.cited_passages`; a report summarises: who did
-        what, a count, a time or a reason is often only in the text), each standing for the
-        Focus's selection of its unit (as every Microsoft mode's evidence does)."""
-        chosen = {s["item"].value: s["iri"].value for s in selections if s["kind"] == "text_unit"}
+        """Offline, for every kind of question, the first :data:`.cited.CITED_CHUNKS` text units the
+        Focus kept (those of the kept reports that best match the question: :meth:`_by_question`)
+        that say a word of the question, as ``chunk`` passages (a report summarises: who did what,
+        a count, a time or a reason is often only in the text), each standing for the Focus's
+        selection of its unit (as every Microsoft mode's evidence does)."""
+        chosen = [(s["item"], s["iri"].value) for s in selections if s["kind"] == "text_unit"][:CITED_CHUNKS]
+        asked = set(content_tokens(question))
         with self.result.timings.measure("lineage"):
-            units = cited_passages(self.reader, question, [NamedNode(u) for u in chosen])
-        return [dataclasses.replace(u, item=chosen[u.item]) for u in units if u.item in chosen]
+            records = self.reader.chunk_records([unit for unit, _ in chosen])
+        return [Passage(records[unit].text, records[unit].citation(), kind="chunk", item=iri) for unit, iri in chosen
+                if unit in records and asked & set(content_tokens(records[unit].text))]
 
 
     def _rarity(self, reports: Sequence[dict]) -> BM25:
@@ -523,14 +526,16 @@ class GlobalSearch(_Mode):
 
 
     def _by_question(self, question: str, units: list[NamedNode]) -> list[NamedNode]:
-        """``units`` with the first :attr:`UNITS_READ` of them read and put in the order of how many
-        distinct words of the question each says (:func:`.cited.best_passages`; ties keep their
-        order), those that say none after them, then the rest unread."""
+        """``units`` with the first :attr:`UNITS_READ` of them read and put in the order of the
+        BM25 of the question's words in them (the rarity over the units read: a word every unit
+        says weighs little; ties keep their order), those that say none after them, then the rest
+        unread."""
         read = units[: self.UNITS_READ]
         records = self.reader.chunk_records(read)
-        said = best_passages(question, [Passage(records[u].text, item=u.value) for u in read if u in records], keep=len(read))
-        first = [NamedNode(p.item) for p in said if p.item is not None]
-        return list(dict.fromkeys(first + units))
+        scores = BM25([content_tokens(records[u].text) if u in records else [] for u in read]).scores(
+            list(dict.fromkeys(content_tokens(question))))
+        first = sorted((n for n, score in enumerate(scores) if score > 0), key=lambda n: (-scores[n], n))
+        return list(dict.fromkeys([read[n] for n in first] + units))
 
 
 def _report_evidence(kept: Sequence[dict], reports: Sequence[dict]) -> list[dict]:

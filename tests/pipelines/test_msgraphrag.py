@@ -157,10 +157,10 @@ def test_offline_map_points_are_statements_not_titles(index):
 
 
 def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
-    """Offline, the kept reports' text units are read and those that say the most of the
-    question's words come first (a unit that says none of them after every unit that does); the
-    rest, unread, keep their order."""
-    from ragprov.retrieve.lexical import content_tokens
+    """Offline, the kept reports' text units are read and put in the order of the BM25 of the
+    question's words in them (a unit that says none of them after every unit that does); the rest,
+    unread, keep their order."""
+    from ragprov.retrieve.lexical import BM25, content_tokens
 
     pipe = GlobalSearch(index, facts_graph=FACTS, params=GlobalSearchParams(max_level=1))
     reports = [r["report"] for r in pipe.reader.community_reports(1)]
@@ -171,8 +171,12 @@ def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
     assert sorted(ordered, key=str) == sorted(units, key=str)
     assert ordered[pipe.UNITS_READ:] == units[pipe.UNITS_READ:]  # not read: as they were
     texts = pipe.reader.chunk_records(units[: pipe.UNITS_READ])
-    said = [len(set(content_tokens(question)) & set(content_tokens(texts[u].text))) for u in ordered[: pipe.UNITS_READ]]
+    bm25 = BM25([content_tokens(texts[u].text) for u in units[: pipe.UNITS_READ]])
+    score = dict(zip(units, bm25.scores(list(dict.fromkeys(content_tokens(question)))), strict=False))
+    said = [score[u] for u in ordered[: pipe.UNITS_READ]]
     assert said == sorted(said, reverse=True) and said[0] > said[-1]
+    # the best unit is one that says the question's rarest word
+    assert "shoulder" in texts[ordered[0]].text
     # a question none of whose words any unit says leaves the order as it was
     assert pipe._by_question("Xylophones zeppelins?", units) == units
 
