@@ -22,9 +22,10 @@ relationships, communities, community reports with findings, claims, text units)
   the points kept by the reduce step (a Focus, which also keeps the reports those points rest on
   and the text units of those reports' members: the run's sources), and the Synthesis (offline,
   written from what the reports those points were cut from state, :func:`_report_evidence`, and
-  from the kept text units that say the most of the question — for every kind of question: a
+  from the kept text units that best match the question — for every kind of question: a
   report summarises, who did what is in the text; the names in both are the mentions;
-  ``bench/answers.py`` global 85 → 105 of 154, fresh 9 → 16 of 35). With
+  ``bench/answers.py`` global 85 → 107 of 154, fresh 9 → 16 of 35; about 45 ms more CPU per
+  question at 1M facts). With
   ``dynamic_selection`` the reports are first rated from the root level down
   (:mod:`.community_selection`) and only the relevant ones are batched; the CommunitySelection
   stage records every rating.
