@@ -9,11 +9,11 @@ units; report → its community's text units). :func:`wants_text` says whether a
 such a kind (entity questions are answered from the structured evidence alone);
 :func:`cited_passages` reads the cited chunks through the :class:`~ragprov.retrieve.FactsReader`
 (a bounded lookup by IRI) and keeps the few that say the most of the question's words, as
-``chunk`` passages. graph-rag reads the chunks its kept facts cite, global the text units its
-kept reports rest on (both a bounded look-up by IRI), DRIFT the text units its kept local searches
-already read (no query). Each passage's ``item`` is the trace's selection it came through (the
-kept fact's, the Focus's), so the Synthesis's support stays within the trace and its lineage
-leads to the chunk the answer was read from.
+``chunk`` passages. graph-rag reads the chunks its kept facts cite, global the text units its kept
+reports rest on — for entity questions too: a report summarises (both a bounded look-up by IRI),
+DRIFT the text units its kept local searches already read (no query). Each passage's ``item`` is
+the trace's selection it came through (the kept fact's, the Focus's), so the Synthesis's support
+stays within the trace and its lineage leads to the chunk the answer was read from.
 
 Measured with ``bench/answers.py`` (119 questions; the 28 number, time, yes-no and why questions
 among them in brackets), right before → after: graph-rag 75 → 87 (6 → 17), held out 33 → 38 of 59;

@@ -224,13 +224,17 @@ def test_global_search_records_its_sources_and_lineage_finds_the_trace(index):
 def test_offline_the_answer_reads_the_reports_its_points_were_cut_from(index):
     """Offline, global search's evidence is one passage per report the kept points rest on (best
     point first): what the report states, without its [Data: …] references, named by the
-    recorded point; the answer rests on those points."""
+    recorded point; then the text units of those reports that say the most of the question, each
+    named by the Focus's selection of it; the answer rests on those points and units."""
     pipe = GlobalSearch(index, facts_graph=FACTS)
     events = list(pipe.run(PARTNER))
     focus = stages_of(events)["focus"][0]
     points = values(index, focus, TG.selectedPoint)
-    passages = pipe.result.passages
+    units = [p for p in pipe.result.passages if p.kind == "chunk"]
+    assert units and {NamedNode(p.item) for p in units} <= set(values(index, focus, TG.selectedItem))
+    passages = [p for p in pipe.result.passages if p.kind != "chunk"]
     assert passages and all(p.kind == "report" for p in passages)
+    assert pipe.result.passages[: len(passages)] == tuple(passages)  # the reports first
     assert {NamedNode(p.item) for p in passages} <= set(points)
     statements = {r["report"]: r["statements"] for r in pipe.reader.community_reports(pipe.params.max_level)}
     named = [one(index, NamedNode(p.item), TG.report) for p in passages]

@@ -156,6 +156,31 @@ def test_offline_map_points_are_statements_not_titles(index):
         assert all("[Data:" not in p.text for p in points)
 
 
+def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
+    """Offline, the kept reports' text units are read and put in the order of the BM25 of the
+    question's words in them (a unit that says none of them after every unit that does); the rest,
+    unread, keep their order."""
+    from ragprov.retrieve.lexical import BM25, content_tokens
+
+    pipe = GlobalSearch(index, facts_graph=FACTS, params=GlobalSearchParams(max_level=1))
+    reports = [r["report"] for r in pipe.reader.community_reports(1)]
+    units = list(dict.fromkeys(u for members in pipe.reader.report_units(reports).values() for u, _ in members))
+    assert len(units) > pipe.UNITS_READ
+    question = "Who carries Tiny Tim on his shoulder?"
+    ordered = pipe._by_question(question, units)
+    assert sorted(ordered, key=str) == sorted(units, key=str)
+    assert ordered[pipe.UNITS_READ:] == units[pipe.UNITS_READ:]  # not read: as they were
+    texts = pipe.reader.chunk_records(units[: pipe.UNITS_READ])
+    bm25 = BM25([content_tokens(texts[u].text) for u in units[: pipe.UNITS_READ]])
+    score = dict(zip(units, bm25.scores(list(dict.fromkeys(content_tokens(question)))), strict=False))
+    said = [score[u] for u in ordered[: pipe.UNITS_READ]]
+    assert said == sorted(said, reverse=True) and said[0] > said[-1]
+    # the best unit is one that says the question's rarest word
+    assert "shoulder" in texts[ordered[0]].text
+    # a question none of whose words any unit says leaves the order as it was
+    assert pipe._by_question("Xylophones zeppelins?", units) == units
+
+
 def test_global_search_with_an_llm_map_step(index):
     """With an LLM, the map step is Microsoft's (a Reports table, JSON points citing report ids);
     test_msllm.py checks the prompts and citations in detail."""
@@ -287,10 +312,11 @@ def test_each_microsoft_mode_records_through_recorder_stages(index, mode):
 
 
 @pytest.mark.parametrize("mode", ["global", "drift"])
-def test_a_why_question_also_reads_text_units_and_an_entity_question_only_in_drift(index, mode):
+def test_a_why_question_and_an_entity_question_also_read_text_units(index, mode):
     # a reason is in the story's text, seldom in a report or a relationship: global reads the text
     # units its kept reports rest on, DRIFT those its kept local searches read; each stands for
-    # the Focus's selection it came through, so the answer's support stays within the trace
+    # the Focus's selection it came through, so the answer's support stays within the trace;
+    # global reads them for an entity question too (a report summarises: who did what is in the text)
     from ragprov.pipelines import DriftSearch, DriftSearchParams
 
     def run(question):
@@ -310,7 +336,16 @@ def test_a_why_question_also_reads_text_units_and_an_entity_question_only_in_dri
     assert set(values(index, synthesis, TG.supportedBy)) <= selected
     pipe, stages = run("Who is Scrooge's clerk?")
     if mode == "global":
-        assert not any(p.kind == "chunk" for p in pipe.result.passages)
+        units = [p for p in pipe.result.passages if p.kind == "chunk"]
+        assert 0 < len(units) <= 4
+        assert {NamedNode(u.item) for u in units} <= set(values(index, stages[-2].explain_id, TG.selectedItem))
+        # the names a unit writes are its mentions (before, a unit carried none: who mashes the
+        # potatoes was answered from the reports, which never say it)
+        pipe = GlobalSearch(index, facts_graph=FACTS)
+        list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?"))
+        told = [u for u in pipe.result.passages if u.kind == "chunk" and "Master Peter mashed" in u.text]
+        assert told and any(m.type == "PERSON" and "peter" in m.name.lower() for m in told[0].mentions)
+        assert "Peter" in pipe.result.answer.splitlines()[0]
     else:  # DRIFT reads them for an entity question too, each standing for its action's selection
         units = [p for p in pipe.result.passages if p.kind == "text_unit"]
         assert 0 < len(units) <= 4
