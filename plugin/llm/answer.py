@@ -1342,12 +1342,15 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     return []
 
 
-#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared')
-_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They))\b")
+#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared');
+#: a possessive one ("Their fingers paused …, whispering, “…”") stands for the owner of what follows
+_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They|His|Her|Their))\b")
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 
 
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
-    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said') is about the person the sentence
+    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said'), or "His …", "Her …",
+    "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person the sentence
     before it (in the same passage) names first — its subject, by the usual preference — unless
     that is someone the question itself names: the pronoun counts as a mention of that person."""
     firsts: dict[int, tuple[int, _Cand]] = {}
@@ -1579,7 +1582,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
     link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
-    if _POSSESSIVE_END.search(s.text[a:b]):
+    if _POSSESSIVE_END.search(s.text[a:b]) or s.text[a:b].lower() in _POSSESSIVE_PRONOUNS:
         following = after[0][0] if after else ()
         score *= 0.3 if following and following[0] in q.weight else 0.8
     return score
