@@ -1222,15 +1222,27 @@ _SHORT_ABOUT = frozenset({"fact", "relationship", "entity", "claim"})
 
 def _role(text: str, a: int, b: int, verb: str) -> float:
     """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
-    (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
-    by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there)."""
+    (before it in the same clause, a few words away or past one phrase set off by commas: "The Lord
+    Mayor, in the stronghold of the Mansion House, gave orders"; or after "by" in the passive: "…
+    was carried by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there). A
+    name in a prepositional phrase ("of the mighty Mansion House") is no subject.
+
+    >>> text = "The Lord Mayor, in the stronghold of the mighty Mansion House, gave orders to his cooks."
+    >>> verb = _root("gave")
+    >>> [_role(text, text.index(n), text.index(n) + len(n), verb) for n in ("Lord Mayor", "Mansion House", "cooks")]
+    [1.4, 1.0, 0.6]
+    """
     role = 1.0
+    in_phrase = _IN_PHRASE.search(text, 0, a) is not None
     for w in _WORD.finditer(text):
         if _root(w.group(0).lower()) != verb:
             continue
         if b <= w.start():
             between = text[b : w.start()]
-            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between):
+            if in_phrase:
+                continue
+            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between) \
+                    or _SET_OFF.fullmatch(between):
                 return 1.4
         elif a >= w.end():
             between = text[w.end() : a]
@@ -1239,6 +1251,13 @@ def _role(text: str, a: int, b: int, verb: str) -> float:
             if len(between.split()) <= 4 and not re.search(r"[;:!?\"“”—()]", between):
                 role = 0.6
     return role
+
+
+#: a name's own phrase opened by a preposition and a determiner ("… of the mighty |Mansion House")
+_IN_PHRASE = re.compile(r"\b(?:in|of|at|on|from|with|to|for|into|inside|within|near|behind|beside|under|over|through)\s+"
+                        r"(?:the|a|an|his|her|their|its|our|my|your)\s+(?:[a-z][\w-]*\s+){0,2}$")
+#: a phrase set off by commas between a subject and its verb (", in the stronghold of the mighty Mansion House, ")
+_SET_OFF = re.compile(r"\s*,[^,;:!?\"“”—()]{1,120},\s*")
 
 
 _CLOSING_QUOTE = re.compile(r"[”\"’']\s*$")
