@@ -1241,7 +1241,7 @@ def _role(text: str, a: int, b: int, verb: str) -> float:
             between = text[b : w.start()]
             if in_phrase:
                 continue
-            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between) \
+            if (len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between)) \
                     or _SET_OFF.fullmatch(between):
                 return 1.4
         elif a >= w.end():
