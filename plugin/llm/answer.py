@@ -1343,7 +1343,7 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         if len(quoted.split()) >= 2 and all(w[:1].isupper() or w in _TITLE_WORDS for w in re.findall(r"[\w'’-]+", quoted)):
             continue  # a title in quotation marks ("the publisher of 'A Christmas Carol,' …"), not words said
         if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
-            return _quotation(sentences, k, forward=False)
+            return _quotation(sentences, k, forward=False) + _goes_on(sentences, k)
     before = text[:a]
     if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
             and len(before.split()) <= SPEAKER_GAP and not _marks(before):
@@ -1359,6 +1359,35 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         run = _quotation(sentences, k + 1, forward=True)
         return [] if any(_ATTRIBUTED.search(sentences[j].text) for j in run) else run
     return []
+
+
+#: a sentence that opens with a speaker and a verb of saying ("Sam asked.", "She replied, …")
+_SAYS = re.compile(r"^(?:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]*)?)\s+(?:said|says|asked|replied|cried|returned|added|answered|"
+                   r"exclaimed|whispered|continued|repeated|muttered|observed|rejoined|declared|remarked|called|shouted|noted|mused)\b")
+
+
+def _goes_on(sentences: Sequence[_Sentence], k: int) -> list[int]:
+    """The quotations right after sentence ``k`` that name no speaker of their own: the same
+    speaker goes on ('“You've been quiet, Sam,” Alex noted. “Your take on these signals?”').
+
+    >>> ss = _sentences([Passage('"You have been quiet, Sam," Alex noted. "Your take on the signals?" '
+    ...                          '"Mine?" Sam asked. "Nothing yet."', "c")])
+    >>> _goes_on(ss, 0), _goes_on(ss, 3)
+    ([1], [4])
+    >>> _goes_on(_sentences([Passage('"Quiet," Alex noted. Sam looked up. "Your take?"', "c")]), 0)
+    []
+    """
+    run: list[int] = []
+    j = k + 1
+    while j < len(sentences) and sentences[j].passage == sentences[k].passage and len(run) < QUOTE_SENTENCES:
+        text = sentences[j].text
+        if not (_OPENING_QUOTE.match(text) and _CLOSING_QUOTE.search(text)) or _ATTRIBUTED.search(text):
+            break
+        if j + 1 < len(sentences) and sentences[j + 1].passage == sentences[k].passage and _SAYS.match(sentences[j + 1].text):
+            break  # '“Mine?” Sam asked.', split after the question mark: another speaker
+        run.append(j)
+        j += 1
+    return run
 
 
 #: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared');
