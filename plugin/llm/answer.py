@@ -430,7 +430,7 @@ class _Question:
                 self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
         # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
-        singles = {}
+        singles, titled = {}, set()
         for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
             previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
             if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
@@ -443,6 +443,8 @@ class _Question:
             token = content_tokens(m.group(1))
             if token:
                 singles[token[-1]] = m.group(1)
+                if previous and any(tuple(content_tokens(n)) == (previous.group(1).lower().rstrip("."), token[-1]) for n in names):
+                    titled.add(token[-1])  # "Mrs. Cratchit", a name the evidence knows: not every Cratchit
         for name in set(names):
             toks = content_tokens(name)
             if re.search(r"['’(]", name) or len(toks) < 2:
@@ -450,6 +452,8 @@ class _Question:
             core = [t for t in toks if t not in _TITLES] or toks
             if kinds.get(name) not in (_PERSON, None):
                 continue  # "Scrooge" names the person, not the firm "Scrooge and Marley"
+            if core[-1] in titled and len(core) > 1:
+                continue  # the question names "Mrs. Cratchit": "Belinda Cratchit" is another
             if core[-1] in singles or (len(core) > 1 and core[0] in singles):
                 named.update(t for t in (core[-1], core[0]) if t in singles)
                 self.names.add(tuple(toks))

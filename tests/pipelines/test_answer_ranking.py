@@ -260,3 +260,15 @@ def test_a_possessive_pronoun_is_the_owner_not_the_thing_owned():
                   mentions=(Mention("BOB CRATCHIT", "PERSON"),))]
     found = extract_answer("Who is the father that stood by the fire?", ps)
     assert found.first_line.startswith("The answer is Bob Cratchit"), found.first_line
+
+
+def test_a_surname_the_question_writes_with_a_title_names_only_that_person():
+    # "Mrs. Cratchit", a name the evidence knows, is not every Cratchit: her daughter can answer
+    q = answer._Question("Who helps Mrs. Cratchit lay the cloth?", ["Mrs. Cratchit", "Belinda Cratchit"])
+    assert q.overlap("Mrs. Cratchit") == 1.0 and q.overlap("Belinda Cratchit") < 0.5
+    # a bare surname still names the person's longer name ("Scrooge" is "Ebenezer Scrooge")
+    q = answer._Question("Who was Scrooge's partner?", ["Scrooge", "Ebenezer Scrooge"])
+    assert q.overlap("Ebenezer Scrooge") == 1.0
+    # and a titled surname the evidence knows no such name of extends as before ("Mr. Topper" for "Topper")
+    q = answer._Question("Who dances with Mr. Fezziwig?", ["Fezziwig", "Joe Fezziwig"])
+    assert q.overlap("Joe Fezziwig") == 1.0
