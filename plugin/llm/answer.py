@@ -1427,6 +1427,46 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
                 break
 
 
+#: a definite description opening a sentence ("The cybersecurity expert craned their neck"): its words
+_DESCRIPTION = re.compile(r"^[Tt]he(?:\s+[a-z][\w-]*){1,4}")
+
+
+def _resolve_descriptions(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str],
+                          role: frozenset[str]) -> None:
+    """A sentence that opens with a description made of the role noun the question asks ("The
+    cybersecurity expert craned …" for "Who is the cybersecurity expert …?") speaks of the person
+    named last before it, in the one or two sentences before (same passage): the description
+    counts as that person's mention. A person named in the description's own sentence is someone
+    else ("… met by the furrow in Alex's brow"); so is one the question names.
+
+    >>> ss = _sentences([Passage("Alex walked into Sam's office. The cybersecurity expert looked up at Alex.", "c")])
+    >>> cands = {n: _Cand(n.lower(), n, _PERSON) for n in ("Alex", "Sam")}
+    >>> for c in cands.values():
+    ...     c.hits.extend((k, m.start(), m.end()) for k, s in enumerate(ss) for m in re.finditer(c.name, s.text))
+    >>> _resolve_descriptions(cands, ss, _Question("Who is the analyst?", []), set(), frozenset({"analyst"}))
+    >>> [(n, [ss[k].text[a:b] for k, a, b in c.hits]) for n, c in cands.items()]
+    [('Alex', ['Alex', 'Alex']), ('Sam', ['Sam'])]
+    >>> _resolve_descriptions(cands, ss, _Question("Who is the cybersecurity expert?", []), set(), frozenset({"expert"}))
+    >>> [(n, [ss[k].text[a:b] for k, a, b in c.hits]) for n, c in cands.items()]
+    [('Alex', ['Alex', 'Alex']), ('Sam', ['Sam', 'The'])]
+    """
+    for k, s in enumerate(sentences):
+        m = _DESCRIPTION.match(s.text)
+        head = next((w for w in _WORD.finditer(m.group(0)) if _last_root(w.group(0)) in role), None) if m else None
+        if head is None or s.text[head.end() : head.end() + 1] in ("'", "’"):
+            continue
+        here = {id(c) for c in cands.values() for j, _, _ in c.hits if j == k}
+        last: tuple[int, int, _Cand] | None = None
+        for c in cands.values():
+            if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1 or id(c) in here:
+                continue
+            for j, a, _ in c.hits:
+                if k - 2 <= j < k and sentences[j].passage == s.passage and (last is None or (j, a) > last[:2]):
+                    last = (j, a, c)
+        if last is not None:
+            last[2].hits.append((k, 0, 3))  # "The": the description's words count as said next to it
+
+
 def _merge_aliases(cands: dict[str, _Cand], generic: set[str], asked: frozenset[str] = frozenset(),
                    wanted: Iterable[str] = ()) -> list[_Cand]:
     """Fold a name into the one longer name of the same type that begins or ends with all its
@@ -1846,6 +1886,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question))
+    if ctx.key and not ctx.key_is_loose:
+        _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
