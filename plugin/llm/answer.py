@@ -507,7 +507,7 @@ class _Question:
                 self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
         # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
         # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
-        singles = {}
+        singles, titled = {}, set()
         for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
             previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
             if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
@@ -520,6 +520,8 @@ class _Question:
             token = content_tokens(m.group(1))
             if token:
                 singles[token[-1]] = m.group(1)
+                if previous and any(tuple(content_tokens(n)) == (previous.group(1).lower().rstrip("."), token[-1]) for n in names):
+                    titled.add(token[-1])  # "Mrs. Cratchit", a name the evidence knows: not every Cratchit
         for name in set(names):
             toks = content_tokens(name)
             if re.search(r"['’(]", name) or len(toks) < 2:
@@ -527,6 +529,8 @@ class _Question:
             core = [t for t in toks if t not in _TITLES] or toks
             if kinds.get(name) not in (_PERSON, None):
                 continue  # "Scrooge" names the person, not the firm "Scrooge and Marley"
+            if core[-1] in titled and len(core) > 1:
+                continue  # the question names "Mrs. Cratchit": "Belinda Cratchit" is another
             if core[-1] in singles or (len(core) > 1 and core[0] in singles):
                 named.update(t for t in (core[-1], core[0]) if t in singles)
                 self.names.add(tuple(toks))
@@ -1464,15 +1468,27 @@ _SHORT_ABOUT = frozenset({"fact", "relationship", "entity", "claim"})
 
 def _role(text: str, a: int, b: int, verb: str) -> float:
     """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
-    (before it in the same clause, a few words away, or after "by" in the passive: "… was carried
-    by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there)."""
+    (before it in the same clause, a few words away or past one phrase set off by commas: "The Lord
+    Mayor, in the stronghold of the Mansion House, gave orders"; or after "by" in the passive: "…
+    was carried by Bob"), 0.6 as its object (just after it), 1 otherwise (the verb is not there). A
+    name in a prepositional phrase ("of the mighty Mansion House") is no subject.
+
+    >>> text = "The Lord Mayor, in the stronghold of the mighty Mansion House, gave orders to his cooks."
+    >>> verb = _root("gave")
+    >>> [_role(text, text.index(n), text.index(n) + len(n), verb) for n in ("Lord Mayor", "Mansion House", "cooks")]
+    [1.4, 1.0, 0.6]
+    """
     role = 1.0
+    in_phrase = _IN_PHRASE.search(text, 0, a) is not None
     for w in _WORD.finditer(text):
         if _root(w.group(0).lower()) != verb:
             continue
         if b <= w.start():
             between = text[b : w.start()]
-            if len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between):
+            if in_phrase:
+                continue
+            if (len(between.split()) <= 6 and not re.search(r"[;:!?\"“”—()]|['‘’]\s|\s['‘’]", between)) \
+                    or _SET_OFF.fullmatch(between):
                 return 1.4
         elif a >= w.end():
             between = text[w.end() : a]
@@ -1481,6 +1497,13 @@ def _role(text: str, a: int, b: int, verb: str) -> float:
             if len(between.split()) <= 4 and not re.search(r"[;:!?\"“”—()]", between):
                 role = 0.6
     return role
+
+
+#: a name's own phrase opened by a preposition and a determiner ("… of the mighty |Mansion House")
+_IN_PHRASE = re.compile(r"\b(?:in|of|at|on|from|with|to|for|into|inside|within|near|behind|beside|under|over|through)\s+"
+                        r"(?:the|a|an|his|her|their|its|our|my|your)\s+(?:[a-z][\w-]*\s+){0,2}$")
+#: a phrase set off by commas between a subject and its verb (", in the stronghold of the mighty Mansion House, ")
+_SET_OFF = re.compile(r"\s*,[^,;:!?\"“”—()]{1,120},\s*")
 
 
 _CLOSING_QUOTE = re.compile(r"[”\"’']\s*$")
@@ -1566,7 +1589,7 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         if len(quoted.split()) >= 2 and all(w[:1].isupper() or w in _TITLE_WORDS for w in re.findall(r"[\w'’-]+", quoted)):
             continue  # a title in quotation marks ("the publisher of 'A Christmas Carol,' …"), not words said
         if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
-            return _quotation(sentences, k, forward=False)
+            return _quotation(sentences, k, forward=False) + _goes_on(sentences, k)
     before = text[:a]
     if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
             and len(before.split()) <= SPEAKER_GAP and not _marks(before):
@@ -1584,12 +1607,44 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     return []
 
 
-#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared')
-_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They))\b")
+#: a sentence that opens with a speaker and a verb of saying ("Sam asked.", "She replied, …")
+_SAYS = re.compile(r"^(?:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]*)?)\s+(?:said|says|asked|replied|cried|returned|added|answered|"
+                   r"exclaimed|whispered|continued|repeated|muttered|observed|rejoined|declared|remarked|called|shouted|noted|mused)\b")
+
+
+def _goes_on(sentences: Sequence[_Sentence], k: int) -> list[int]:
+    """The quotations right after sentence ``k`` that name no speaker of their own: the same
+    speaker goes on ('“You've been quiet, Sam,” Alex noted. “Your take on these signals?”').
+
+    >>> ss = _sentences([Passage('"You have been quiet, Sam," Alex noted. "Your take on the signals?" '
+    ...                          '"Mine?" Sam asked. "Nothing yet."', "c")])
+    >>> _goes_on(ss, 0), _goes_on(ss, 3)
+    ([1], [4])
+    >>> _goes_on(_sentences([Passage('"Quiet," Alex noted. Sam looked up. "Your take?"', "c")]), 0)
+    []
+    """
+    run: list[int] = []
+    j = k + 1
+    while j < len(sentences) and sentences[j].passage == sentences[k].passage and len(run) < QUOTE_SENTENCES:
+        text = sentences[j].text
+        if not (_OPENING_QUOTE.match(text) and _CLOSING_QUOTE.search(text)) or _ATTRIBUTED.search(text):
+            break
+        if j + 1 < len(sentences) and sentences[j + 1].passage == sentences[k].passage and _SAYS.match(sentences[j + 1].text):
+            break  # '“Mine?” Sam asked.', split after the question mark: another speaker
+        run.append(j)
+        j += 1
+    return run
+
+
+#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared');
+#: a possessive one ("Their fingers paused …, whispering, “…”") stands for the owner of what follows
+_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They|His|Her|Their))\b")
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
 
 
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
-    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said') is about the person the sentence
+    """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said'), or "His …", "Her …",
+    "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person the sentence
     before it (in the same passage) names first — its subject, by the usual preference — unless
     that is someone the question itself names: the pronoun counts as a mention of that person."""
     firsts: dict[int, tuple[int, _Cand]] = {}
@@ -1612,6 +1667,46 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
                 g = "p" if m.group("p") else "q"
                 firsts[back][1].hits.append((k, m.start(g), m.end(g)))
                 break
+
+
+#: a definite description opening a sentence ("The cybersecurity expert craned their neck"): its words
+_DESCRIPTION = re.compile(r"^[Tt]he(?:\s+[a-z][\w-]*){1,4}")
+
+
+def _resolve_descriptions(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str],
+                          role: frozenset[str]) -> None:
+    """A sentence that opens with a description made of the role noun the question asks ("The
+    cybersecurity expert craned …" for "Who is the cybersecurity expert …?") speaks of the person
+    named last before it, in the one or two sentences before (same passage): the description
+    counts as that person's mention. A person named in the description's own sentence is someone
+    else ("… met by the furrow in Alex's brow"); so is one the question names.
+
+    >>> ss = _sentences([Passage("Alex walked into Sam's office. The cybersecurity expert looked up at Alex.", "c")])
+    >>> cands = {n: _Cand(n.lower(), n, _PERSON) for n in ("Alex", "Sam")}
+    >>> for c in cands.values():
+    ...     c.hits.extend((k, m.start(), m.end()) for k, s in enumerate(ss) for m in re.finditer(c.name, s.text))
+    >>> _resolve_descriptions(cands, ss, _Question("Who is the analyst?", []), set(), frozenset({"analyst"}))
+    >>> [(n, [ss[k].text[a:b] for k, a, b in c.hits]) for n, c in cands.items()]
+    [('Alex', ['Alex', 'Alex']), ('Sam', ['Sam'])]
+    >>> _resolve_descriptions(cands, ss, _Question("Who is the cybersecurity expert?", []), set(), frozenset({"expert"}))
+    >>> [(n, [ss[k].text[a:b] for k, a, b in c.hits]) for n, c in cands.items()]
+    [('Alex', ['Alex', 'Alex']), ('Sam', ['Sam', 'The'])]
+    """
+    for k, s in enumerate(sentences):
+        m = _DESCRIPTION.match(s.text)
+        head = next((w for w in _WORD.finditer(m.group(0)) if _last_root(w.group(0)) in role), None) if m else None
+        if head is None or s.text[head.end() : head.end() + 1] in ("'", "’"):
+            continue
+        here = {id(c) for c in cands.values() for j, _, _ in c.hits if j == k}
+        last: tuple[int, int, _Cand] | None = None
+        for c in cands.values():
+            if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1 or id(c) in here:
+                continue
+            for j, a, _ in c.hits:
+                if k - 2 <= j < k and sentences[j].passage == s.passage and (last is None or (j, a) > last[:2]):
+                    last = (j, a, c)
+        if last is not None:
+            last[2].hits.append((k, 0, 3))  # "The": the description's words count as said next to it
 
 
 def _merge_aliases(cands: dict[str, _Cand], generic: set[str], asked: frozenset[str] = frozenset(),
@@ -1864,7 +1959,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
     link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
-    if _POSSESSIVE_END.search(s.text[a:b]):
+    if _POSSESSIVE_END.search(s.text[a:b]) or s.text[a:b].lower() in _POSSESSIVE_PRONOUNS:
         following = after[0][0] if after else ()
         score *= 0.3 if following and following[0] in q.weight else 0.8
     return score
@@ -2082,6 +2177,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question))
+    if ctx.key and not ctx.key_is_loose:
+        _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]

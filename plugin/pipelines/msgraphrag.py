@@ -73,7 +73,7 @@ from ..retrieve.lexical import BM25, content_tokens, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
-from .cited import CITED_CHUNKS, best_passages, wants_text
+from .cited import CITED_CHUNKS, best_passages
 from .community_selection import select_communities
 from .microsoft import (
     drift_answer,

@@ -240,3 +240,35 @@ def test_evidence_without_the_asked_act_or_what_it_is_done_to_does_not_answer():
     said = [_point("“Second thoughts, Mercer?” It was Taylor Cruz’s voice.", "TAYLOR CRUZ", "ALEX MERCER")]
     assert "never states" not in (extract_answer("Who asks Mercer whether he has second thoughts?", said).chosen or
                                   extract_answer("Who asks Mercer whether he has second thoughts?", said).rejected[0]).why
+
+
+def test_a_possessive_pronoun_opening_a_sentence_stands_for_the_person_named_before():
+    ps = [Passage("Sam Rivera sat alone in a cramped office. Their fingers paused over the keyboard as they leaned back, "
+                  "whispering to thin air, \"What secrets are you hiding from us?\" Outside, Taylor Cruz paced the hall.",
+                  "chunk 1", kind="chunk", mentions=(Mention("SAM RIVERA", "PERSON"), Mention("TAYLOR CRUZ", "PERSON"))),
+          Passage("Taylor Cruz kept secrets from the team and whispered orders.", "chunk 2", kind="chunk",
+                  mentions=(Mention("TAYLOR CRUZ", "PERSON"),))]
+    found = extract_answer("Who whispers 'What secrets are you hiding from us?'", ps)
+    assert found.first_line.startswith("The answer is Sam Rivera"), found.first_line
+
+
+def test_a_possessive_pronoun_is_the_owner_not_the_thing_owned():
+    # "His father" is not the one "His" stands for: Peter is no father
+    ps = [Passage("Peter Cratchit wore a collar. His father stood by the fire.", "chunk 1", kind="chunk",
+                  mentions=(Mention("PETER CRATCHIT", "PERSON"),)),
+          Passage("Bob Cratchit is a father who stood by the fire.", "chunk 2", kind="chunk",
+                  mentions=(Mention("BOB CRATCHIT", "PERSON"),))]
+    found = extract_answer("Who is the father that stood by the fire?", ps)
+    assert found.first_line.startswith("The answer is Bob Cratchit"), found.first_line
+
+
+def test_a_surname_the_question_writes_with_a_title_names_only_that_person():
+    # "Mrs. Cratchit", a name the evidence knows, is not every Cratchit: her daughter can answer
+    q = answer._Question("Who helps Mrs. Cratchit lay the cloth?", ["Mrs. Cratchit", "Belinda Cratchit"])
+    assert q.overlap("Mrs. Cratchit") == 1.0 and q.overlap("Belinda Cratchit") < 0.5
+    # a bare surname still names the person's longer name ("Scrooge" is "Ebenezer Scrooge")
+    q = answer._Question("Who was Scrooge's partner?", ["Scrooge", "Ebenezer Scrooge"])
+    assert q.overlap("Ebenezer Scrooge") == 1.0
+    # and a titled surname the evidence knows no such name of extends as before ("Mr. Topper" for "Topper")
+    q = answer._Question("Who dances with Mr. Fezziwig?", ["Fezziwig", "Joe Fezziwig"])
+    assert q.overlap("Joe Fezziwig") == 1.0
