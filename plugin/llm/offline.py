@@ -42,7 +42,7 @@ from collections.abc import Sequence
 
 from .answer import extract_answer
 from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
-from .text import BM25, content_tokens, extract_concepts, split_sentences
+from .text import BM25, content_tokens, extract_concepts, passage_tokens, split_sentences
 
 __all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine", "map_sentences"]
 
@@ -133,7 +133,7 @@ class OfflineEngine:
 
     # -- passages ------------------------------------------------------------------------------
     def rerank(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[Choice]]:
-        tokens = [content_tokens(p.text) for p in passages]
+        tokens = [passage_tokens(p.text) for p in passages]
         bm = BM25(tokens)
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
         scores = bm.scores(query)
