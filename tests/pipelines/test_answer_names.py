@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragprov.llm.answer import _name_pattern, _name_spans
+from ragprov.llm.answer.words import _name_pattern, _name_spans
 
 WORDS = ["Jacob", "Marley", "jacob", "MARLEY", "Mr.", "O'Neil", "Bob", "Cratchit", "Tim", "x", "Ebenezer", "İstanbul", "ß"]
 GLUE = [" ", "  ", "-", " - ", "'s ", "’s ", "s ", ", ", ".", "_", "\n", "ab", ""]

@@ -8,8 +8,7 @@ import math
 
 import pytest
 
-from ragprov.llm import answer
-from ragprov.llm.answer import FEATURES, candidate_features, extract_answer
+from ragprov.llm.answer import FEATURES, candidate_features, candidates, extract_answer, question, rank, records, words
 from ragprov.llm.engine import Mention, Passage
 
 
@@ -106,7 +105,7 @@ def test_the_fit_moves_the_weights_toward_the_feature_that_picks_the_right_candi
         data.append((n, x, right))
     w = fit_answers.fit(data, l2=0.01, steps=500)
     assert w[first] < -0.5
-    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(answer.WEIGHTS)) + 0.3
+    assert fit_answers.top1(data, w) > fit_answers.top1(data, np.array(rank.WEIGHTS)) + 0.3
 
 
 def _marley() -> list[Passage]:
@@ -134,18 +133,18 @@ def test_a_possessive_name_whose_owner_is_ambiguous_stays_apart():
 
 
 def test_among_thousands_of_names_each_short_name_folds_into_its_one_full_name():
-    def cands() -> dict[str, answer._Cand]:
+    def cands() -> dict[str, records._Cand]:
         out = {}
         for i in range(2500):
             for name in (f"Given{i}", f"Given{i} Family{i}"):
-                out[answer._key(name)] = answer._Cand(answer._key(name), name, "PERSON", {i}, [(i, 0, 1)])
+                out[words._key(name)] = records._Cand(words._key(name), name, "PERSON", {i}, [(i, 0, 1)])
         return out
 
     # every given name folds into its one full name (found through the index of first and last
     # words, not a scan of every pair: the old pairwise scan took seconds here)
-    kept = answer._merge_aliases(cands(), set())
+    kept = candidates._merge_aliases(cands(), set())
     assert len(kept) == 2500 and all(len(c.key.split()) == 2 for c in kept)
-    assert {c.key for c in kept} == {answer._key(f"Given{i} Family{i}") for i in range(2500)}
+    assert {c.key for c in kept} == {words._key(f"Given{i} Family{i}") for i in range(2500)}
 
 
 def _fact(a: str, b: str, text: str, n: int) -> Passage:
@@ -164,7 +163,7 @@ def test_the_candidate_whose_evidence_together_says_all_that_is_asked_beats_one_
     # it must not fire where the other one's evidence says it all: "in the evening" is hers
     assert extract_answer("Who visits Ivo Stark in the evening?", ps).first_line.startswith("The answer is Nora Vale")
     # without the joint coverage, her two "visits" outweigh his "visits" and "warn"
-    monkeypatch.setattr(answer, "JOINT", 0.0)
+    monkeypatch.setattr(rank, "JOINT", 0.0)
     assert extract_answer("Who visits Ivo Stark to warn him?", ps).first_line.startswith("The answer is Nora Vale")
 
 
@@ -190,7 +189,8 @@ def test_a_womans_form_of_address_sets_her_apart_from_the_bare_surname(monkeypat
     assert all(c.name != "Caroline" or "states the relation" not in c.why for c in found.rejected)
     # Mr. Fezziwig is Fezziwig: the question's own one, not the answer
     assert not extract_answer("Who is Mr. Fezziwig's wife?", ps).first_line.startswith("The answer is Fezziwig ")
-    monkeypatch.setattr(answer, "_WOMEN_ADDRESSED", frozenset())
+    monkeypatch.setattr(question, "_WOMEN_ADDRESSED", frozenset())
+    monkeypatch.setattr(candidates, "_WOMEN_ADDRESSED", frozenset())
     assert not extract_answer("Who is Mrs. Fezziwig's husband?", ps).first_line.startswith("The answer is Fezziwig")
 
 
@@ -264,11 +264,11 @@ def test_a_possessive_pronoun_is_the_owner_not_the_thing_owned():
 
 def test_a_surname_the_question_writes_with_a_title_names_only_that_person():
     # "Mrs. Cratchit", a name the evidence knows, is not every Cratchit: her daughter can answer
-    q = answer._Question("Who helps Mrs. Cratchit lay the cloth?", ["Mrs. Cratchit", "Belinda Cratchit"])
+    q = question._Question("Who helps Mrs. Cratchit lay the cloth?", ["Mrs. Cratchit", "Belinda Cratchit"])
     assert q.overlap("Mrs. Cratchit") == 1.0 and q.overlap("Belinda Cratchit") < 0.5
     # a bare surname still names the person's longer name ("Scrooge" is "Ebenezer Scrooge")
-    q = answer._Question("Who was Scrooge's partner?", ["Scrooge", "Ebenezer Scrooge"])
+    q = question._Question("Who was Scrooge's partner?", ["Scrooge", "Ebenezer Scrooge"])
     assert q.overlap("Ebenezer Scrooge") == 1.0
     # and a titled surname the evidence knows no such name of extends as before ("Mr. Topper" for "Topper")
-    q = answer._Question("Who dances with Mr. Fezziwig?", ["Fezziwig", "Joe Fezziwig"])
+    q = question._Question("Who dances with Mr. Fezziwig?", ["Fezziwig", "Joe Fezziwig"])
     assert q.overlap("Joe Fezziwig") == 1.0

@@ -4,7 +4,10 @@ chain of appositions."""
 
 from __future__ import annotations
 
-from ragprov.llm.answer import _anchors, _relation_support, _sentences, _speaker, extract_answer
+from ragprov.llm.answer import extract_answer
+from ragprov.llm.answer.relations import _anchors, _relation_support
+from ragprov.llm.answer.speech import _speaker
+from ragprov.llm.answer.words import _sentences
 from ragprov.llm.engine import Mention, Passage
 
 PEOPLE = (Mention("ANNA BELL", "PERSON"), Mention("CARL DUNN", "PERSON"), Mention("EVA FOX", "PERSON"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragprov.llm.answer import _root, extract_answer, root_tokens
+from ragprov.llm.answer import extract_answer, root_tokens
+from ragprov.llm.answer.words import _root
 from ragprov.llm.engine import Mention, Passage
 
 PEOPLE = (Mention("ANNA BELL", "PERSON"), Mention("CARL DUNN", "PERSON"), Mention("EVA FOX", "PERSON"))

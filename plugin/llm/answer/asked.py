@@ -1,0 +1,129 @@
+"""What the question asks: its key terms (the role, the act and what it is done to), its verb and the noun
+it asks the name of."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ..text import STOPWORDS, content_tokens
+from .question import _as_who, _name_of, _Question
+from .relations import _relation
+from .words import _AUXILIARIES, _root, _roots
+
+
+def _asked_verb(question: str) -> str | None:
+    """The root of the verb a "Who VERBs …?" question asks the subject of ("Who carries Tiny Tim
+    …?" → "carri"); None for "Who is …", "Who does X …" (an object) and other forms.
+
+    >>> _asked_verb("Who carries Tiny Tim on his shoulder?"), _asked_verb("Who does Scrooge send the turkey to?")
+    ('carri', None)
+    """
+    m = re.match(r"\s*who\s+([a-z][a-z'-]*)\b", question, re.I)
+    if not m or m.group(1).lower() in _AUXILIARIES or m.group(1).lower() in STOPWORDS:
+        return None
+    return _root(m.group(1).lower())
+
+
+#: "Who is the R (of …)?", "Who was the kind-hearted old R?": the role noun the question asks for
+_ASKED_ROLE = re.compile(r"^(?i:who|whom|what|which\s+\w+)\s+(?i:is|was|are|were)\s+(?i:the|an?)\s+(?:[a-z][\w'’-]*,?\s+){0,4}?"
+                         r"(?P<r>[a-z][\w-]*)(?:\s+(?:of|in|at|on|aboard|for|from|with|among|who|that)\b.*)?\s*[?.!]*$")
+
+_ACT_BREAK = (r"(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|towards|across|"
+              r"around|that|who|which|while|when|whether|after|before|and|or)")
+
+#: "Who VERBs …?", "Which NOUN VERBs …?": the verb and the rest of the question
+_ASKED_ACT = re.compile(r"^\s*(?:(?i:who)|(?i:which)\s+[a-z][\w-]*)\s+(?P<v>[a-z][a-z'-]*)\s+(?P<o>.*?)[\s?.!]*$")
+
+#: the roots of verbs of saying: quoted words state what was said, often in other words
+_SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whisper shout mutter declare remark".split())
+
+
+def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
+    """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
+    …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
+    whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
+    asks no such noun. For "Who VERBs …?" ("Which NOUN VERBs …?") the verb and the head of each
+    phrase after it, of which the evidence must have one: summaries and pronouns word what someone
+    does in many ways ("He barked", "a dealer who purchases"), but evidence that has neither the act
+    nor what it is done to, with or where, is about something else. A verb of saying has none
+    (quoted words say what was said, in their own words).
+
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
+    ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
+    [['captain'], ['merchant'], ['boy', 'child', 'daughter', 'father', 'girl', 'son'], ['lender']]
+    >>> _key_terms("Who is Tiny Tim's father?")[1:], _key_terms("What is the name of young Scrooge's schoolmaster?")
+    ((True, False), (frozenset({'schoolmast'}), False, True))
+    >>> _key_terms("Who is the captain of the whaling ship?")[1:], _key_terms("What is the name of the captain of the ship?")[1:]
+    ((False, False), (False, True))
+    >>> _key_terms("What is the name of the team's pilot?")
+    (frozenset({'pilot'}), False, True)
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
+    ...                                     "Which company builds the submarine engines?")]
+    [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
+    >>> sorted(_key_terms("What is the girl under the robe called?")[0])
+    ['girl']
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
+    ...                                     "Who asks Mercer whether he has second thoughts?")]
+    [[], [], []]
+    """
+    tied = _name_of(question) is not None
+    question = _as_who(" ".join(question.split()))
+    rel = _relation(question)
+    if rel is not None:  # a kinship or work relation (it has a converse) is loose; a role must be said of its holder
+        return frozenset(_root(w) for w in (rel.head, *rel.converse)) - {""}, bool(rel.converse), not rel.converse
+    called = _called_noun(question)
+    if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
+        return frozenset({called}), False, False
+    m = _ASKED_ROLE.match(question)
+    if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
+        return frozenset({_last_root(m.group("r"))}), False, tied
+    m = _ASKED_ACT.match(question)
+    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
+        return frozenset(), False, False
+    # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
+    heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
+    return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True, False
+
+
+def _names_only_asked(name: str, q: _Question) -> bool:
+    """Whether a candidate's name is made only of the question's descriptive words: "the
+    Schoolmaster" is the role "What is the name of young Scrooge's schoolmaster?" asks the name of,
+    not a name; "Operation: Dulce" adds a name the question uses to its noun, and is one.
+
+    >>> q = _Question("What is the name of young Scrooge's schoolmaster?", ["Scrooge"])
+    >>> _names_only_asked("The Schoolmaster", q), _names_only_asked("Mr. Fezziwig", q), _names_only_asked("Scrooge's school", q)
+    (True, False, False)
+    """
+    roots = _roots(name)
+    return bool(roots) and roots <= set(q.rest)
+
+
+def _last_root(word: str) -> str:
+    """The root of a word's last part, as the evidence's words are split ("money-lender" → "lend")."""
+    tokens = content_tokens(word)
+    return _root(tokens[-1]) if tokens else ""
+
+
+#: "What is the girl under the robe called?", "What was the ship named?": the noun whose name is asked
+_CALLED_ASK = re.compile(r"^(?:what|who)\s+(?:is|was|are|were)\s+(?:the|this|that)\s+(?P<np>[a-z].*?)\s+(?:called|named)\s*[?.!]*$",
+                         re.I)
+
+#: prepositions the stop-word list lacks: a noun phrase ends before them ("the girl beneath the sail")
+_PREPOSITIONS = frozenset("aboard across along among around behind beneath beside besides beyond except inside near onto "
+                          "outside past throughout underneath".split())
+
+
+def _called_noun(question: str) -> str | None:
+    """The root of the noun a "What is the N … called/named?" question asks the name of.
+
+    >>> _called_noun("What is the girl under the Spirit's robe called?"), _called_noun("What is the girl doing?")
+    ('girl', None)
+    >>> _called_noun("What was the little ship called?"), _called_noun("What is the old man in the tavern named?")
+    ('ship', 'man')
+    """
+    m = _CALLED_ASK.match(" ".join(question.split()))
+    if m is None:
+        return None
+    words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, m.group("np").lower().split()))
+    return _root(words[-1]) if words else None  # the noun ends before its first function word

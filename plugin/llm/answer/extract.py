@@ -1,0 +1,213 @@
+"""Offline answer extraction: from the evidence a retrieval mode kept to one stated answer.
+
+The offline engine does not write prose; it *chooses* an answer from the evidence and says which
+evidence supports it. The algorithm, deterministic and question-independent:
+
+1. **Type the question** (:func:`classify`): who / where / when / how many / which / what / why /
+   how / yes-no, and — for who, where, when and "which/what + noun" — the entity types that fit
+   (GraphRAG types entities ``PERSON``, ``ORGANIZATION``, ``GEO``, ``EVENT``). Questions that only
+   name an entity ("Who was Jacob Marley?") or ask for a reason or a description are answered by
+   a sentence instead of a name.
+2. **Collect candidates** from the evidence: the entities each passage carries (edge endpoints,
+   kept entities, with their types), every known entity name found in the passages' text (the
+   gazetteer the mentions make up; a person's unshared first or last name alone counts too:
+   "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
+   capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
+   the person the sentence before it names first. A how-many question takes only the numbers of
+   the sentences, a when question only their time expressions ("seven years ago", "that night",
+   "Christmas Eve", dates, a clause saying a time by what happens then, joined to the time it
+   narrows: "to-morrow when the bell tolls One") — never an entity (:func:`_span_candidates`); the
+   question's terms in the scene around a count or a time count too, less than those beside it.
+3. **Score** each candidate by the independent evidence that supports it: for every passage
+   (duplicates counted once) the best coverage of the question's terms by a sentence naming the
+   candidate (or by the passage, for a structured mention), squared so that weak mentions add
+   little, summed over passages; times how well its type fits the question; the entities the
+   question itself names are excluded (and names that share words with them discounted), generic
+   nouns ("the ghost", "the city" — names the text also uses in lower case) discounted. The
+   structure of the sentence counts where the question has one: for a relational question
+   ("Who is X's R?", "Who is the R of X?") a name in apposition to or the subject of the relation
+   phrase naming X ("Fan is Scrooge's sister"), or the possessor of its converse ("Tiny Tim is Bob
+   Cratchit's son" for Tiny Tim's father), is strong support (:func:`_relation`); for "Who VERBs
+   …?" the verb's subject beats its object (:func:`_role`); the speaker of quoted words counts as
+   saying them (:func:`_speaker`). A sentence also states a relation with a possessive pronoun
+   ("Bob Cratchit, his wife Mrs. Cratchit"), with "has a R named Y", or of a subject said to be
+   the relation noun ("Bob Cratchit is depicted as a devoted father", a weaker witness); a name
+   the text introduces ("named Fan") is a candidate even when no entity is known by it. The
+   question's words a candidate's own name says are no evidence about it ("the Ghost of Christmas
+   Past" for who visits "as a ghost"), unless the question asks for a name or its which-noun
+   says the kind ("which holiday": "Christmas holidays").
+   The rank is a weighted sum of named :data:`FEATURES` (the logs of these factors and a few
+   more), weighted as their product (:data:`WEIGHTS`: ``bench/fit_answers.py`` fits others on
+   the bench's training questions, which so far did not generalise). The threshold below reads
+   the product itself (the candidate's *strength*).
+4. **State** the best candidate in one first line with its citation numbers, or — when no
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
+   candidate has no strength when its evidence never states the role the question asks ("Who is
+   the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
+   or the evidence at all not the relation asked: a name co-mentioned with the question's other
+   words is no answer (:func:`_key_terms`, :func:`_states_key`); "What is the name of X's R?" asks a
+   name the evidence says is the R (:func:`_tied`). A why /
+   what / how question is answered by the best-aligned sentence (a why-question prefers one giving
+   a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
+   the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
+   "Yes" or "No" and that sentence: "No" when the question's terms stand after a denial in their clause
+   (:func:`_denies`), and no answer when the sentence covers less than :data:`YES_NO_COVERAGE`.
+
+>>> from ragprov.llm.engine import Mention, Passage
+>>> passages = [
+...     Passage("SCROOGE → JACOB MARLEY: Jacob Marley was Scrooge's business partner.", "carol, chunk 1",
+...             kind="relationship", mentions=(Mention("SCROOGE", "PERSON"), Mention("JACOB MARLEY", "PERSON"))),
+...     Passage("SCROOGE → CITY: Scrooge's business is in the City.", "carol, chunk 2",
+...             kind="relationship", mentions=(Mention("SCROOGE", "PERSON"), Mention("CITY", "GEO")))]
+>>> found = extract_answer("Who was Scrooge's business partner?", passages)
+>>> found.first_line
+'The answer is Jacob Marley [1].'
+>>> [(c.name, c.score < found.chosen.score) for c in found.rejected]
+[('City', True)]
+>>> extract_answer("Who won the football match in Paris?", passages).answered
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ..engine import Passage
+from .question import _PERSON, QuestionType, _Question, classify
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .records import Candidate, Extraction
+from .sentence import _HEADER, _IN_THE_END, YES_NO_COVERAGE, _addressed, _denies, _sentence_score, _with_antecedents
+from .things import _stranded, _thing_head
+from .words import _roots, _Sentence, _sentences
+
+#: the least summed support a named answer needs (one passage covering the question fully gives 1)
+MIN_SUPPORT = 0.03
+
+#: the least share of the question's terms the best supporting sentence must cover
+MIN_COVERAGE = 0.15
+
+
+# -- the answer ---------------------------------------------------------------------------------
+def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: int = 6) -> Extraction:
+    """The answer to ``question`` from ``passages`` (see the module docstring)."""
+    qt = classify(question)
+    sentences = _sentences(passages)
+    if qt.kind == "why":
+        sentences = _with_antecedents(sentences)
+    if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
+        question = _IN_THE_END.sub("", question)
+    q = _question(question, passages, sentences)
+    if qt.kind == "yes-no":
+        sentences = _addressed(question, q, sentences)
+    cite = _Citations(passages)
+    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
+
+    def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
+        idx = range(len(sentences)) if pool is None else pool
+        return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
+                                          sentences[k].passage, k))
+
+    thing = None
+    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
+        # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
+        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
+                              not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
+    if qt.wants_name and q.rest:
+        first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
+    elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
+        cite(thing[1].support[:3])  # the same numbers as its first line
+        first, chosen, rejected = thing
+    else:  # a sentence answers
+        first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
+    pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
+    evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
+    return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
+
+
+class _Citations:
+    """The citation marks of an answer ("[1] [2]"), numbering the passages' sources in the order
+    they are first cited; ``sources`` lists them."""
+
+    def __init__(self, passages: Sequence[Passage]) -> None:
+        self.passages = passages
+        self.sources: list[str] = []
+
+    def __call__(self, indices: Sequence[int]) -> str:
+        marks: list[str] = []
+        for i in indices:
+            for src in (self.passages[i].source or "").split(" ;; "):
+                if src:
+                    if src not in self.sources:
+                        self.sources.append(src)
+                    mark = f"[{self.sources.index(src) + 1}]"
+                    if mark not in marks:
+                        marks.append(mark)
+        return " ".join(marks)
+
+
+def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
+                  passages: Sequence[Passage], cite: _Citations, not_of: frozenset[str] = frozenset()
+                  ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected candidates of a question a name, number or time answers
+    (none of the types ``not_of``)."""
+    if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
+        scored = _span_candidates(question, qt, q, sentences, passages)
+    else:
+        scored = [c for c, _ in _candidates(question, passages, qt, q, sentences) if c.type not in not_of]
+    if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
+        chosen = scored[0]
+        marks = cite(chosen.support[:3])
+        return f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + ".", chosen, tuple(scored[1:8])
+    best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
+    first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
+    return first, None, tuple(scored[:8])
+
+
+def _sentence_answer(qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
+                     passage_roots: Sequence[frozenset[str]], cite: _Citations
+                     ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
+    yes-no: "Yes"/"No" before it), from the sentences best first."""
+    top = order[0] if order else None
+    cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
+    if top is None or cover < (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
+        return "The data does not answer the question: no retrieved passage covers enough of what it asks.", None, ()
+    s = sentences[top]
+    chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
+    rejected = tuple(Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))
+                     for k in order[1:4] if q.coverage(sentences[k].tokens) > 0)
+    body = _HEADER.sub("", s.text.rstrip())
+    if qt.kind == "yes-no":
+        body = ("No" if _denies(s.text, q) else "Yes") + ": " + body
+    marks = cite([s.passage])
+    first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
+    return first, chosen, rejected
+
+
+def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,
+                    max_evidence: int) -> tuple[tuple[int, str], ...]:
+    """The supporting evidence after the first line: up to ``max_evidence`` distinct sentences of
+    ``pool`` (best first) that say something the question asks, each with its passage."""
+    evidence: list[tuple[int, str]] = []
+    seen: set[str] = {first}
+    for k in pool:
+        s = sentences[k]
+        if s.text in seen or q.coverage(s.tokens) <= 0 or len(s.text) < 12:
+            continue
+        seen.add(s.text)
+        evidence.append((s.passage, s.text))
+        if len(evidence) >= max_evidence:
+            break
+    return tuple(evidence)
+
+
+def _wanted(qt: QuestionType) -> str:
+    if qt.kind == "how-many":
+        return "number"
+    if qt.kind == "when":
+        return "time"
+    if not qt.types:
+        return "candidate"
+    best = max(qt.types, key=lambda t: qt.types[t])
+    return {"PERSON": "person", "ORGANIZATION": "organization", "GEO": "place", "EVENT": "event"}.get(best, best.lower())

@@ -1,0 +1,320 @@
+"""The question typed: :class:`QuestionType`, :func:`classify`, the head nouns of which/what questions and
+the entity types they ask, and :class:`_Question` (the question's terms and names)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Sequence
+
+from ..text import content_tokens, tokenize
+from .words import _POSSESSIVE_END, _affix, _name_pattern, _noun, _root, _Sentence
+
+_PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
+
+#: head nouns of "which/what <noun>" questions → the entity types that answer them
+_HEAD_TYPES: dict[str, dict[str, float]] = {}
+
+for _words, _types in (
+    ("person people man men woman women character name boy girl child children son daughter wife husband father "
+     "mother sister brother nephew niece uncle aunt friend partner clerk servant agent officer leader member "
+     "ghost spirit figure employer employee owner doctor captain commander lieutenant sergeant scientist "
+     "specialist expert guest visitor who", {_PERSON: 1.0, _ORG: 0.3}),
+    ("place city town country location room house home street building site area region base facility "
+     "village land island planet office school church where", {_GEO: 1.0, _ORG: 0.4}),
+    ("company firm organization organisation group team agency unit squad business foundation institution "
+     "department family society club party crew", {_ORG: 1.0, _PERSON: 0.3}),
+    ("event holiday mission operation festival celebration meeting feast dinner war battle incident "
+     "occasion ceremony", {_EVENT: 1.0}),
+):
+    for _w in _words.split():
+        _HEAD_TYPES[_w] = _types
+
+_YES_NO = re.compile(r"^(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)"
+                     r"(?:n['’]t)?\b", re.I)
+
+
+@dataclasses.dataclass(frozen=True)
+class QuestionType:
+    """What kind of answer a question wants: ``kind`` (who, where, when, how-many, which, what,
+    why, how, yes-no), the entity types that fit (type → weight; empty: any), and whether a named
+    thing (an entity, number or date) answers it or a sentence does.
+
+    >>> classify("Who was Scrooge's partner?").types
+    {'PERSON': 1.0, 'ORGANIZATION': 0.5}
+    >>> classify("Which company did Scrooge run?").types
+    {'ORGANIZATION': 1.0, 'PERSON': 0.3}
+    >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
+    (False, 'yes-no')
+    >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
+    ('when', 'which')
+    >>> [classify(q).kind for q in ("Isn't Marley dead?", "How long has Marley been dead?", "What year did it end?",
+    ...                             "How long ago did he die?", "What time is it?", "What timepiece is it?", "How did he die?")]
+    ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
+    """
+
+    kind: str
+    types: dict[str, float]
+    wants_name: bool
+
+
+def classify(question: str) -> QuestionType:
+    """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
+    text = " ".join(question.strip().split())
+    low = text.lower()
+    words = re.findall(r"[a-z']+", low)
+    first = words[0] if words else ""
+    if re.match(r"how\s+long\s+ago\b|(?:(?:in|on|at|by|during|since|until|from)\s+)?(?:what|which)\s+"
+                r"(?:time|year|day|date|month|hour|night|season)s?\b", low):  # "In what year …", "At what hour …"
+        return QuestionType("when", {_EVENT: 1.0}, True)
+    if re.match(r"how\s+(?:many|much|long|old|often|far)\b", low):
+        return QuestionType("how-many", {}, True)
+    if first in ("who", "whom", "whose"):
+        return QuestionType("who", {_PERSON: 1.0, _ORG: 0.5}, True)
+    if first == "where":
+        return QuestionType("where", {_GEO: 1.0, _ORG: 0.5}, True)
+    if first == "when":
+        return QuestionType("when", {_EVENT: 1.0}, True)
+    if first == "why":
+        return QuestionType("why", {}, False)
+    if first == "how":
+        return QuestionType("how", {}, False)
+    if first in ("which", "what", "name"):
+        named = _name_of(text)
+        if named is not None:  # "What is the name of Tiny Tim's doctor?": a name, of the kind its head noun says
+            return QuestionType(first, dict(_HEAD_TYPES.get(_noun(_np_head(named)), {})), True)
+        head = _head_types(words[1:])
+        if head is not None:
+            return QuestionType(first, head, True)
+        return QuestionType(first, {}, first == "which")
+    if _YES_NO.match(low):
+        return QuestionType("yes-no", {}, False)
+    # "In which city…", "Name the…", "To whom…": look for the wh-word further on
+    for i, w in enumerate(words[:6]):
+        if w in ("who", "whom", "whose"):
+            return QuestionType("who", {_PERSON: 1.0, _ORG: 0.5}, True)
+        if w in ("which", "what"):
+            head = _head_types(words[i + 1 :])
+            if head is not None:
+                return QuestionType(w, head, True)
+        if w == "where":
+            return QuestionType("where", {_GEO: 1.0, _ORG: 0.5}, True)
+        if w == "when":
+            return QuestionType("when", {_EVENT: 1.0}, True)
+    return QuestionType("what", {}, False)
+
+
+#: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
+_NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
+
+#: what ends a noun phrase's head: a preposition or a relative word after it
+_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
+
+
+def _name_of(question: str) -> str | None:
+    """The noun phrase a "What is the name of …?" question asks the name of, lower-case modifiers
+    before a named possessor dropped ("young Scrooge's schoolmaster" → "Scrooge's schoolmaster");
+    None for other questions.
+
+    >>> _name_of("What is the name of young Scrooge's schoolmaster?"), _name_of("What was the name of the ship?")
+    ("Scrooge's schoolmaster", 'the ship')
+    >>> _name_of("What is the plan of the squad?") is None, _name_of("Whose name is on the stone?") is None
+    (True, True)
+    """
+    m = _NAME_OF.match(" ".join(question.split()))
+    if m is None:
+        return None
+    return re.sub(r"^(?:(?:the|a|an)\s+)?(?:[a-z][\w-]*\s+){1,2}(?=(?:[A-Z][\w.'’-]*\s+)*[A-Z][\w.-]*['’]s?\s)", "", m.group("np"))
+
+
+def _np_head(np: str) -> str:
+    """The head noun of a noun phrase: its last word before a preposition or relative word, after a
+    possessor ("Tiny Tim's doctor" → "doctor", "the captain of the ship" → "captain").
+
+    >>> _np_head("Tiny Tim's doctor"), _np_head("the captain of the whaling ship"), _np_head("the operation at Dulce")
+    ('doctor', 'captain', 'operation')
+    """
+    words = _NP_END.sub("", np).split()
+    return re.sub(r"['’]s?$", "", words[-1]).lower() if words else ""
+
+
+def _as_who(question: str) -> str:
+    """"What is the name of NP?" as "Who is NP?" (the relation or role it asks); other questions as they are.
+
+    >>> _as_who("What is the name of young Scrooge's schoolmaster?"), _as_who("Who is Scrooge's clerk?")
+    ("Who is Scrooge's schoolmaster?", "Who is Scrooge's clerk?")
+    """
+    np = _name_of(question)
+    return question if np is None else f"Who is {np}?"
+
+
+def _which_head(question: str) -> str | None:
+    """The root of the head noun of a "which/what NOUN …" question, when it names a kind of thing.
+
+    >>> _which_head("Which company builds the submarine engines?"), _which_head("Who is the laundress?")
+    ('compani', None)
+    >>> _which_head("Which room's doors stand open?")
+    'room'
+    """
+    words = [re.sub(r"'s?$", "", w) for w in re.findall(r"[a-z']+", question.lower())]
+    for i, w in enumerate(words[:6]):
+        if w in ("which", "what"):
+            for x in words[i + 1 : i + 7]:
+                if x in ("is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "name", "names"):
+                    continue
+                return _root(x) if x in _HEAD_TYPES or x.rstrip("s") in _HEAD_TYPES else None
+            return None
+    return None
+
+
+def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
+    """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
+    "which ghost", "what kind of business")."""
+    skip = {"is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "did", "does", "do", "s"}
+    for w in rest[:6]:
+        if w in skip:
+            continue
+        w = w.rstrip("'s") if w.endswith("'s") else w
+        if w == "name" or w == "names":
+            continue
+        for form in (w, w[:-1] if w.endswith("s") else w):
+            if form in _HEAD_TYPES:
+                return dict(_HEAD_TYPES[form])
+        return None
+    return None
+
+
+#: titles that belong to a name but do not tell people apart by themselves
+_TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
+
+#: titles that tell a man from a woman ("Mrs. Fezziwig" is not "Mr. Fezziwig")
+_FORMS_OF_ADDRESS = frozenset("mr mrs miss ms sir lady lord master madam".split())
+
+#: the forms of address of a woman: the bare surname of "Mrs. Fezziwig" names another, her husband
+_WOMEN_ADDRESSED = frozenset("mrs miss ms lady madam".split())
+
+
+class _Question:
+    """The question's terms (word roots) split into the names it mentions and the descriptive
+    rest (the relation or description asked about), each weighted by how rare it is in the
+    evidence (a word every sentence has tells candidates apart less than a rare one)."""
+
+    def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = (),
+                 kinds: dict[str, str | None] | None = None):
+        kinds = kinds or {}
+        self.tokens = list(dict.fromkeys(_root(t) for t in content_tokens(question)))
+        # "What is the name of the operation at Dulce?": the answer may be made of the question's words
+        self.asks_name = re.search(r"\b(?:name|names|called|title)\b", question, re.I) is not None
+        #: the entity types of the names the question uses (a person's name inside a firm's is not the firm)
+        self.kinds: dict[tuple[str, ...], set[str | None]] = {}
+        asked = set(content_tokens(question))
+        folded = " " + " ".join(tokenize(question)) + " "
+        named: set[str] = set()
+        self.names: set[tuple[str, ...]] = set()
+        for name in set(names):
+            toks = content_tokens(name)
+            if not toks or not set(toks) <= asked or re.search(r"['’(]", name) or f" {' '.join(tokenize(name))} " not in folded:
+                continue
+            # a name the question writes as a name (capitalised), not a common noun ("his wife")
+            m = _name_pattern(name).search(question)
+            if m and m.group(0)[:1].isupper():
+                named.update(toks)
+                self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
+        # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
+        # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
+        singles, titled = {}, set()
+        for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
+            previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
+            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
+                    previous and previous.group(1).lower().rstrip(".") not in _TITLES):
+                continue  # part of a longer name; a title before it does not count ("Agent Mercer")
+            following = m.group(2) or ""
+            possessive = _POSSESSIVE_END.search(m.group(1)) is not None
+            if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+                continue
+            token = content_tokens(m.group(1))
+            if token:
+                singles[token[-1]] = m.group(1)
+                if previous and any(tuple(content_tokens(n)) == (previous.group(1).lower().rstrip("."), token[-1]) for n in names):
+                    titled.add(token[-1])  # "Mrs. Cratchit", a name the evidence knows: not every Cratchit
+        for name in set(names):
+            toks = content_tokens(name)
+            if re.search(r"['’(]", name) or len(toks) < 2:
+                continue
+            core = [t for t in toks if t not in _TITLES] or toks
+            if kinds.get(name) not in (_PERSON, None):
+                continue  # "Scrooge" names the person, not the firm "Scrooge and Marley"
+            if core[-1] in titled and len(core) > 1:
+                continue  # the question names "Mrs. Cratchit": "Belinda Cratchit" is another
+            if core[-1] in singles or (len(core) > 1 and core[0] in singles):
+                named.update(t for t in (core[-1], core[0]) if t in singles)
+                self.names.add(tuple(toks))
+                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
+        # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
+        for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
+            named.update(content_tokens(m.group(1)))
+        self.named = {_root(t) for t in named}
+        self.rest = [t for t in self.tokens if t not in self.named]
+        n = len(sentences) + 1
+        df = {t: sum(1 for s in sentences if t in s.tokens) for t in self.rest}
+        # smoothed inverse sentence frequency; a word no sentence has weighs at most as a plain
+        # word (it tells no candidate apart)
+        self.weight = {t: 0.5 + min(2.0, math.log((n + 5) / (df[t] + 5))) for t in self.rest}
+        self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
+        # the head noun of "which company …" says what kind of thing answers, which the type
+        # already weighs; what is asked about it is the rest ("builds the submarine engines")
+        self.head = head = _which_head(question)
+        if head in self.weight and len(self.weight) > 1:
+            self.weight[head] *= 0.6
+        self.desc_total = sum(self.weight.values())
+        # a name the question uses that no evidence has: the evidence is about something else
+        missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
+        self.found = 1.0 - 0.8 * len(missing) / len(self.named) if self.named and sentences else 1.0
+
+    def describes(self, tokens: frozenset[str] | set[str]) -> float:
+        """The weighted share of the question's descriptive terms in ``tokens`` (1 when it has none)."""
+        if not self.desc_total:
+            return 1.0
+        return sum(w for t, w in self.weight.items() if t in tokens) / self.desc_total
+
+    def links(self, tokens: frozenset[str] | set[str]) -> float:
+        """The share of the names' words the question uses that ``tokens`` has (1 when it names none)."""
+        if not self.named:
+            return 1.0
+        return sum(1 for t in self.named if t in tokens) / len(self.named)
+
+    def coverage(self, tokens: frozenset[str] | set[str]) -> float:
+        """How much of the question ``tokens`` covers: its descriptive terms, then its names."""
+        if not self.tokens:
+            return 0.0
+        link = self.links(tokens)
+        return self.describes(tokens) * (0.6 + 0.4 * link) if self.rest else link
+
+    def overlap(self, name: str, kind: str | None = None) -> float:
+        """How much a candidate is the question's own: 1 for a name made of the question's words
+        or a longer form of a name it uses ("Ebenezer Scrooge" when it asks about "Scrooge"),
+        else a little for each of its words that is a name the question uses ("Mrs. Cratchit"
+        when it asks about "Bob Cratchit"). A longer name of another kind is another thing ("Scrooge
+        and Marley", a firm, when it asks about Scrooge); so is the bare surname of a woman the
+        question names with her form of address (her husband's, as a rule).
+
+        >>> _Question("Who is Mrs. Fezziwig's husband?", ["Mrs. Fezziwig", "Fezziwig"]).overlap("Fezziwig")
+        0.1
+        >>> _Question("Who is Mr. Fezziwig's wife?", ["Mr. Fezziwig", "Fezziwig"]).overlap("Fezziwig")
+        1.0
+        >>> _Question("Who danced with Mrs. Fezziwig while Scrooge watched?", ["Mrs. Fezziwig", "Scrooge"]).overlap("Scrooge")
+        1.0
+        """
+        toks = content_tokens(name)
+        roots = {_root(t) for t in toks}
+        titles, asked = set(toks) & _FORMS_OF_ADDRESS, set(self.tokens) & _FORMS_OF_ADDRESS
+        if (titles and asked and not titles & asked) or (not titles and any(
+                set(named) & _WOMEN_ADDRESSED & asked and set(toks) <= set(named) - _FORMS_OF_ADDRESS for named in self.names)):
+            pass  # "Mrs. Fezziwig" is not the "Mr. Fezziwig" the question asks about, nor her bare surname
+        elif not toks or tuple(toks) in self.names or (roots <= set(self.tokens) and not self.asks_name) or any(
+                _affix(named, toks) and (kind is None or not self.kinds.get(named, set()) - {None} or kind in self.kinds[named])
+                for named in self.names):
+            return 1.0
+        return 0.1 * sum(1 for t in roots if t in self.named) / len(roots)

@@ -1,0 +1,364 @@
+"""The rank: named :data:`FEATURES` weighted by :data:`WEIGHTS`, each candidate's support in the evidence
+(:class:`_Context`), answerability (:func:`_states_key`), and the span candidates of how-many and when."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Sequence
+
+from ..engine import Passage
+from ..text import content_tokens, tokenize
+from .asked import _asked_verb, _called_noun, _key_terms, _names_only_asked
+from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .evidence import _names_the, _near, _role, _tied
+from .places import PLACE_TIE, _asked_subject, _sent_there
+from .question import _GEO, QuestionType, _Question, classify
+from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
+from .relations import _anchors, _relation, _relation_support
+from .sentence import _with_antecedents
+from .speech import _speaker
+from .times import _DATE, _NUMBER, _ONE_PRONOUN, _counted, _counted_span, _counts, _unheaded
+from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
+
+#: the support of a sentence that states the relation a relational question asks, of the candidate
+RELATION_SUPPORT = 1.0
+
+
+def _states_key(c: _Cand, ctx: _Context) -> bool:
+    """Whether the evidence states the question's key term (:func:`_key_terms`) of the candidate:
+    a role noun ("Who is the captain of …?") in a sentence that names it, in a short passage about
+    it (a relationship, an entity's description, a fact, a claim) or in its name; an act (the verb
+    or what it is done to) anywhere in a passage that names it (its subject is often a pronoun
+    there); a relation (which the text states in many ways, :func:`_relation_anchors`) anywhere in
+    the evidence; true when the question has no key term. A name merely co-mentioned with the
+    question's other words, whose evidence never says the role or act asked ("captain", "builds
+    the engines"), does not answer it. A role whose holder's *name* is asked ("What is the name of
+    X's schoolmaster?", a role relation without a converse: "Who is X's doctor?") must be said of
+    the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
+    ("the Schoolmaster") is none (:func:`_names_only_asked`)."""
+    if not ctx.key:
+        return True
+    if _names_only_asked(c.name, ctx.q):
+        return False
+    if ctx.key_is_loose and ctx.relational:
+        return any(ctx.key & t for t in ctx.passage_tokens)
+    if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
+    if ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
+        return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
+    said = set(_roots(c.name))
+    for k, _, _ in c.hits:
+        said |= ctx.sentences[k].tokens
+    for i in c.mentions:
+        if ctx.passages[i].kind in _SHORT_ABOUT:
+            said |= ctx.passage_tokens[i]
+    return bool(ctx.key & said)
+
+
+#: the kinds of passage that are short statements about their mentions (not a whole text unit)
+_SHORT_ABOUT = frozenset({"fact", "relationship", "entity", "claim"})
+
+#: the plainness of a lower-case place phrase (:func:`_place_phrases`) for a where-question: a name
+#: that the evidence supports as well still comes first
+PHRASE_PLAIN = 0.7
+
+#: the features a candidate's rank is a weighted sum of (logs of the factors the evidence gives it;
+#: see :func:`_features`), and their weights: the product of the factors. ``bench/fit_answers.py``
+#: fits weights on the bench's training questions to see whether others would rank better (so far
+#: they did not on held-out questions, so none replace these)
+FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
+            "first", "mentions", "joint")
+
+WEIGHTS = (1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+
+#: how much of the rank rests on the share of the question's descriptive terms that the evidence
+#: naming a candidate covers *together* (:func:`_mention_support`'s ``joint``): the one whose
+#: evidence says all that is asked ("visits", "warn", "ghost", across passages) beats the one whose
+#: best passage repeats part of it
+JOINT = 0.6
+
+
+@dataclasses.dataclass
+class _Context:
+    """What scoring a candidate reads: the evidence, the question, and what is worked out once."""
+
+    sentences: Sequence[_Sentence]
+    passages: Sequence[Passage]
+    q: _Question
+    qt: QuestionType
+    passage_tokens: Sequence[frozenset[str]]
+    anchors: dict[int, list[tuple[int, int, int, float]]]
+    verb: str | None
+    relational: bool = False  # the question asks a relation ("Who is X's R?"): its answer is no speaker's
+    key: frozenset[str] = frozenset()  # the term the evidence must state of the answer (:func:`_key_terms`)
+    key_is_loose: bool = False  # the key term is a relation or an act: the evidence must have it at all
+    key_is_tied: bool = False  # the key term is a role a name is asked for: it must be said of the candidate (:func:`_tied`)
+    called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
+    subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
+
+    def __post_init__(self) -> None:
+        #: each passage's text as compared for sameness (the same text counts once)
+        self.keys = [" ".join(p.text.split()).lower() for p in self.passages]
+        self.n_passages = len(set(self.keys))
+        self.structured = any(p.kind in _ABOUT_ITS_MENTIONS for p in self.passages)
+        self.cover = [self.q.coverage(s.tokens) for s in self.sentences]
+        self.top_cover = max(self.cover, default=0.0)
+
+
+def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float, float]:
+    """Per passage, how well the candidate's best mention there is supported (:func:`_near`, the
+    asked verb's role, the speaker of quoted words, the relation asked); how many sentences state
+    the relation of it; how well the best-aligned sentence naming it matches the question,
+    relative to the best-aligned sentence of all the evidence (1: it is named there); and the
+    share of the question's descriptive terms that the sentences naming it and the passages about
+    it have together (``joint``; the words its own name says do not count)."""
+    q, sentences = ctx.q, ctx.sentences
+    per_passage: dict[int, float] = {}
+    related, aligned = 0, 0.0
+    # a place the text names by what happens there: its name says the question's words
+    own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
+    # the question's words the name itself says are no evidence about it elsewhere ("the Ghost of
+    # Christmas Past" is not the ghost that visits on Christmas Eve because its name says so) —
+    # unless the question asks for a name or says what kind of thing answers ("which holiday")
+    says = frozenset() if q.asks_name else frozenset(t for t in _roots(c.name) if t in q.weight and t != q.head) - own
+    for k, a, b in c.hits:
+        s = sentences[k]
+        if ctx.top_cover:
+            aligned = max(aligned, ctx.cover[k] / ctx.top_cover)
+        near = _near(s, a, b, q, ctx.passage_tokens[s.passage], own, says)
+        if ctx.verb and ctx.verb in s.tokens:
+            near = min(1.0, near * _role(s.text, a, b, ctx.verb))
+        if ctx.qt.kind == "where" and _sent_there(s.text, a, q.weight, ctx.subject):
+            near = min(1.0, near * PLACE_TIE)
+        spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
+        if spoken:
+            # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
+            said = max(q.coverage(sentences[j].tokens) for j in spoken)
+            near = max(near, 0.9 * said * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
+        stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
+        if stated < 0:
+            near *= 0.3  # described by the converse role: the question's own side of the relation
+        elif stated:
+            # the sentence states the relation the question asks, of this name ("Fan is Scrooge's sister")
+            near, related = max(near, RELATION_SUPPORT * stated), related + 1
+        if ctx.called and _names_the(s.text, a, b, ctx.called):
+            near = max(near, RELATION_SUPPORT)  # "This girl is Want" for what the girl is called
+        per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
+    # a passage about the candidate (a relationship's end, an entity's description) supports it
+    # as far as it covers the question, and more when the candidate's name stands next to the
+    # words that do ("MRS. DILBER → SCROOGE: Mrs. Dilber is a laundress" is about both, a laundress one)
+    covered: set[str] = set()
+    for k, _, _ in c.hits:
+        covered |= sentences[k].tokens
+    for i in c.mentions:
+        covered |= ctx.passage_tokens[i]
+    joint = q.describes(covered - says)
+    for i in c.mentions:
+        near = per_passage.get(i, 0.0)
+        tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
+        per_passage[i] = max(near, 0.6 * q.coverage(tokens) + 0.4 * near)
+    # structured evidence (a relationship, an entity's description) says what it says of its
+    # ends; a name somewhere in a long text, report or summary is a weaker witness
+    for i in per_passage:
+        if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
+            per_passage[i] *= 0.7
+    return per_passage, related, aligned, joint
+
+
+def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float, float, list[int]]:
+    """Independent evidence, with diminishing returns: the same text counted once, the best
+    passage fully, the next half, then a quarter… (a name that is everywhere is the topic, not
+    the answer). ``keys``: the passages' texts as compared. Returns the support, the best
+    passage's share and the passages, best first."""
+    seen: set[str] = set()
+    support, best = 0.0, 0.0
+    order: list[int] = []
+    for i in sorted(per_passage, key=lambda i: (-per_passage[i], i)):
+        cov = per_passage[i]
+        key = keys[i]
+        if key in seen or cov <= 0:
+            continue
+        seen.add(key)
+        support += cov * cov * 0.5 ** len(order)
+        best = max(best, cov)
+        order.append(i)
+    return support, best, order
+
+
+def _kind_named(name: str, head: str | None) -> bool:
+    """Whether a name of several words ends with the noun a "which NOUN" question asks for: the
+    text names a thing of that kind by what sets it apart ("the mainframe room" for "which room"),
+    as a name does, even in lower case.
+
+    The word before the noun must not read as an adjective ("jolly holidays" is no name of a holiday).
+
+    >>> _kind_named("the mainframe room", "room"), _kind_named("room", "room"), _kind_named("the mainframe", "room")
+    (True, False, False)
+    >>> _kind_named("jolly holidays", "holiday"), _kind_named("the central room", "room")
+    (False, False)
+    >>> _kind_named("the security room", "room")
+    True
+    """
+    words = content_tokens(name)
+    return head is not None and len(words) > 1 and _root(words[-1]) == head and not _ADJECTIVE_END.search(words[-2])
+
+
+def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -> float:
+    """How much a candidate is a name rather than a common noun or a description: 1 for a name
+    (or a name of the asked kind, :func:`_kind_named`); less for one the evidence only writes in
+    lower case or also as a common noun, or a description standing for a name ("Cratchit's wife")."""
+    lower_only = bool(c.surfaces) and not any(x[:1].isupper() for x in c.surfaces)
+    # a place the text names with common nouns ("the equipment bay") answers "where"; the bare
+    # head noun ("the base", "the room") does not
+    place = qt.kind == "where" and c.type == _GEO and len(content_tokens(c.name)) > 1
+    # a thing the index types as the asked kind, named by what sets it apart ("the mainframe room")
+    kind = qt.types.get(c.type or "", 0.0) >= 1.0 and _kind_named(c.name, head)
+    plain = 0.2 if (lower_only or generic) and not (place or kind) else 1.0
+    if c.phrase and (qt.kind == "where" or not qt.types):
+        plain = PHRASE_PLAIN  # a lower-case place the text sends someone to: below a name that fits as well
+    if plain < 1 and c.type is None and qt.types:
+        plain = 0.1  # a common noun no index types, for a question that wants a kind of thing ("poor" for "who")
+    if re.search(r"['’]s?\b", c.name) and not c.phrase:  # "the poulterer's" is a shop, not a possessor
+        plain *= 0.4
+    return plain
+
+
+def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[float, ...]]:
+    """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
+    and its strength (support × type fit × novelty × plainness × spread × how much of the question's
+    names the evidence has: what the unanswerable threshold reads); and its features. The joint
+    coverage ranks candidates but is not part of the strength: that the evidence of none says all
+    the question asks is no reason to say the data does not answer it."""
+    q, qt = ctx.q, ctx.qt
+    per_passage, related, aligned, joint = _mention_support(c, ctx)
+    support, best_cover, order = _support(per_passage, ctx.keys)
+    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
+    novelty = 1.0 - q.overlap(c.name, c.type)
+    plain = _plain(c, qt, generic, q.head)
+    # a name in most of the evidence is its topic, not the answer: weighted down like a common term
+    named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
+    spread = min(1.0, math.log(1 + (ctx.n_passages + 3) / max(1, named_in)) / math.log(4))
+    joint = 1 - JOINT + JOINT * joint  # ranks, but does not decide whether the data answers
+    strength = support * type_fit * novelty * plain * spread * q.found
+    if strength <= 0:
+        return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    states = _states_key(c, ctx) or (related > 0 and not _names_only_asked(c.name, q))
+    features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
+                math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
+                math.log(1 + min(order, default=0)), math.log(1 + len(c.hits) + len(c.mentions)),
+                math.log(joint))
+    rank = math.exp(max(-50.0, min(50.0, sum(w * f for w, f in zip(WEIGHTS, features, strict=True)))))
+    why = (f"support {support:.3f} from {len(order)} passage(s), best coverage {best_cover:.2f}; "
+           f"type {c.type or 'unknown'} fit {type_fit:g}; novelty {novelty:.2f}; spread {spread:.2f}; "
+           f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
+           + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
+           + (f"; states the relation asked in {related} sentence(s)" if related else "")
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key))} of it: no answer"))
+    # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
+    # but has no strength: when it ranks first, the data does not answer
+    cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
+                     round(strength, 6) if states else 0.0)
+    return cand, features
+
+
+def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
+                sentences: Sequence[_Sentence]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """Every candidate answer with its features, best first (rank score, then name)."""
+    cands = _collect(passages, sentences, qt, question, q.weight)
+    joined = "\n".join(s.text for s in sentences)
+    generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
+    _resolve_pronouns(cands, sentences, q, generic)
+    ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
+                   _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
+                   _asked_subject(question))
+    if ctx.key and not ctx.key_is_loose:
+        _resolve_descriptions(cands, sentences, q, generic, ctx.key)
+    wanted = [t for t, w in qt.types.items() if w >= 1.0]
+    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
+    scored = [(c, f) for c, f in scored if c.score > 0]
+    scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
+    return scored
+
+
+def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
+    names = [m.name for p in passages for m in p.mentions]
+    kinds: dict[str, str | None] = {}
+    for p in passages:
+        for m in p.mentions:
+            kinds[m.name] = kinds.get(m.name) or m.type
+    return _Question(question, names, sentences, kinds)
+
+
+def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple[Candidate, tuple[float, ...]]]:
+    """The named candidates :func:`extract_answer` weighs for ``question``, best first, each with
+    its :data:`FEATURES` (what ``bench/fit_answers.py`` fits the weights on); empty when the
+    question is answered by a sentence, a number or a time."""
+    qt = classify(question)
+    sentences = _sentences(passages)
+    if qt.kind == "why":
+        sentences = _with_antecedents(sentences)
+    q = _question(question, passages, sentences)
+    if not qt.wants_name or not q.rest or qt.kind in _SPAN_KINDS:
+        return []
+    return _candidates(question, passages, qt, q, sentences)
+
+
+# -- answers that are not entities: counts, times, yes-no, sentences ------------------------------
+#: the question kinds answered by a span of the text (a number, a time), never by an entity
+_SPAN_KINDS = ("how-many", "when")
+
+#: how much the question's terms in the scene around a count or a time (the text either side of its
+#: sentence in its passage) weigh against those near it: "eighteen minutes … behind his time" after
+#: "catch Bob Cratchit coming late!" answers how late Bob is, not "home in five minutes" at a party
+SCENE = 0.8
+
+
+def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
+                     passages: Sequence[Passage]) -> list[Candidate]:
+    """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
+    an entity — each supported, passage by passage, by how well the words around it match the
+    question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
+    question itself says is not an answer. Best first."""
+    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    counted = _counted(question) if qt.kind == "how-many" else frozenset()
+    asked = " ".join(tokenize(question))
+    passage_tokens = [_roots(p.text) for p in passages]
+    keys = [" ".join(p.text.split()).lower() for p in passages]
+    found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
+    scene: dict[str, float] = {}
+    for s in sentences:
+        for m in pattern.finditer(s.text):
+            a, b = m.span()
+            if (qt.kind == "how-many" and m.group(0).lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
+                    and _counts(s, a, b, counted) < 2):
+                continue  # "the one", "that one" — unless it counts the asked thing ("only one ghost")
+            key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
+            if not key or f" {key} " in f" {asked} ":
+                continue
+            t, at = _unheaded(s, a)
+            near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
+            if s.text not in scene:
+                scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
+            weight = SCENE if qt.kind == "how-many" else SCENE / 2
+            near *= 1.0 - weight / 2 + weight * scene[s.text]
+            near = min(1.0, near * _counts(s, a, b, counted))
+            per, shown = found.setdefault(key, ({}, []))
+            per[s.passage] = max(per.get(s.passage, 0.0), near)
+            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
+    out = []
+    for per, shown in found.values():
+        top = max(per.values())
+        # a passage where the same value counts or dates something else is not its support
+        per = {at: v for at, v in per.items() if v >= top / 2}
+        support, best, order = _support(per, keys)
+        if support <= 0:
+            continue
+        strength = support * q.found
+        name = max(shown, key=lambda x: x[0])[1]
+        why = f"{'number' if qt.kind == 'how-many' else 'time'} supported {support:.3f} from {len(order)} passage(s), best {best:.2f}"
+        out.append(Candidate(name, "NUMBER" if qt.kind == "how-many" else "DATE", round(strength, 6), tuple(order), why,
+                             round(best, 6), round(strength, 6)))
+    out.sort(key=lambda c: (-c.score, min(c.support, default=0)))  # a tie: the value said first
+    return out

@@ -1,0 +1,48 @@
+"""Things that are not names: noun phrases, a question's stranded preposition, the head noun a
+what-question asks for."""
+
+from __future__ import annotations
+
+import re
+
+from ..text import STOPWORDS
+from .question import _HEAD_TYPES, classify
+from .words import _AUXILIARIES, _root
+
+#: a determiner and up to three lower-case words anywhere ("a small drone", "the word")
+_NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
+
+#: "What does the clerk warm himself at?", "What did Mira cut the rope with?": the preposition whose object is asked
+_STRANDED = re.compile(r"^\s*what\s+(?:does|did|do|is|was|are|were|will|would|can|could|has|had|have)\s+\S.*?\s+"
+                       r"(?P<p>at|with|on|in|into|onto|from|to|for|about|by|under|over|through|behind|inside|upon)\s*[?.!]*$", re.I)
+
+
+def _stranded(question: str) -> str | None:
+    """The preposition a what-question ends with, whose object it asks ("What does the clerk try to
+    warm himself at?" → at); None when it ends otherwise.
+
+    >>> _stranded("What does Scrooge's clerk try to warm himself at?"), _stranded("What does Mira carry to the inn?")
+    ('at', None)
+    """
+    m = _STRANDED.match(question)
+    return m.group("p").lower() if m else None
+
+
+def _thing_head(question: str) -> str | None:
+    """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
+    hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
+
+    >>> _thing_head("What creature hovered over the lab?"), _thing_head("Which tool did Mira use?")
+    ('creatur', 'tool')
+    >>> _thing_head("What does Mira use?"), _thing_head("Which company builds it?"), _thing_head("What Cratchit child?")
+    (None, None, None)
+    """
+    m = re.match(r"\s*(?i:what|which)\s+([a-z][a-z-]*)\b", question)  # a capitalised word is a name, no head
+    if not m:
+        return None
+    w = m.group(1).lower()
+    if w in _AUXILIARIES or w in STOPWORDS or w in _HEAD_TYPES or w.rstrip("s") in _HEAD_TYPES:
+        return None
+    if classify(question).kind not in ("what", "which"):
+        return None
+    return _root(w)

@@ -1,0 +1,159 @@
+"""Numbers, counts and time expressions: the patterns a how-many or a when question takes its answers from,
+the thing counted, and the count a span says."""
+
+from __future__ import annotations
+
+import re
+
+from ..text import STOPWORDS
+from .words import _AUXILIARIES, _root, _roots, _Sentence, _word_roots
+
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+                 "thousand million dozen").split()
+
+_NUMBER_WORD = "(?:" + "|".join(_NUMBER_WORDS) + ")"
+
+#: a count: digits, or number words alone or compounded ("eighteen hundred", "five-and-twenty", "twenty-one",
+#: "two and a half"); "once", "twice", "thrice" count times
+_NUMBER = re.compile(r"\b(?:(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)(?:and(?:\s+|-))?" + _NUMBER_WORD
+                     + r"){0,3}(?:\s+and\s+a\s+half)?|once|twice|thrice)\b", re.I)
+
+_TIMES_SAID = frozenset({"once", "twice", "thrice"})
+
+_MONTHS = "January February March April May June July August September October November December"
+
+_MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
+
+_ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
+            r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
+
+#: a time expression: a date, a weekday, a feast's day, "seven years ago", "this very night", "to-morrow",
+#: "at midnight", "two o'clock" (month names only capitalised: "may" is a verb); an underscore of
+#: italics around it does not join it to a word ("_December, 1843._")
+_ONE_TIME = (
+    r"(?<![^\W_])(?:(?i:" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH + r"(?:,?\s+\d{4})?"
+    r"|(?:\d{1,2}\s+)?" + _MONTH + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?|\d{4}"
+    r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
+    r"|(?i:(?:Christmas|New\s+Year['’]?s?|Easter|Midsummer)[\s-]+(?:Eve|Day|morning|night|evening|time))"
+    r"|(?i:(?:\d+|" + _NUMBER_WORD + r"(?:[\s-]+" + _NUMBER_WORD + r"){0,3})\s+(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|nights?|"
+    r"weeks?|months?|years?|centur(?:y|ies))\s+(?:ago|before|later|earlier|since|hence))"
+    r"|(?i:(?:this|that|last|next|the\s+next|the\s+same|the\s+following|the\s+previous|one|every)\s+(?:very\s+)?"
+    r"(?:night|morning|evening|afternoon|day|week|month|year|hour|winter|summer|spring|autumn))"
+    r"|(?i:(?:to-?morrow|to-?night|to-?day|yesterday)(?:\s+(?:night|morning|evening|afternoon))?)"
+    r"|(?i:midnight|noon|dawn|daybreak|sunrise|sunset|nightfall)"
+    r"|(?i:(?:\d{1,2}|" + _NUMBER_WORD + r")\s+o['’]clock)"
+    r")(?![^\W_])"
+)
+
+#: a clause that says a time by what happens then ("when the bell tolls One", not the question "when
+#: will he come"), up to seven words, ending its clause; a period since or until an event named by one
+#: noun ("since the briefing", not "since the storm ended")
+_TIME_CLAUSE = (r"(?<![\w'’])(?i:when)\s+(?!(?i:will|would|did|do|does|is|are|was|were|shall|should|can|could|has|have|had)\b)"
+                r"(?:[\w'’-]+\s+){1,6}?[\w'’-]*\w(?=\s*(?:[,;:.!?()\"“”—]|['’](?:\s|$)|$)"
+                r"|\s+(?:it|he|she|they|I|we|you|there)\s)"  # "When Scrooge awoke | it was so dark"
+                r"|(?<![\w'’])(?i:since|until|till|during|after)\s+(?i:the|his|her|their|its|our|my|your|that|this)\s+[a-z][\w-]*"
+                r"(?=\s*(?:[,;:.!?()\"“”—]|$))")
+
+#: a time expression, with the times that follow and narrow it ("to-morrow when the bell tolls One",
+#: "the next night at the same hour", "December 24, 2007")
+_DATE = re.compile(r"(?:" + _ONE_TIME + r")(?:(?:,?\s+(?:at|on|in)\s+|\s+)(?:" + _ONE_TIME + r")|,?\s+(?:" + _TIME_CLAUSE + r"))*|"
+                   + _TIME_CLAUSE)
+
+#: the units a "how long / how old" question counts in
+_UNITS = frozenset(_root(w) for w in "second minute hour day night week month year century mile yard foot feet inch".split())
+
+#: the words after which "one" is a pronoun, not a count ("no one", "the one", "every one")
+_ONE_PRONOUN = re.compile(r"(?:\b(?:no|the|every|any|some|each|this|that|which|a|little|dear|only|another)\s+)$", re.I)
+
+
+def _counted(question: str) -> frozenset[str]:
+    """The roots of what a how-many question counts: the nouns after "how many/much" up to its verb
+    ("How many shillings a week …" → shilling); the units of time and length for "how long/old/far".
+
+    >>> sorted(_counted("How many spirits will haunt Scrooge?")), sorted(_counted("How long has he been dead?"))[:3]
+    (['spirit'], ['centuri', 'day', 'feet'])
+    >>> _counted("Who counts the money?")
+    frozenset()
+    """
+    m = re.match(r"\s*how\s+(many|much|long|old|often|far)\b((?:\s+[a-z][\w-]*){0,3})", question, re.I)
+    if not m:
+        return frozenset()
+    if m.group(1).lower() in ("long", "old", "far"):
+        return _UNITS
+    nouns = []
+    for w in m.group(2).split():
+        if w.lower() in _AUXILIARIES or w.lower() in STOPWORDS:
+            break
+        nouns.append(_root(w.lower()))
+    return frozenset(nouns)
+
+
+def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
+    """A count as the answer states it: with the "a" of "a dozen" and the noun it counts when that
+    follows within three words ("fifteen shillings").
+
+    >>> s = _Sentence(0, "The hum of a dozen old servers filled it.", frozenset())
+    >>> _counted_span(s, 13, 18, frozenset({_root("servers")})), _counted_span(s, 13, 18, frozenset())
+    ('a dozen old servers', 'a dozen')
+    >>> _counted_span(_Sentence(0, "He was eighteen minutes and a half late.", frozenset()), 7, 15, frozenset({_root("minutes")}))
+    'eighteen minutes and a half'
+    >>> [m.group(0) for m in _NUMBER.finditer("two and a half miles, and a half-crown twice")]
+    ['two and a half', 'twice']
+    """
+    start = a - 2 if re.search(r"(?<![\w'’])[aA]\s$", s.text[max(0, a - 3) : a]) else a
+    for m in re.finditer(r"\s+([\w'’-]+)", s.text[b:]):
+        between = s.text[b : b + m.start()]
+        if len(between.split()) >= 3 or re.search(r"[,;:!?()\"“”—]", between):
+            break
+        if any(r in counted for r in _word_roots(m.group(1))):
+            half = re.match(r"\s+and\s+a\s+half\b", s.text[b + m.end() :])  # "eighteen minutes and a half"
+            return s.text[start : b + m.end() + (half.end() if half else 0)]
+    return s.text[start:b]
+
+
+def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
+    """How a number at ``s.text[a:b]`` stands to what the question counts: 2 when the counted noun
+    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers"), 1 when
+    its sentence or the words around it say the noun, 0.3 when nothing near it does (a count of
+    something else). "one" not before the noun is taken for a pronoun ("no one", "one of them"): 0.
+
+    >>> s, coin = _Sentence(0, "His clerk had fifteen shillings a week and one good coat.", frozenset()), frozenset({_root("shillings")})
+    >>> _counts(s, 14, 21, coin), _counts(s, 43, 46, coin)
+    (2.0, 0.0)
+    >>> _counts(_Sentence(0, "He waited three days.", frozenset()), 10, 15, coin)
+    0.3
+    >>> s = _Sentence(0, "He knocked twice.", frozenset())
+    >>> _counts(s, 11, 16, _counted("How many times did he knock?")), _counts(s, 11, 16, coin)
+    (2.0, 0.0)
+    """
+    if not counted:
+        return 1.0
+    if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else
+        return 2.0 if _root("times") in counted else 0.0
+    following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
+    words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
+    if any(r in counted for r in words[:3]):
+        return 2.0
+    if s.text[a:b].lower() == "one":
+        return 0.0
+    before, after = s.context
+    around = {r for w in (*before, *after) for r in w} | set(s.tokens)
+    return 1.0 if around & counted else 0.3
+
+
+def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
+    """The sentence a value at ``s.text[a:]`` stands in, without the heading in capitals the text
+    runs into it ("THE FIRST OF THE THREE SPIRITS When Scrooge awoke"), whose words are not its
+    context; and where that sentence starts in ``s.text``.
+
+    >>> _unheaded(_Sentence(0, "[Illustration] THE FIRST SPIRIT When he awoke, it was dark.", frozenset()), 32)[0].text
+    'When he awoke, it was dark.'
+    >>> _unheaded(_Sentence(0, "THE FIRST SPIRIT came when he awoke.", frozenset()), 22)[1]
+    0
+    """
+    head = re.sub(r"\[[^\]]*\]", "", s.text[:a])  # "[Illustration]" marks no words
+    if not re.search(r"[A-Z]{2}", head) or re.search(r"[a-z]", head):
+        return s, 0
+    text = s.text[a:]
+    return _Sentence(s.passage, text, _roots(text)), a

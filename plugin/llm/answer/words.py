@@ -1,0 +1,246 @@
+"""Words of the answer step: word roots (the stemmer), sentences and their words, name patterns and spans,
+small word lists and patterns every later step reads."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Sequence
+
+import Stemmer
+
+from ..engine import Passage
+from ..text import content_tokens, split_sentences, tokenize
+
+#: a word or name written as a possessor ("Scrooge's", "Cratchits'")
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+# -- word roots ----------------------------------------------------------------------------------
+#: general English forms the Snowball stemmer does not join to their word: irregular verbs' past
+#: forms and participles, irregular plurals, the few nouns and adjectives of a verb that share no
+#: stem with it ("death", "born") and the agent nouns of a few common verbs ("writer", "author",
+#: "leader": Snowball keeps "-er", as "shoulder" is not "should"); each maps to the word whose stem it takes
+_IRREGULAR = {
+    "wrote": "write", "written": "write", "writer": "write", "author": "write", "authored": "write",
+    "leader": "lead", "winner": "win", "born": "bear", "bore": "bear", "gave": "give", "given": "give",
+    "took": "take", "taken": "take", "made": "make", "sold": "sell", "bought": "buy", "told": "tell",
+    "led": "lead", "ran": "run", "went": "go", "gone": "go", "saw": "see", "seen": "see", "met": "meet",
+    "kept": "keep", "held": "hold", "lost": "lose", "won": "win", "dead": "die", "death": "die",
+    "marriage": "marry", "children": "child", "men": "man", "women": "woman", "people": "person",
+}
+
+# the common irregular past forms, folded into their verb
+for _forms in ("sit sat", "stand stood", "speak spoke spoken", "come came", "begin began begun", "know knew known",
+               "think thought", "bring brought", "feel felt", "leave left", "hear heard", "fall fell fallen",
+               "rise rose risen", "wear wore worn", "draw drew drawn", "drive drove driven", "fly flew flown",
+               "grow grew grown", "hide hid hidden", "hang hung", "pay paid", "send sent", "shake shook shaken",
+               "sing sang sung", "sleep slept", "spend spent", "steal stole stolen", "strike struck", "swear swore sworn",
+               "teach taught", "throw threw thrown", "understand understood", "wake woke woken", "weep wept",
+               "fight fought", "catch caught", "choose chose chosen", "eat ate eaten", "feed fed", "break broke broken",
+               "forget forgot forgotten", "mean meant", "ride rode ridden", "ring rang rung", "seek sought",
+               "lend lent", "bend bent", "build built", "light lit", "shine shone", "dig dug"):
+    _base, *_past = _forms.split()
+    for _f in _past:
+        _IRREGULAR.setdefault(_f, _base)
+
+#: the noun suffixes of a state or office Snowball keeps, after a word of four letters or more
+#: ("mentorship" → "mentor", "childhood" → "child"; not "worship", "likelihood")
+_STATE = re.compile(r"(?<=\w{3}[^\Wi])(?:ship|hood)$")
+
+#: a verb in "-ce" without its "e" before "-ed", "-ing" (English spelling drops it): Snowball takes
+#: "-ic", "-ence" off "apprentice", "experience" but not off "apprenticed", "experienced"
+_CE_DROPPED = re.compile(r"(?<=\w\w)c(?:ed|ing)$")
+
+#: the Snowball English (Porter2) stemmer, PyStemmer's C build
+_STEMMER = Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _root(token: str) -> str:
+    """A word's root for matching a question against its evidence: its Snowball English (Porter2)
+    stem, irregular forms first taken to their word (:data:`_IRREGULAR`). Memoised: every sentence
+    of every ask's evidence goes through here.
+
+    >>> [_root(w) for w in ("wrote", "writing", "illustrator", "illustrated", "founded", "scrooge")]
+    ['write', 'write', 'illustr', 'illustr', 'found', 'scroog']
+    >>> [_root(w) for w in ("carries", "carried", "carrying", "plays", "played", "sits", "sat", "sitting")]
+    ['carri', 'carri', 'carri', 'play', 'play', 'sit', 'sit', 'sit']
+
+    Words that only look like another word with a suffix keep theirs:
+
+    >>> [_root(w) for w in ("shoulder", "should", "father", "general", "generous", "men", "man")]
+    ['shoulder', 'should', 'father', 'general', 'generous', 'man', 'man']
+
+    A noun of state or office meets its noun, and a verb in "-ce" keeps its "e" before "-ed"/"-ing":
+
+    >>> [_root(w) for w in ("mentorship", "mentor", "leadership", "childhood", "worship", "likelihood")]
+    ['mentor', 'mentor', 'lead', 'child', 'worship', 'likelihood']
+    >>> [_root(w) for w in ("apprenticed", "apprentice", "experienced", "experience", "noticing", "notice", "iced")]
+    ['apprentic', 'apprentic', 'experi', 'experi', 'notic', 'notic', 'ice']
+    """
+    if token not in _IRREGULAR:
+        token = _CE_DROPPED.sub("ce", _STATE.sub("", token))
+    return str(_STEMMER.stemWord(_IRREGULAR.get(token, token)))
+
+
+def root_tokens(text: str) -> list[str]:
+    """The roots (:func:`_root`) of a text's content words, in order: how the answer step matches
+    words, for whoever ranks evidence for it.
+
+    >>> root_tokens("Bob carried Tiny Tim; the ghosts wrote.")
+    ['bob', 'carri', 'tini', 'tim', 'ghost', 'write']
+    """
+    return [_root(t) for t in content_tokens(text)]
+
+
+def _roots(text: str) -> frozenset[str]:
+    return frozenset(root_tokens(text))
+
+
+# -- evidence as sentences ----------------------------------------------------------------------
+@dataclasses.dataclass
+class _Sentence:
+    passage: int
+    text: str
+    tokens: frozenset[str]  # word roots
+    before: str = ""  # the passage's text before the sentence (for context windows across sentences)
+    after: str = ""
+
+    @functools.cached_property
+    def low(self) -> str:
+        return self.text.lower()
+
+    @functools.cached_property
+    def words(self) -> tuple[list[int], list[int], list[tuple[str, ...]]]:
+        """The sentence's whitespace-separated words: their starts, their ends and their roots."""
+        found = [(m.start(), m.end(), _word_roots(m.group(0))) for m in re.finditer(r"\S+", self.text)]
+        return [w[0] for w in found], [w[1] for w in found], [w[2] for w in found]
+
+    @functools.cached_property
+    def context(self) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+        """The roots of the :data:`WINDOW` words before the sentence and after it, in its passage."""
+        return [_word_roots(w) for w in self.before.split()[-WINDOW:]], [_word_roots(w) for w in self.after.split()[:WINDOW]]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _word_roots(word: str) -> tuple[str, ...]:
+    return tuple(_root(t) for t in content_tokens(word))
+
+
+def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
+    out: list[_Sentence] = []
+    for i, p in enumerate(passages):
+        text = " ".join(p.text.split())
+        for a, b in split_sentences(text):
+            s = text[a:b].strip()
+            if len(s) >= 3:
+                out.append(_Sentence(i, s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
+    return out
+
+
+_IRREGULAR_PLURALS = {"wives": "wife", "children": "child", "men": "man", "women": "woman", "people": "person"}
+
+
+def _noun(word: str) -> str:
+    """A noun's singular form, lower case ("Sisters" → "sister", "wives" → "wife")."""
+    w = re.sub(r"['’]s?$", "", word.lower())
+    if w in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[w]
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+_WORD = re.compile(r"[A-Za-z][\w'’.-]*[\w'’]|[A-Za-z]")
+
+_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
+
+
+def _key(name: str) -> str:
+    return " ".join(tokenize(_ARTICLES.sub("", name.strip())))
+
+
+@functools.lru_cache(maxsize=4096)  # the same names recur across a DRIFT run's answers (re's own cache holds 512)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    words = [re.escape(w) for w in re.findall(r"[\w'’.-]+", name) if w]
+    return re.compile(r"(?<![\w])" + r"[\s\-]+".join(words) + r"(?:['’]s)?(?![\w])", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in re.findall(r"[\w'’.-]+", name) if w)
+
+
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _name_spans(name: str, text: str, low: str | None = None) -> list[tuple[int, int]]:
+    """Where ``text`` names ``name``: what :func:`_name_pattern` finds (its words in any case,
+    apart by spaces or hyphens, a possessive ``'s`` taken along, not inside a longer word), found
+    with string searches — compiling a pattern per name cost more than the searches (a DRIFT run
+    meets some 300 names). ``low``: ``text.lower()``, when the caller has it.
+
+    >>> _name_spans("Jacob Marley", "Old Jacob  Marley's ghost; jacob-marley, Jacob Marleys.")
+    [(4, 19), (27, 39)]
+    """
+    words = _name_words(name)
+    if low is None:
+        low = text.lower()
+    if not words or len(low) != len(text):  # a character whose lower case is longer: the pattern
+        return [m.span() for m in _name_pattern(name).finditer(text)]
+    first, n = words[0], len(text)
+    out: list[tuple[int, int]] = []
+    start = low.find(first)
+    while start >= 0:
+        end = start + len(first)
+        if start == 0 or not _word_char(text[start - 1]):
+            for word in words[1:]:
+                gap = end
+                while gap < n and (text[gap].isspace() or text[gap] == "-"):
+                    gap += 1
+                if gap == end or not low.startswith(word, gap):
+                    end = -1
+                    break
+                end = gap + len(word)
+            if end >= 0:
+                if (low.startswith("'s", end) or low.startswith("’s", end)) and (end + 2 >= n or not _word_char(text[end + 2])):
+                    end += 2
+                if end >= n or not _word_char(text[end]):
+                    out.append((start, end))
+                    start = low.find(first, end)
+                    continue
+        start = low.find(first, start + 1)
+    return out
+
+
+_DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
+
+_AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
+                         .split())
+
+
+def _affix(short: Sequence[str], long: Sequence[str]) -> bool:
+    """``short`` begins or ends ``long``, which is at most two words longer ("Jacob" / "Jacob
+    Marley", "Scrooge" / "Ebenezer Scrooge"; not "Scrooge" / "Mr Scrooge nephew").
+
+    >>> _affix(["jacob"], ["jacob", "marley"]), _affix(["scrooge"], ["mr", "scrooge", "nephew"])
+    (True, False)
+    """
+    n = len(short)
+    if not 0 < n < len(long) <= n + 2:
+        return False
+    return list(long[:n]) == list(short) or list(long[-n:]) == list(short)
+
+
+#: words either side of a mention that count as its context
+WINDOW = 8
+
+#: endings that mark a word as an adjective rather than a noun ("jolly", "central", "famous")
+#: (nouns ending -ity, -ary, -ory, -ery are no adjectives: "the security room", "the library wing")
+_ADJECTIVE_END = re.compile(r"(?:(?<!it)(?<!ar)(?<!or)(?<!er)y|ful|ous|ive|al|ic|less|able|ible|ish)$")
+
+_CLAUSE_MARK = re.compile(r"[,;:!?()\"“”—–]|--")
