@@ -2,13 +2,15 @@
 Microsoft GraphRAG indexes (A Christmas Carol, bundled; Operation Dulce, the test fixture).
 
 The questions and their expected answers (aliases) are in ``bench/answers.jsonl``, written from
-the texts; ``"answers": null`` marks a question the data does not answer; ``"split": "heldout"`` marks the
-questions kept apart from tuning; ``bench/answers-fresh.jsonl`` (``"split": "fresh"``) holds questions
-written by someone who never saw the answers nor the extractor, and nobody tunes on them — the
-estimate of how the modes do on questions nobody has seen. Accuracy is printed per split. A first line is right
-when it names one of the aliases (case-insensitive) — or, for an unanswerable question, when it
-says the data does not answer. Every mode runs the offline engine over a store loaded once per
-dataset (in memory, or kept under ``--cache``).
+the texts; ``"answers": null`` marks a question the data does not answer; ``"split": "heldout"``
+marks the questions kept apart from tuning. ``bench/answers-fresh.jsonl`` (``"split": "fresh"``)
+holds questions written by someone who never saw the answers nor the extractor (tuned on since
+stop 22); ``bench/answers-sealed.jsonl`` (``"split": "sealed"``) holds 70 more, written the same way
+from the texts alone and measured only at the end of stop 22, before anyone tuned on them: the
+estimate of how the modes do on questions nobody has seen. Accuracy is printed per split. A first
+line is right when it names one of the aliases (case-insensitive) — or, for an unanswerable
+question, when it says the data does not answer. Every mode runs the offline engine over a store
+loaded once per dataset (in memory, or kept under ``--cache``).
 
     python bench/answers.py [--questions FILE ...] [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
 
@@ -105,8 +107,9 @@ def open_dataset(name: str, cache: Path | None):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--questions", type=Path, nargs="+", default=[ROOT / "bench" / "answers.jsonl", ROOT / "bench" / "answers-fresh.jsonl"],
-                    help="question files (JSON lines); default: the tuning set and the fresh set")
+    ap.add_argument("--questions", type=Path, nargs="+", default=[ROOT / "bench" / "answers.jsonl", ROOT / "bench" / "answers-fresh.jsonl",
+                             ROOT / "bench" / "answers-sealed.jsonl"],
+                    help="question files (JSON lines); default: the tuning set, the fresh set and the sealed set")
     ap.add_argument("--modes", default=",".join(m for m in MODES if m in PIPELINES))
     ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every question's first line")
