@@ -57,6 +57,10 @@ _FIELDS = ("subject", "predicate", "object", "description")
 DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
 
 
+#: citation marks ("[1]", "[2, 3]") and the spaces before them
+_CITES = re.compile(r"\s*\[\d+(?:,\s*\d+)*\]")
+
+
 def _fmt(x: float) -> str:
     return f"{x:.3f}"
 
@@ -264,10 +268,12 @@ class OfflineEngine:
         tool calls selected together (:func:`~ragprov.llm.engine.turns_evidence`), so a graph fact
         and a text passage can each back it; then each tool's own answer. ``support``: the
         extraction over that evidence (None when no tool returned any)."""
-        evidence = turns_evidence(history)
+        useful = [t for t in history if t.useful and not t.error]
+        # every tool answered the same: pooling their evidence is not needed to pick between them
+        agreed = len(useful) == len(history) and len({_CITES.sub("", t.observation.split("\n", 1)[0]) for t in useful}) == 1
+        evidence = [] if agreed else turns_evidence(history)
         pooled = self.answer(question, evidence, kind="passages") if evidence else None
         found = pooled.support if pooled is not None else None
-        useful = [t for t in history if t.useful and not t.error]
         rest = "\n\n".join(f"From {t.action}:\n{t.observation.strip()}" for t in useful)
         if pooled is not None and found is not None and (found.answered or not useful):
             # the pooled answer with its evidence and numbered sources, then each tool's own answer

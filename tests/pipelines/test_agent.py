@@ -168,3 +168,8 @@ def test_the_offline_agent_answers_from_both_tools_evidence_together():
     off = (Passage("The fog came pouring in at every chink.", "chunk 2", kind="chunk"),)
     step = OfflineEngine().react(q, TOOLS, [turns[0], dataclasses.replace(turns[1], passages=off)])
     assert "Final Answer: The answer is Fred [1]." in step.value and step.support is None
+    # both tools gave the same answer (citations aside): nothing to weigh, no pooled extraction
+    same = [dataclasses.replace(turns[0], observation="The answer is Fred [1] [2]."),
+            dataclasses.replace(turns[1], observation="The answer is Fred [3].", useful=True, cover=0.2)]
+    step = OfflineEngine().react(q, TOOLS, same)
+    assert "Final Answer: The answer is Fred [1] [2]." in step.value and step.support is None
