@@ -5,9 +5,11 @@ Analysis (thought + chosen action) is recorded *before* the tool runs; the sub-t
 ``prov:used`` that Analysis; the Observation derives from the Analysis and from the sub-trace's
 last stage. A tool failure or an unparseable model reply becomes an Observation with
 ``tg:toolError`` and the loop goes on; the Conclusion records why the loop stopped
-(``final-answer`` or ``iteration-limit``). Offline, both tools are asked and the answer whose best
-supporting evidence states the most of the question leads (the knowledge graph's on a tie): the
-tool run whose passages and support the agent's answer carries (:func:`_cover`).
+(``final-answer`` or ``iteration-limit``). Offline, both tools are asked; when their answers differ
+(or one found none) the final answer is extracted from the evidence both selected, pooled (each
+passage recorded in its tool's sub-trace; the agent's result carries the pool and that support);
+when the pool does not answer, the answer whose best supporting evidence states the most of the
+question leads (the knowledge graph's on a tie), with that tool run's passages (:func:`_cover`).
 
 >>> from ragprov.store import open_store
 >>> store = open_store("memory:")
