@@ -173,3 +173,13 @@ def test_the_offline_agent_answers_from_both_tools_evidence_together():
             dataclasses.replace(turns[1], observation="The answer is Fred [3].", useful=True, cover=0.2)]
     step = OfflineEngine().react(q, TOOLS, same)
     assert "Final Answer: The answer is Fred [1] [2]." in step.value and step.support is None
+
+
+def test_every_passage_the_offline_agent_answers_from_is_a_selection_its_trace_records(carol_store, recorder_for):
+    agent = Agent(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    # the tools agree on the first two (one tool's evidence); neither answers the third (both pooled)
+    for q in ("Who is Scrooge's clerk?", "Who was Scrooge's partner?", "Where does Scrooge work?"):
+        list(agent.run(q))
+        assert agent.result.passages
+        for p in agent.result.passages:
+            assert p.item and values(carol_store, NamedNode(p.item), RDF.type), p
