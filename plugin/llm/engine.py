@@ -152,7 +152,7 @@ class Turn:
 def turns_evidence(history: Sequence[Turn]) -> list[Passage]:
     """The evidence every tool call of ``history`` selected, as one list: the later calls' first
     (the text tool, asked after the knowledge graph, quotes the source sentences the graph's
-    facts summarise), each passage once.
+    facts summarise), each text once (a chunk both tools selected: the later call's passage of it).
 
     >>> fact, chunk = Passage("Scrooge was Marley's partner."), Passage("Marley was dead.")
     >>> turns = [Turn("", "knowledge-query", {}, "", passages=(fact,)), Turn("", "document-query", {}, "", passages=(chunk, fact))]
@@ -161,10 +161,11 @@ def turns_evidence(history: Sequence[Turn]) -> list[Passage]:
     >>> turns_evidence([Turn("", "knowledge-query", {}, "", error="boom")])
     []
     """
-    out: list[Passage] = []
+    out: dict[str, Passage] = {}
     for turn in reversed(history):
-        out.extend(p for p in turn.passages if p not in out)
-    return out
+        for p in turn.passages:
+            out.setdefault(p.text, p)
+    return list(out.values())
 
 
 @dataclasses.dataclass(frozen=True)
