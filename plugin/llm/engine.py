@@ -43,6 +43,7 @@ __all__ = [
     "parse_json_list",
     "parse_json_object",
     "parse_react",
+    "turns_evidence",
 ]
 
 T = TypeVar("T")
@@ -56,6 +57,9 @@ class Step(Generic[T]):
     in_token: int | None = None
     out_token: int | None = None
     prompt: str | None = None
+    #: what supports the value, when the step extracted an answer itself (the offline ReAct step's
+    #: final answer over its tools' evidence: an :class:`~ragprov.llm.answer.Extraction`)
+    support: Any = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,6 +145,27 @@ class Turn:
     useful: bool = True
     #: how much of the question the best evidence the tool's answer rests on states (0–1; None: unknown)
     cover: float | None = None
+    #: the evidence the tool's run selected (its sub-trace records each passage), answered or not
+    passages: tuple[Passage, ...] = ()
+
+
+def turns_evidence(history: Sequence[Turn]) -> list[Passage]:
+    """The evidence every tool call of ``history`` selected, as one list: the later calls' first
+    (the text tool, asked after the knowledge graph, quotes the source sentences the graph's
+    facts summarise), each text once (a chunk both tools selected: the later call's passage of it).
+
+    >>> fact, chunk = Passage("Scrooge was Marley's partner."), Passage("Marley was dead.")
+    >>> turns = [Turn("", "knowledge-query", {}, "", passages=(fact,)), Turn("", "document-query", {}, "", passages=(chunk, fact))]
+    >>> [p.text for p in turns_evidence(turns)]
+    ['Marley was dead.', "Scrooge was Marley's partner."]
+    >>> turns_evidence([Turn("", "knowledge-query", {}, "", error="boom")])
+    []
+    """
+    out: dict[str, Passage] = {}
+    for turn in reversed(history):
+        for p in turn.passages:
+            out.setdefault(p.text, p)
+    return list(out.values())
 
 
 @dataclasses.dataclass(frozen=True)

@@ -41,7 +41,7 @@ import re
 from collections.abc import Sequence
 
 from .answer import extract_answer
-from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn
+from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn, turns_evidence
 from .text import BM25, content_tokens, extract_concepts, passage_tokens, split_sentences
 
 __all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine", "map_sentences"]
@@ -55,6 +55,10 @@ _FIELDS = ("subject", "predicate", "object", "description")
 
 #: a GraphRAG report's reference to the index rows a statement rests on ("[Data: Entities (412); Relationships (699)]")
 DATA_REFERENCE = re.compile(r"\s*\[Data:[^\]]*\]")
+
+
+#: citation marks ("[1]", "[2, 3]") and the spaces before them
+_CITES = re.compile(r"\s*\[\d+(?:,\s*\d+)*\]")
 
 
 def _fmt(x: float) -> str:
@@ -243,33 +247,51 @@ class OfflineEngine:
         )
         tried = {t.action for t in history}
         untried = [n for n in order if n not in tried]
+        if not untried:
+            return self._conclude(question, history)
+        if not history:
+            why = (
+                "look the question up in the knowledge graph first"
+                if untried[0] == "knowledge-query"
+                else f"ask the {untried[0]} tool"
+            )
+        else:
+            last = history[-1]
+            outcome = "failed" if last.error else ("found evidence" if last.useful else "found nothing")
+            why = f"the {last.action} tool {outcome}; check the {untried[0]} tool too"
+        args = json.dumps({"question": question}, ensure_ascii=False)
+        text = f"Thought: {why}.\nAction: {untried[0]}\nAction Input: {args}"
+        return Step(text, prompt="offline-react@2")
+
+    def _conclude(self, question: str, history: Sequence[Turn]) -> Step[str]:
+        """The final answer once every tool has been asked: extracted from the evidence all the
+        tool calls selected together (:func:`~ragprov.llm.engine.turns_evidence`), so a graph fact
+        and a text passage can each back it; then each tool's own answer. ``support``: the
+        extraction over that evidence (None when no tool returned any)."""
         useful = [t for t in history if t.useful and not t.error]
-        if untried:
-            if not history:
-                why = (
-                    "look the question up in the knowledge graph first"
-                    if untried[0] == "knowledge-query"
-                    else f"ask the {untried[0]} tool"
-                )
-            else:
-                last = history[-1]
-                outcome = "failed" if last.error else ("found evidence" if last.useful else "found nothing")
-                why = f"the {last.action} tool {outcome}; check the {untried[0]} tool too"
-            args = json.dumps({"question": question}, ensure_ascii=False)
-            text = f"Thought: {why}.\nAction: {untried[0]}\nAction Input: {args}"
+        # every tool answered the same: pooling their evidence is not needed to pick between them
+        agreed = len(useful) == len(history) and len({_CITES.sub("", t.observation.split("\n", 1)[0]) for t in useful}) == 1
+        evidence = [] if agreed else turns_evidence(history)
+        pooled = self.answer(question, evidence, kind="passages") if evidence else None
+        found = pooled.support if pooled is not None else None
+        rest = "\n\n".join(f"From {t.action}:\n{t.observation.strip()}" for t in useful)
+        if pooled is not None and found is not None and (found.answered or not useful):
+            # the pooled answer with its evidence and numbered sources, then each tool's own answer
+            calls = sum(1 for t in history if t.passages)
+            text = (f"Thought: the evidence of {calls} of {len(history)} tool calls, weighed together, answers.\n"
+                    f"Final Answer: {''.join(pooled).strip()}" + (f"\n\n{rest}" if rest else ""))
         elif useful:
-            # The tool whose answer rests on the evidence that states the most of the question leads
-            # (the first tried on a tie: the knowledge graph); the others follow.
+            # no answer from the pooled evidence: the tool whose evidence states the most of the question leads
             lead = max(useful, key=lambda t: t.cover or 0.0)
-            rest = "\n\n".join(f"From {t.action}:\n{t.observation.strip()}" for t in useful)
             text = (
                 f"Thought: {len(useful)} of {len(history)} tool calls returned an answer; the {lead.action} tool's leads.\n"
                 f"Final Answer: {lead.observation.strip().splitlines()[0]}\n\n{rest}"
             )
+            found = None
         else:
             reasons = "; ".join(f"{t.action}: {t.error or 'no answer in what it found'}" for t in history)
             text = ("Thought: every tool has been tried without an answer.\n"
                     f"Final Answer: The data does not answer the question ({reasons}).")
-        return Step(text, prompt="offline-react@1")
+        return Step(text, prompt="offline-react@2", support=found)
 
 

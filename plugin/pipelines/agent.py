@@ -5,9 +5,11 @@ Analysis (thought + chosen action) is recorded *before* the tool runs; the sub-t
 ``prov:used`` that Analysis; the Observation derives from the Analysis and from the sub-trace's
 last stage. A tool failure or an unparseable model reply becomes an Observation with
 ``tg:toolError`` and the loop goes on; the Conclusion records why the loop stopped
-(``final-answer`` or ``iteration-limit``). Offline, both tools are asked and the answer whose best
-supporting evidence states the most of the question leads (the knowledge graph's on a tie): the
-tool run whose passages and support the agent's answer carries (:func:`_cover`).
+(``final-answer`` or ``iteration-limit``). Offline, both tools are asked; when their answers differ
+(or one found none) the final answer is extracted from the evidence both selected, pooled (each
+passage recorded in its tool's sub-trace; the agent's result carries the pool and that support);
+when the pool does not answer, the answer whose best supporting evidence states the most of the
+question leads (the knowledge graph's on a tie), with that tool run's passages (:func:`_cover`).
 
 >>> from ragprov.store import open_store
 >>> store = open_store("memory:")
@@ -34,7 +36,7 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError, RagprovError
-from ..llm.engine import Tool, Turn, parse_react
+from ..llm.engine import Passage, Tool, Turn, parse_react, turns_evidence
 from ..record import ChunkEvent, EndOfSession, ExplainEvent
 from ..record.events import Event, Source
 from .base import Pipeline, RunResult
@@ -116,6 +118,7 @@ class Agent(Pipeline):
         reason = "iteration-limit"
         final_tokens: tuple[int | None, int | None] = (None, None)
         lead: RunResult | None = None  # the first tool run that answered: its evidence is the answer's
+        support = None  # the final step's own extraction over every tool's evidence (offline), if any
         for _step_number in range(1, self.params.max_iterations + 1):
             with timings.measure("react"):
                 step = self.engine.react(question, tools, history)
@@ -142,6 +145,7 @@ class Agent(Pipeline):
                 answer = parsed.final_answer
                 reason = "final-answer"
                 final_tokens = (step.in_token, step.out_token)
+                support = step.support
                 break
             arguments_json = json.dumps(parsed.arguments, ensure_ascii=False, sort_keys=True)
             with timings.measure("record"):
@@ -160,6 +164,7 @@ class Agent(Pipeline):
 
             started = self.clock()
             observation, error, useful, sub_last, cover = "", None, False, None, None
+            passages: tuple[Passage, ...] = ()
             try:
                 sub = self._tool(parsed.action or "", parsed.arguments or {})
                 for ev in sub.run(str((parsed.arguments or {})["question"]), used=analysis):
@@ -176,6 +181,7 @@ class Agent(Pipeline):
                 # evidence that the tool could not turn into an answer is not an answer
                 useful = sub_result.selected > 0 and sub_result.answered is not False
                 cover = _cover(sub_result) if useful else None
+                passages = tuple(sub_result.passages)  # recorded as the sub-trace's selection
                 # the answer resting on the evidence that states the most of the question leads (the
                 # first on a tie): a graph whose facts miss what is asked gives way to the text
                 if useful and (lead is None or (cover or 0.0) > (_cover(lead) or 0.0)):
@@ -190,7 +196,7 @@ class Agent(Pipeline):
             yield event
             yield ChunkEvent(observation or error or "", event.explain_id, "observation")
             history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful,
-                                cover=cover))
+                                cover=cover, passages=passages))
 
         if answer is None:
             useful_turns = [t for t in history if t.useful and not t.error]
@@ -207,7 +213,10 @@ class Agent(Pipeline):
         result.termination_reason = reason
         result.sources = tuple(sources)
         result.selected = sum(1 for t in history if t.useful)
-        if lead is not None:
+        if support is not None:  # the answer was extracted from every tool's evidence together
+            result.passages, result.support = tuple(turns_evidence(history)), support
+            result.answered = getattr(support, "answered", None)
+        elif lead is not None:
             result.passages, result.support, result.answered = lead.passages, lead.support, lead.answered
         else:
             result.answered = False  # no tool found an answer

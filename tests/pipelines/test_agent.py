@@ -3,6 +3,7 @@ error Observations, parse errors survived, iteration limit, conclusion with term
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from pyoxigraph import NamedNode
@@ -146,3 +147,39 @@ def test_the_offline_agent_follows_the_tool_whose_evidence_states_more_of_the_qu
     for cover in (None, 0.6):
         tied = [dataclasses.replace(t, cover=cover) for t in turns]
         assert "Final Answer: The answer is Fred [1]." in OfflineEngine().react("q", TOOLS, tied).value
+
+
+def test_the_offline_agent_answers_from_both_tools_evidence_together():
+    from ragprov.llm.engine import Passage, Turn
+    from ragprov.llm.offline import OfflineEngine
+    from ragprov.pipelines.agent import TOOLS
+
+    q = "Who is Scrooge's clerk?"
+    fact = Passage("Fred is the nephew of Scrooge.", "fact 1", kind="fact")
+    chunk = Passage("Bob Cratchit is the clerk of Scrooge, in the counting-house.", "chunk 1", kind="chunk")
+    # the graph's answer (from facts that miss what is asked) led before; the text's passages were
+    # dropped when its own answer step weighed them out: pooled, they answer
+    turns = [Turn("", "knowledge-query", {"question": q}, "The answer is Fred [1].", cover=0.6, passages=(fact,)),
+             Turn("", "document-query", {"question": q}, "The data does not answer.", useful=False, passages=(chunk,))]
+    step = OfflineEngine().react(q, TOOLS, turns)
+    assert "Final Answer: The answer is Bob Cratchit" in step.value
+    assert step.support.answered and "From knowledge-query:\nThe answer is Fred [1]." in step.value
+    # pooled evidence that does not answer: the tool whose evidence states the most of the question leads
+    off = (Passage("The fog came pouring in at every chink.", "chunk 2", kind="chunk"),)
+    step = OfflineEngine().react(q, TOOLS, [turns[0], dataclasses.replace(turns[1], passages=off)])
+    assert "Final Answer: The answer is Fred [1]." in step.value and step.support is None
+    # both tools gave the same answer (citations aside): nothing to weigh, no pooled extraction
+    same = [dataclasses.replace(turns[0], observation="The answer is Fred [1] [2]."),
+            dataclasses.replace(turns[1], observation="The answer is Fred [3].", useful=True, cover=0.2)]
+    step = OfflineEngine().react(q, TOOLS, same)
+    assert "Final Answer: The answer is Fred [1] [2]." in step.value and step.support is None
+
+
+def test_every_passage_the_offline_agent_answers_from_is_a_selection_its_trace_records(carol_store, recorder_for):
+    agent = Agent(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    # the tools agree on the first two (one tool's evidence); neither answers the third (both pooled)
+    for q in ("Who is Scrooge's clerk?", "Who was Scrooge's partner?", "Where does Scrooge work?"):
+        list(agent.run(q))
+        assert agent.result.passages
+        for p in agent.result.passages:
+            assert p.item and values(carol_store, NamedNode(p.item), RDF.type), p
