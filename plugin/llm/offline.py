@@ -42,7 +42,7 @@ from collections.abc import Sequence
 
 from .answer import extract_answer
 from .engine import AnswerStream, Choice, EdgeText, MapPoint, Passage, Step, Tool, Turn, turns_evidence
-from .text import BM25, content_tokens, extract_concepts, passage_tokens, split_sentences
+from .text import BM25, content_tokens, extract_concepts, passage_terms, split_sentences
 
 __all__ = ["OFFLINE_MODEL", "OFFLINE_NAME", "OFFLINE_VERSION", "OfflineEngine", "map_sentences"]
 
@@ -137,16 +137,15 @@ class OfflineEngine:
 
     # -- passages ------------------------------------------------------------------------------
     def rerank(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[Choice]]:
-        tokens = [passage_tokens(p.text) for p in passages]
-        bm = BM25(tokens)
+        terms = [passage_terms(p.text) for p in passages]
+        bm = BM25.of_counts([t.counts for t in terms])
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
         scores = bm.scores(query)
         top = max(scores, default=0.0) or 1.0
         concept_sets = [set(content_tokens(c)) for c in concepts if content_tokens(c)]
         choices = []
-        for i, toks in enumerate(tokens):
-            present = set(toks)
-            covered = [c for c in concept_sets if c <= present]
+        for i, passage in enumerate(terms):
+            covered = [c for c in concept_sets if c <= passage.present]
             coverage = len(covered) / len(concept_sets) if concept_sets else 0.0
             score = 0.5 * coverage + 0.5 * scores[i] / top
             if score > 0:

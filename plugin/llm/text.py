@@ -3,6 +3,6 @@ tokenises without the language-model package; the engine reads the same tokens f
 
 from __future__ import annotations
 
-from ..retrieve.lexical import BM25, STOPWORDS, content_tokens, extract_concepts, passage_tokens, split_sentences, stem, tokenize
+from ..retrieve.lexical import BM25, STOPWORDS, content_tokens, extract_concepts, passage_terms, split_sentences, stem, tokenize
 
-__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "passage_tokens", "split_sentences", "stem", "tokenize"]
+__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "passage_terms", "split_sentences", "stem", "tokenize"]

@@ -16,9 +16,13 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
-__all__ = ["BM25", "STOPWORDS", "content_tokens", "extract_concepts", "passage_tokens", "split_sentences", "stem", "tokenize"]
+__all__ = [
+    "BM25", "STOPWORDS", "PassageTerms", "content_tokens", "extract_concepts",
+    "passage_terms", "split_sentences", "stem", "tokenize",
+]
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
@@ -85,15 +89,27 @@ def content_tokens(text: str) -> list[str]:
     return [t for t in map(_content_token, _words(text)) if t is not None]
 
 
-@functools.lru_cache(maxsize=1024)
-def passage_tokens(text: str) -> tuple[str, ...]:
-    """:func:`content_tokens` of a passage, memoised by its text: a DRIFT search reranks the same
-    text units again in each of its local searches (20 units of ~1,200 tokens each time).
+class PassageTerms(NamedTuple):
+    """A passage's content tokens, their counts and their set (read-only: they are shared)."""
 
-    >>> passage_tokens("The Ghosts of Christmas") is passage_tokens("The Ghosts of Christmas")
+    tokens: tuple[str, ...]
+    counts: Counter[str]
+    present: frozenset[str]
+
+
+@functools.lru_cache(maxsize=1024)
+def passage_terms(text: str) -> PassageTerms:
+    """:func:`content_tokens` of a passage with their counts, memoised by its text: a DRIFT search
+    reranks the same text units again in each of its local searches (20 units of ~1,200 tokens
+    each time).
+
+    >>> passage_terms("The Ghosts of Christmas") is passage_terms("The Ghosts of Christmas")
     True
+    >>> passage_terms("ghost after ghost").counts
+    Counter({'ghost': 2})
     """
-    return tuple(content_tokens(text))
+    tokens = tuple(content_tokens(text))
+    return PassageTerms(tokens, Counter(tokens), frozenset(tokens))
 
 
 @functools.lru_cache(maxsize=1 << 17)
@@ -190,15 +206,32 @@ class BM25:
     def __init__(self, documents: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75, rarity: BM25 | None = None):
         """``rarity``: a larger collection these documents are part of, whose :meth:`idf` weighs
         the query terms instead of their own (scores of several parts on one scale)."""
+        self._index([Counter(d) for d in documents], [len(d) for d in documents], k1=k1, b=b, rarity=rarity)
+
+    @classmethod
+    def of_counts(cls, counts: Sequence[Mapping[str, int]], *, k1: float = 1.2, b: float = 0.75,
+                  rarity: BM25 | None = None) -> BM25:
+        """The same index over documents given as term counts (:attr:`PassageTerms.counts`).
+
+        >>> docs = [["ghost", "ghost"], ["clerk"]]
+        >>> BM25.of_counts([Counter(d) for d in docs]).scores(["ghost"]) == BM25(docs).scores(["ghost"])
+        True
+        """
+        bm = cls.__new__(cls)
+        bm._index(counts, [sum(c.values()) for c in counts], k1=k1, b=b, rarity=rarity)
+        return bm
+
+    def _index(self, counts: Sequence[Mapping[str, int]], lengths: list[int], *, k1: float, b: float,
+               rarity: BM25 | None) -> None:
         self.k1 = k1
         self.b = b
         self.rarity = rarity
-        self.n = len(documents)
-        self.lengths = [len(d) for d in documents]
+        self.n = len(counts)
+        self.lengths = lengths
         self.avgdl = (sum(self.lengths) / self.n) if self.n else 0.0
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for i, doc in enumerate(documents):
-            for term, tf in Counter(doc).items():
+        for i, doc in enumerate(counts):
+            for term, tf in doc.items():
                 postings[term].append((i, tf))
         self.postings = dict(postings)
 
