@@ -30,13 +30,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError, RagprovError
-from ..llm.engine import Passage, Tool, Turn, parse_react, turns_evidence
+from ..llm.engine import Tool, Turn, parse_react, turns_evidence
 from ..record import ChunkEvent, EndOfSession, ExplainEvent
 from ..record.events import Event, Source
 from .base import Pipeline, RunResult
@@ -126,20 +126,7 @@ class Agent(Pipeline):
             try:
                 parsed = parse_react(step.value)
             except RagprovError as e:
-                # Record what the model said, then the parse error as the observation; go on.
-                with timings.measure("record"):
-                    analysis_event = trace.analysis(
-                        step.value,
-                        "(unparsed)",
-                        "{}",
-                        in_token=step.in_token,
-                        out_token=step.out_token,
-                        prompt=step.prompt,
-                    )
-                    observation_event = trace.observation("", duration=0.0, tool_error=f"could not parse the reply: {e}")
-                yield analysis_event
-                yield observation_event
-                history.append(Turn(step.value, "(unparsed)", {}, "", error=f"could not parse the reply: {e}", useful=False))
+                history.append((yield from self._unparsed(trace, step, e)))
                 continue
             if parsed.final_answer is not None:
                 answer = parsed.final_answer
@@ -163,33 +150,15 @@ class Agent(Pipeline):
                 yield ChunkEvent(parsed.thought, NamedNode(f"{analysis.value}/thought"), "thought")
 
             started = self.clock()
-            observation, error, useful, sub_last, cover = "", None, False, None, None
-            passages: tuple[Passage, ...] = ()
-            try:
-                sub = self._tool(parsed.action or "", parsed.arguments or {})
-                for ev in sub.run(str((parsed.arguments or {})["question"]), used=analysis):
-                    if isinstance(ev, ExplainEvent):
-                        sub_last = ev.explain_id
-                        yield ev
-                    elif isinstance(ev, EndOfSession):
-                        tokens.add(ev.in_token, ev.out_token)
-                        for s in ev.sources:
-                            if s not in sources:
-                                sources.append(s)
-                sub_result = sub.result
-                observation = sub_result.answer
-                # evidence that the tool could not turn into an answer is not an answer
-                useful = sub_result.selected > 0 and sub_result.answered is not False
-                cover = _cover(sub_result) if useful else None
-                passages = tuple(sub_result.passages)  # recorded as the sub-trace's selection
-                # the answer resting on the evidence that states the most of the question leads (the
-                # first on a tie): a graph whose facts miss what is asked gives way to the text
-                if useful and (lead is None or (cover or 0.0) > (_cover(lead) or 0.0)):
-                    lead = sub_result
-                if sub_result.last is not None and sub_result.last != sub_last:
-                    sub_last = sub_result.last
-            except RagprovError as e:
-                error = f"{type(e).__name__}: {e}"
+            observation, error, sub_result, sub_last = yield from self._call_tool(parsed, analysis, sources)
+            # evidence that the tool could not turn into an answer is not an answer
+            useful = sub_result is not None and sub_result.selected > 0 and sub_result.answered is not False
+            cover = _cover(sub_result) if sub_result is not None and useful else None
+            passages = tuple(sub_result.passages) if sub_result is not None else ()  # the sub-trace's selection
+            # the answer resting on the evidence that states the most of the question leads (the
+            # first on a tie): a graph whose facts miss what is asked gives way to the text
+            if useful and (lead is None or (cover or 0.0) > (_cover(lead) or 0.0)):
+                lead = sub_result
             duration = self.clock() - started
             with timings.measure("record"):
                 event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
@@ -221,6 +190,40 @@ class Agent(Pipeline):
         else:
             result.answered = False  # no tool found an answer
         yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
+
+    def _unparsed(self, trace: Any, step: Any, e: RagprovError) -> Generator[Event, None, Turn]:
+        """Record what the model said, then the parse error as the observation; the turn to go on with."""
+        error = f"could not parse the reply: {e}"
+        with self.result.timings.measure("record"):
+            analysis_event = trace.analysis(step.value, "(unparsed)", "{}", in_token=step.in_token, out_token=step.out_token,
+                                            prompt=step.prompt)
+            observation_event = trace.observation("", duration=0.0, tool_error=error)
+        yield analysis_event
+        yield observation_event
+        return Turn(step.value, "(unparsed)", {}, "", error=error, useful=False)
+
+    def _call_tool(self, parsed: Any, analysis: NamedNode,
+                   sources: list[Source]) -> Generator[Event, None, tuple[str, str | None, RunResult | None, NamedNode | None]]:
+        """Run the tool the reply names on its question on behalf of ``analysis``, yielding the
+        tool's trace events and adding its tokens and sources to this run's; returns the
+        observation, the error (if it failed), the tool's result and its trace's last event."""
+        sub_last = None
+        try:
+            sub = self._tool(parsed.action or "", parsed.arguments or {})
+            for ev in sub.run(str((parsed.arguments or {})["question"]), used=analysis):
+                if isinstance(ev, ExplainEvent):
+                    sub_last = ev.explain_id
+                    yield ev
+                elif isinstance(ev, EndOfSession):
+                    self.result.tokens.add(ev.in_token, ev.out_token)
+                    for s in ev.sources:
+                        if s not in sources:
+                            sources.append(s)
+        except RagprovError as e:
+            return "", f"{type(e).__name__}: {e}", None, sub_last
+        if sub.result.last is not None:
+            sub_last = sub.result.last
+        return sub.result.answer, None, sub.result, sub_last
 
     def _tool(self, name: str, arguments: dict[str, Any]):
         tool = self.tools.get(name)

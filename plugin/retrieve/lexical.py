@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import NamedTuple
 
 __all__ = [
@@ -90,26 +91,24 @@ def content_tokens(text: str) -> list[str]:
 
 
 class PassageTerms(NamedTuple):
-    """A passage's content tokens, their counts and their set (read-only: they are shared)."""
+    """A passage's content-token counts and their set (both read-only: they are shared)."""
 
-    tokens: tuple[str, ...]
-    counts: Counter[str]
+    counts: Mapping[str, int]
     present: frozenset[str]
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def passage_terms(text: str) -> PassageTerms:
-    """:func:`content_tokens` of a passage with their counts, memoised by its text: a DRIFT search
-    reranks the same text units again in each of its local searches (20 units of ~1,200 tokens
-    each time).
+    """The :func:`content_tokens` of a passage, counted, memoised by its text: a DRIFT search
+    reranks the same ~20 text units again in each of its local searches.
 
     >>> passage_terms("The Ghosts of Christmas") is passage_terms("The Ghosts of Christmas")
     True
-    >>> passage_terms("ghost after ghost").counts
-    Counter({'ghost': 2})
+    >>> dict(passage_terms("ghost after ghost").counts)
+    {'ghost': 2}
     """
-    tokens = tuple(content_tokens(text))
-    return PassageTerms(tokens, Counter(tokens), frozenset(tokens))
+    counts = Counter(content_tokens(text))
+    return PassageTerms(MappingProxyType(counts), frozenset(counts))
 
 
 @functools.lru_cache(maxsize=1 << 17)

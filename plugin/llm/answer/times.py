@@ -21,6 +21,11 @@ _NUMBER = re.compile(r"\b(?:(?:\d[\d,.]*\d|\d|" + _NUMBER_WORD + r")(?:(?:\s+|-)
 
 _TIMES_SAID = frozenset({"once", "twice", "thrice"})
 
+#: "once" as an idiom, not a count: "at once", "all at once", "once upon a time", "once more", "once again",
+#: and "once" opening a clause ("Once he arrived, …", a conjunction)
+_ONCE_IDIOM_BEFORE = re.compile(r"\bat\s+$", re.I)
+_ONCE_IDIOM_AFTER = re.compile(r"\s+(?:upon|more|again|and\s+for\s+all|(?:he|she|they|it|we|I|you|the|a|an|his|her|their)\b)", re.I)
+
 _MONTHS = "January February March April May June July August September October November December"
 
 _MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
@@ -126,11 +131,16 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     >>> s = _Sentence(0, "He knocked twice.", frozenset())
     >>> _counts(s, 11, 16, _counted("How many times did he knock?")), _counts(s, 11, 16, coin)
     (2.0, 0.0)
+    >>> times = _counted("How many times did she visit?")
+    >>> [_counts(_Sentence(0, t, frozenset()), t.index("nce") - 1, t.index("nce") + 3, times)
+    ...  for t in ("She left at once.", "Once upon a time she came.", "Once he arrived, she went.", "She came once.")]
+    [0.0, 0.0, 0.0, 2.0]
     """
+    if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else; "at once" and "once upon" do not count
+        idiom = _ONCE_IDIOM_BEFORE.search(s.text[:a]) or _ONCE_IDIOM_AFTER.match(s.text[b:])
+        return 2.0 if _root("times") in counted and not idiom else 0.0
     if not counted:
         return 1.0
-    if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else
-        return 2.0 if _root("times") in counted else 0.0
     following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
     words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
     if any(r in counted for r in words[:3]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import threading
 from collections.abc import Sequence
 
 import Stemmer
@@ -52,8 +53,16 @@ _STATE = re.compile(r"(?<=\w{3}[^\Wi])(?:ship|hood)$")
 #: "-ic", "-ence" off "apprentice", "experience" but not off "apprenticed", "experienced"
 _CE_DROPPED = re.compile(r"(?<=\w\w)c(?:ed|ing)$")
 
-#: the Snowball English (Porter2) stemmer, PyStemmer's C build
-_STEMMER = Stemmer.Stemmer("english")
+#: the Snowball English (Porter2) stemmer, PyStemmer's C build, one per thread (PyStemmer's stemmers
+#: are not thread-safe, and `ragprov serve` answers asks on several threads)
+_STEMMERS = threading.local()
+
+
+def _stem(word: str) -> str:
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = Stemmer.Stemmer("english")
+    return str(stemmer.stemWord(word))
 
 
 @functools.lru_cache(maxsize=1 << 15)
@@ -81,7 +90,7 @@ def _root(token: str) -> str:
     """
     if token not in _IRREGULAR:
         token = _CE_DROPPED.sub("ce", _STATE.sub("", token))
-    return str(_STEMMER.stemWord(_IRREGULAR.get(token, token)))
+    return _stem(_IRREGULAR.get(token, token))
 
 
 def root_tokens(text: str) -> list[str]:
