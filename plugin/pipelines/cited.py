@@ -1,13 +1,12 @@
 """The text behind structured evidence: the graph modes hand the answer step the chunks their
-kept items cite (graph-rag and DRIFT for every question; global for a question a number, a time,
-Yes/No or a sentence answers).
+kept items cite, for every kind of question.
 
 A kept edge, entity description or community report says who is related to whom; the count, the
 date or the reason a question asks for is rarely in it, but it is often in the chunk (text unit)
 the item was extracted from — which the item cites (edge → statement → chunk; entity → text
-units; report → its community's text units). :func:`wants_text` says whether a question is of
-such a kind (entity questions are answered from the structured evidence alone);
-:func:`cited_passages` reads the cited chunks through the :class:`~ragprov.retrieve.FactsReader`
+units; report → its community's text units). :func:`wants_text` says whether a question is
+answered by a number, a time, Yes/No or a sentence (graph-rag then leaves the chunks without
+the names they say); :func:`cited_passages` reads the cited chunks through the :class:`~ragprov.retrieve.FactsReader`
 (a bounded lookup by IRI) and keeps the few that say the most of the question's words, as
 ``chunk`` passages. graph-rag reads the chunks its kept facts cite, global the text units its kept
 reports rest on — for entity questions too: a report summarises (both a bounded look-up by IRI),
@@ -36,7 +35,7 @@ from pyoxigraph import NamedNode
 
 from ..llm.answer import classify
 from ..llm.engine import Passage
-from ..retrieve.lexical import content_tokens
+from ..retrieve.lexical import content_tokens, passage_terms
 
 __all__ = ["CITED_CHUNKS", "CITED_READ", "best_passages", "cited_passages", "wants_text"]
 
@@ -65,7 +64,7 @@ def _rank(question: str, texts: Sequence[str]) -> list[int]:
     [2, 0]
     """
     asked = set(content_tokens(question))
-    said = [len(asked & set(content_tokens(t))) for t in texts]
+    said = [len(asked & passage_terms(t).present) for t in texts]
     return sorted((n for n, k in enumerate(said) if k > 0), key=lambda n: (-said[n], n))
 
 

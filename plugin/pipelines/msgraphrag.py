@@ -69,7 +69,7 @@ from ..retrieve.context import approx_tokens, best_reports, report_statements, s
 from ..retrieve.context import item_text as _item_text
 from ..retrieve.context import report_text as _report_text
 from ..retrieve.entity_search import map_query_to_entities
-from ..retrieve.lexical import BM25, content_tokens, split_sentences
+from ..retrieve.lexical import BM25, content_tokens, passage_terms, split_sentences
 from ..retrieve.terms import local_name
 from ..retrieve.vectors import HashedEmbedder
 from .base import Pipeline, RunResult
@@ -488,7 +488,7 @@ class GlobalSearch(_Mode):
         with self.result.timings.measure("lineage"):
             records = self.reader.chunk_records([unit for unit, _ in chosen])
         return [Passage(records[unit].text, records[unit].citation(), kind="chunk", item=iri) for unit, iri in chosen
-                if unit in records and asked & set(content_tokens(records[unit].text))]
+                if unit in records and asked & passage_terms(records[unit].text).present]
 
 
     def _rarity(self, reports: Sequence[dict]) -> BM25:
@@ -568,7 +568,7 @@ class GlobalSearch(_Mode):
         unread."""
         read = units[: self.UNITS_READ]
         records = self.reader.chunk_records(read)
-        scores = BM25([content_tokens(records[u].text) if u in records else [] for u in read]).scores(
+        scores = BM25.of_counts([passage_terms(records[u].text).counts if u in records else {} for u in read]).scores(
             list(dict.fromkeys(content_tokens(question))))
         first = sorted((n for n, score in enumerate(scores) if score > 0), key=lambda n: (-scores[n], n))
         return list(dict.fromkeys([read[n] for n in first] + units))

@@ -166,6 +166,12 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
 _PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They|His|Her|Their))\b")
 
 
+def _antecedent(c: _Cand, q: _Question, generic: set[str]) -> bool:
+    """Whether ``c`` may be the person a pronoun or a description stands for: a person (or of no
+    known type), no generic noun, and not someone the question itself names."""
+    return c.type in (_PERSON, None) and c.key not in generic and q.overlap(c.name) < 1
+
+
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
     """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said'), or "His …", "Her …",
     "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person the sentence
@@ -173,7 +179,7 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
     that is someone the question itself names: the pronoun counts as a mention of that person."""
     firsts: dict[int, tuple[int, _Cand]] = {}
     for c in cands.values():
-        if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1:
+        if not _antecedent(c, q, generic):
             continue
         for k, a, b in c.hits:
             if _POSSESSIVE_END.search(sentences[k].text[a:b]):
@@ -224,7 +230,7 @@ def _resolve_descriptions(cands: dict[str, _Cand], sentences: Sequence[_Sentence
         here = {id(c) for c in cands.values() for j, _, _ in c.hits if j == k}
         last: tuple[int, int, _Cand] | None = None
         for c in cands.values():
-            if c.type not in (_PERSON, None) or c.key in generic or q.overlap(c.name) >= 1 or id(c) in here:
+            if not _antecedent(c, q, generic) or id(c) in here:
                 continue
             for j, a, _ in c.hits:
                 if k - 2 <= j < k and sentences[j].passage == s.passage and (last is None or (j, a) > last[:2]):
