@@ -544,11 +544,12 @@ class GlobalSearch(_Mode):
                     tally[0] += 1
                     tally[1] += n
         ranked = sorted(units, key=lambda u: (-units[u][0], -units[u][1], u.value))
-        if question is not None:
-            ranked = self._by_question(question, ranked)
+        score = {u: float(members) for u, (_, members) in units.items()}
+        if question is not None:  # offline: ordered, and scored, by the BM25 of the question in them
+            ranked, score = self._by_question(question, ranked)
         ranked = ranked[: self.params.source_units]
         where = unit_sources(self.reader, ranked)
-        rows = [(rep, "report", score) for rep, score in best.items()] + [(u, "text_unit", float(units[u][1])) for u in ranked]
+        rows = [(rep, "report", score) for rep, score in best.items()] + [(u, "text_unit", score.get(u, 0.0)) for u in ranked]
         selections = [
             {"iri": NamedNode(f"{session.question.value}/item/{n}"), "item": item, "kind": kind, "rank": n, "score": score,
              "tokens": None, "edge": None}
@@ -561,17 +562,18 @@ class GlobalSearch(_Mode):
         return selections, sources
 
 
-    def _by_question(self, question: str, units: list[NamedNode]) -> list[NamedNode]:
+    def _by_question(self, question: str, units: list[NamedNode]) -> tuple[list[NamedNode], dict[NamedNode, float]]:
         """``units`` with the first :attr:`UNITS_READ` of them read and put in the order of the
         BM25 of the question's words in them (the rarity over the units read: a word every unit
         says weighs little; ties keep their order), those that say none after them, then the rest
-        unread."""
+        unread; and the BM25 of each unit read (what the Focus records as its score: 0 for one
+        that says none of the words or was not read)."""
         read = units[: self.UNITS_READ]
         records = self.reader.chunk_records(read)
         scores = BM25.of_counts([passage_terms(records[u].text).counts if u in records else {} for u in read]).scores(
             list(dict.fromkeys(content_tokens(question))))
         first = sorted((n for n, score in enumerate(scores) if score > 0), key=lambda n: (-scores[n], n))
-        return list(dict.fromkeys([read[n] for n in first] + units))
+        return list(dict.fromkeys([read[n] for n in first] + units)), dict(zip(read, map(float, scores), strict=True))
 
 
 def _report_evidence(kept: Sequence[dict], reports: Sequence[dict]) -> list[dict]:

@@ -205,6 +205,9 @@ def test_global_search_records_its_sources_and_lineage_finds_the_trace(index):
     kept_reports = {r for p in values(index, focus, TG.selectedPoint) for r in values(index, p, TG.report)}
     assert {one(index, s, TG.item) for s in items if one(index, s, TG.itemKind).value == "report"} == kept_reports
     assert [one(index, s, TG.item) for s in items if one(index, s, TG.itemKind).value == "text_unit"] == [s.chunk for s in end.sources]
+    # offline, a text unit's recorded score is the BM25 of the question in it, by which they are ordered
+    unit_scores = [float(one(index, s, TG.score).value) for s in items if one(index, s, TG.itemKind).value == "text_unit"]
+    assert unit_scores[0] > 0 and unit_scores == sorted(unit_scores, reverse=True)
     # each source text unit holds a member entity of a kept report's community
     derived = {(q.subject, q.object) for q in index.raw.quads_for_pattern(None, PROV.wasDerivedFrom, None, None)}
     members = {q.object for r in kept_reports for c in values(index, r, TG.community)

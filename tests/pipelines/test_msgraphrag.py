@@ -167,7 +167,7 @@ def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
     units = list(dict.fromkeys(u for members in pipe.reader.report_units(reports).values() for u, _ in members))
     assert len(units) > pipe.UNITS_READ
     question = "Who carries Tiny Tim on his shoulder?"
-    ordered = pipe._by_question(question, units)
+    ordered, recorded = pipe._by_question(question, units)
     assert sorted(ordered, key=str) == sorted(units, key=str)
     assert ordered[pipe.UNITS_READ:] == units[pipe.UNITS_READ:]  # not read: as they were
     texts = pipe.reader.chunk_records(units[: pipe.UNITS_READ])
@@ -175,10 +175,11 @@ def test_offline_global_sources_are_the_text_units_that_say_the_question(index):
     score = dict(zip(units, bm25.scores(list(dict.fromkeys(content_tokens(question)))), strict=False))
     said = [score[u] for u in ordered[: pipe.UNITS_READ]]
     assert said == sorted(said, reverse=True) and said[0] > said[-1]
+    assert recorded == pytest.approx({u: score[u] for u in units[: pipe.UNITS_READ]})  # the score the Focus records
     # the best unit is one that says the question's rarest word
     assert "shoulder" in texts[ordered[0]].text
     # a question none of whose words any unit says leaves the order as it was
-    assert pipe._by_question("Xylophones zeppelins?", units) == units
+    assert pipe._by_question("Xylophones zeppelins?", units)[0] == units
 
 
 def test_global_search_with_an_llm_map_step(index):
