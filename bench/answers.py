@@ -66,6 +66,12 @@ def is_right(line: str, expected: list[str] | None) -> bool:
     (True, False)
     >>> is_right("The answer is Joey [1].", ["Joe"]), is_right("The answer is old Joe [1].", ["Joe"])
     (False, True)
+
+    An alias names its plural and its possessive too ("poulterer" is in "the Poulterer's", and in
+    "Poulterers"), never a longer word:
+
+    >>> [is_right(f"The answer is the {w} [1].", ["poulterer"]) for w in ("Poulterers", "Poulterer's", "poulterership")]
+    [True, True, False]
     """
     low = " ".join(line.lower().split())
     if expected is None:
@@ -73,11 +79,16 @@ def is_right(line: str, expected: list[str] | None) -> bool:
     if NOT_ANSWERED in low:
         return False
     # "Yes"/"No" must be the answer the line opens with ("no" is inside "not", "nothing", "know");
-    # any other alias must stand as whole words ("Tim" is not in "Timothy", "Joe" not in "Joey")
+    # any other alias must stand as whole words ("Tim" is not in "Timothy", "Joe" not in "Joey"),
+    # in the singular or plural, or possessive
     said = re.match(r"[a-z]+", low)
     return any((said is not None and said.group(0) == a.lower()) if a.lower() in ("yes", "no")
-               else re.search(r"(?<!\w)" + re.escape(" ".join(a.lower().split())) + r"(?!\w)", low) is not None
+               else re.search(r"(?<!\w)" + re.escape(" ".join(a.lower().split())) + INFLECTED, low) is not None
                for a in expected)
+
+
+#: what may follow an alias in a right first line: nothing of the word, or its plural or possessive ending
+INFLECTED = r"(?:e?s|['’]s|s['’])?(?!\w)"
 
 
 def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
