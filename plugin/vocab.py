@@ -107,10 +107,11 @@ class TG(metaclass=_ClosedNamespace):
     #: Answer (class). Mixin type of a stage that holds a final answer (a Synthesis or a
     #: Conclusion), so that every answer of every trace kind can be found with one type.
     Answer = NamedNode("https://trustgraph.ai/ns/Answer")
-    #: Answer candidate (class). A possible answer a Synthesis weighed (tg:weighedCandidate):
-    #: its name (rdfs:label), entity type, score, rank, whether it was chosen
-    #: (tg:chosenCandidate), the evidence items that support it (tg:supportedBy) and why it
-    #: scored so (tg:reasoning). The rejected candidates say why this answer and not another.
+    #: Answer candidate (class). A possible answer a Synthesis (or an agent's Conclusion)
+    #: weighed (tg:weighedCandidate): its name (rdfs:label), entity type, score, rank, whether
+    #: it was chosen (tg:chosenCandidate), the evidence items that support it (tg:supportedBy)
+    #: and why it scored so (tg:reasoning). The rejected candidates say why this answer and
+    #: not another.
     AnswerCandidate = NamedNode("https://trustgraph.ai/ns/AnswerCandidate")
     #: basic search question (class). A question answered by Microsoft GraphRAG's basic
     #: search: the query is embedded, the text units most similar to it by vector (cosine)
@@ -304,8 +305,9 @@ class TG(metaclass=_ClosedNamespace):
     #: child community (object property). A community one level down that was split from this
     #: one (the inverse of tg:parent).
     child = NamedNode("https://trustgraph.ai/ns/child")
-    #: chosen candidate (object property). Links a Synthesis to the candidate answer it states
-    #: (one of its weighed candidates); the others were rejected.
+    #: chosen candidate (object property). Links an Answer (a Synthesis, or an agent's
+    #: Conclusion) to the candidate answer it states (one of its weighed candidates); the
+    #: others were rejected.
     chosenCandidate = NamedNode("https://trustgraph.ai/ns/chosenCandidate")
     #: chunk of selection (object property). The document chunk a chunk selection kept.
     chunk = NamedNode("https://trustgraph.ai/ns/chunk")
@@ -437,8 +439,8 @@ class TG(metaclass=_ClosedNamespace):
     #: influence, not a usage: the session's prov:used names its question, and this link must
     #: not give it a second one.
     traceRestsOn = NamedNode("https://trustgraph.ai/ns/traceRestsOn")
-    #: weighed candidate (object property). Links a Synthesis to a candidate answer it weighed
-    #: (the chosen one and the rejected ones).
+    #: weighed candidate (object property). Links an Answer (a Synthesis, or an agent's
+    #: Conclusion) to a candidate answer it weighed (the chosen one and the rejected ones).
     weighedCandidate = NamedNode("https://trustgraph.ai/ns/weighedCandidate")
 
     # Datatype property terms
@@ -589,7 +591,7 @@ class TG(metaclass=_ClosedNamespace):
     #: query text (datatype property). The text of the user's query, exactly as asked (or, on
     #: a DRIFT action, the follow-up query it answered).
     query = NamedNode("https://trustgraph.ai/ns/query")
-    #: question kind (datatype property). How the synthesis typed the question: who, where,
+    #: question kind (datatype property). How the answer step typed the question: who, where,
     #: when, how-many, which, what, why, how or yes-no.
     questionKind = NamedNode("https://trustgraph.ai/ns/questionKind")
     #: rank (datatype property). The position of a selected item in the order of selection (a
@@ -625,9 +627,10 @@ class TG(metaclass=_ClosedNamespace):
     #: claim start date (datatype property). When the claimed fact started, as the indexer's
     #: LLM wrote it (free text, often ISO 8601 or NONE).
     startDate = NamedNode("https://trustgraph.ai/ns/startDate")
-    #: stated answer (datatype property). The answer the first line of a Synthesis states: the
-    #: name of the chosen candidate, or the sentence that answers. Absent when the data does
-    #: not answer the question (or the engine does not say).
+    #: stated answer (datatype property). The answer the first line of an Answer (a RAG's
+    #: Synthesis, an agent's Conclusion) states: the name of the chosen candidate, or the
+    #: sentence that answers. Absent when the data does not answer the question (or the engine
+    #: does not say).
     statedAnswer = NamedNode("https://trustgraph.ai/ns/statedAnswer")
     #: claim status (datatype property). Whether the indexer judged a GraphRAG claim TRUE,
     #: FALSE or SUSPECTED.

@@ -38,6 +38,7 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError, RagprovError
 from ..llm.engine import Tool, Turn, parse_react, turns_evidence
 from ..record import ChunkEvent, EndOfSession, ExplainEvent
+from ..record.answer import answer_support
 from ..record.events import Event, Source
 from .base import Pipeline, RunResult
 from .docrag import DocRag
@@ -174,14 +175,6 @@ class Agent(Pipeline):
             )
         final_iri = NamedNode(f"{trace.question.value}/final")
         yield ChunkEvent(answer, final_iri, "answer")
-        with timings.measure("record"):
-            event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1])
-        yield event
-        result.answer = answer
-        result.last = trace.last
-        result.termination_reason = reason
-        result.sources = tuple(sources)
-        result.selected = sum(1 for t in history if t.useful)
         if support is not None:  # the answer was extracted from every tool's evidence together
             result.passages, result.support = tuple(turns_evidence(history)), support
             result.answered = getattr(support, "answered", None)
@@ -189,6 +182,16 @@ class Agent(Pipeline):
             result.passages, result.support, result.answered = lead.passages, lead.support, lead.answered
         else:
             result.answered = False  # no tool found an answer
+        with timings.measure("record"):
+            # what the answer rests on: the selections, in the tools' sub-traces, of the passages it was drawn from
+            event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1],
+                                     support=answer_support(result.support, result.passages))
+        yield event
+        result.answer = answer
+        result.last = trace.last
+        result.termination_reason = reason
+        result.sources = tuple(sources)
+        result.selected = sum(1 for t in history if t.useful)
         yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
 
     def _unparsed(self, trace: Any, step: Any, e: RagprovError) -> Generator[Event, None, Turn]:

@@ -57,17 +57,21 @@ class AnswerSupport:
 
     def params(self, synthesis: NamedNode) -> dict[str, Any]:
         """The ``record/synthesis`` template's answer parameters for the Synthesis ``synthesis``."""
+        return {**self.answer_params(synthesis), "cited": list(self.cited), "citation_notes": list(self.notes)}
+
+    def answer_params(self, stage: NamedNode) -> dict[str, Any]:
+        """The answer's own parameters (``record/_answer_links.j2``) for the stage ``stage`` that
+        states it: a Synthesis, or an agent's Conclusion (whose tools' Syntheses keep any
+        ``[Data: …]`` citations)."""
         return {
             "answer": self.answer,
             "question_kind": self.kind,
             "supported_by": list(self.supported_by),
             "candidates": [
-                {"iri": NamedNode(f"{synthesis.value}/candidate/{n}"), "label": c.name, "score": c.score, "rank": n,
+                {"iri": NamedNode(f"{stage.value}/candidate/{n}"), "label": c.name, "score": c.score, "rank": n,
                  "chosen": c.chosen, "entity_type": c.type, "supported_by": list(c.supported_by), "reasoning": c.reasoning}
                 for n, c in enumerate(self.candidates, start=1)
             ],
-            "cited": list(self.cited),
-            "citation_notes": list(self.notes),
         }
 
 

@@ -532,14 +532,17 @@ class AgentTrace(TraceRecording):
         termination_reason: str = "final-answer",
         in_token: int | None = None,
         out_token: int | None = None,
+        support: AnswerSupport = NO_SUPPORT,
     ) -> ExplainEvent:
-        """The final answer and why the loop stopped; ends the retrieval session."""
+        """The final answer, why the loop stopped and what supports the answer (``support``: the
+        items, in the tools' sub-traces, its passages stand for, and the candidates weighed); ends
+        the retrieval session."""
         iri = NamedNode(f"{self.question.value}/final")
         event = self._write(
             "record/conclusion", "conclusion", iri,
             conclusion=iri, session=self.session, derived_from=self.last or self.question, generated=self.recorder.clock(),
             document=NamedNode(f"urn:trustgraph:answer:{self.id}"), content=answer,
-            termination_reason=termination_reason, in_token=in_token, out_token=out_token,
+            termination_reason=termination_reason, in_token=in_token, out_token=out_token, **support.answer_params(iri),
         )
         self.last = iri
         self.pending_analysis = None

@@ -818,9 +818,17 @@ class Catalog:
         """The names the template's text reads (what its header must declare)."""
         info = self.info(name)
         import jinja2.meta
+        import jinja2.nodes
 
-        ast = self._env.parse(info.path.read_text(encoding="utf-8"))
-        return set(jinja2.meta.find_undeclared_variables(ast)) - set(self._env.globals)
+        # as loaded: the recorder's fragments in place of their includes (what they read counts too,
+        # what they assign themselves, even under a condition, does not)
+        source = self._env.loader.get_source(self._env, info.path.relative_to(self.root).as_posix())[0]  # type: ignore[union-attr]
+        ast = self._env.parse(source)
+        targets = [node.target for node in ast.find_all(jinja2.nodes.Assign)] + \
+            [node.target for node in ast.find_all(jinja2.nodes.AssignBlock)]
+        assigned = {t.name for target in targets for t in (target, *target.find_all(jinja2.nodes.Name))
+                    if isinstance(t, jinja2.nodes.Name) and t.ctx == "store"}
+        return set(jinja2.meta.find_undeclared_variables(ast)) - set(self._env.globals) - assigned
 
     def template(self, name: str) -> jinja2.Template:
         tpl = self._templates.get(name)

@@ -183,3 +183,22 @@ def test_every_passage_the_offline_agent_answers_from_is_a_selection_its_trace_r
         assert agent.result.passages
         for p in agent.result.passages:
             assert p.item and values(carol_store, NamedNode(p.item), RDF.type), p
+
+
+def test_the_offline_agents_conclusion_records_what_its_answer_rests_on(carol_store, recorder_for):
+    """The Conclusion is the agent's answer, so it says what the answer rests on as a Synthesis
+    does: the stated answer, the question's kind, the supporting items (selections recorded in
+    the tools' sub-traces) and every candidate weighed, the chosen one first."""
+    agent = Agent(carol_store, recorder=recorder_for(carol_store), facts_graph=FACTS)
+    list(agent.run("Who is Scrooge's clerk?"))
+    final = NamedNode(f"{agent.result.question.value}/final")
+    assert one(carol_store, final, TG.statedAnswer).value == "Bob Cratchit"
+    assert one(carol_store, final, TG.questionKind).value == "who"
+    support = values(carol_store, final, TG.supportedBy)
+    assert support and {NamedNode(p.item) for p in agent.result.passages} >= set(support)
+    assert all(values(carol_store, item, RDF.type) for item in support)  # recorded in a sub-trace
+    chosen = one(carol_store, final, TG.chosenCandidate)
+    assert one(carol_store, chosen, NamedNode("http://www.w3.org/2000/01/rdf-schema#label")).value == "Bob Cratchit"
+    assert chosen in values(carol_store, final, TG.weighedCandidate)
+    assert len(values(carol_store, final, TG.weighedCandidate)) == len(agent.result.support.rejected) + 1
+    validate(carol_store)
