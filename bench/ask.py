@@ -28,7 +28,7 @@ cancelled when the process closes. Level-0 files pile up (each one also read by 
 look-up) until the 20th (pyoxigraph's RocksDB ``level0_slowdown_writes_trigger``), when the
 flush waits for the whole compaction: seconds of CPU in one ``ask`` — its p95.
 
-    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
+    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR] [--modes drift,global]
 """
 
 from __future__ import annotations
@@ -173,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facts", type=int, default=1_000_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated modes to time beside the floor (default: all)")
     args = ap.parse_args(argv)
+    modes = tuple(m for m in args.modes.split(",") if m)
+    if not modes or set(modes) - set(MODES):
+        ap.error(f"--modes takes some of {','.join(MODES)}")
     cache = args.cache or Path(f"/work/bench-cache/retrieve-ask-{args.facts}")
     store_dir = cache / "store"
     if not (store_dir / "CURRENT").exists():
@@ -184,18 +188,18 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "plugin")], check=True, stdout=subprocess.DEVNULL)
     ragprov = [sys.executable, "-m", "ragprov.cli"]
     # one warm-up of each (bytecode and template caches, page cache)
-    for mode in MODES:
+    for mode in modes:
         measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
-    walls: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
-    cpus: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
-    rss: dict[str, int] = {m: 0 for m in (*MODES, "floor")}
+    walls: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
+    cpus: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
+    rss: dict[str, int] = {m: 0 for m in (*modes, "floor")}
     opens: list[float] = []
     lookups: list[float] = []
-    stalls: dict[str, int] = {m: 0 for m in MODES}
+    stalls: dict[str, int] = {m: 0 for m in modes}
     files_before = len(table_files(store_dir))
     for r in range(args.rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
-        for mode in MODES:
+        for mode in modes:
             files = table_files(store_dir)
             wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
             walls[mode].append(wall)
@@ -217,12 +221,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
           "(stalls: runs that paid for a compaction of the store, see the module docstring)")
     print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
-    for mode in MODES:
+    for mode in modes:
         p50, p95 = percentiles(walls[mode])
         print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
               f"{max(cpus[mode]) * 1000:8.0f} {rss[mode] / 1024:9.0f} {stalls[mode]:7d}")
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
-    for mode in MODES:
+    for mode in modes:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
         stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
         print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
