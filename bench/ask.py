@@ -29,6 +29,10 @@ look-up) until the 20th (pyoxigraph's RocksDB ``level0_slowdown_writes_trigger``
 flush waits for the whole compaction: seconds of CPU in one ``ask`` — its p95.
 
     python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR] [--modes drift,global]
+
+Last, per mode, the pipeline's own CPU for each question (in-process: no imports, store opens nor
+the trace's write, whose cost follows the store's compaction state and the other processes on
+the machine): what a change to a pipeline changes, readable on a shared machine.
 """
 
 from __future__ import annotations
@@ -77,7 +81,14 @@ PHASES = (
     "    for c in {db, self.rows_db}: c.set_trace_callback(lambda _: sqlite.__setitem__(0, sqlite[0] + 1))\n"
     "embedded.EmbeddedStore.query, embedded.EmbeddedStore.__init__ = timed_query, timed_init\n"
     "textindex.TextIndex.__init__ = counted_index\n"
-    "ask.run_question = lambda pipe, *a, **k: (pipes.append(pipe), run(pipe, *a, **k))[1]\n"
+    "ran = [0.0]\n"
+    "def timed_run(pipe, *a, **k):\n"
+    "    pipes.append(pipe); c = time.process_time()\n"
+    "    try:\n"
+    "        return run(pipe, *a, **k)\n"
+    "    finally:\n"
+    "        ran[0] += time.process_time() - c\n"
+    "ask.run_question = timed_run\n"
     "from ragprov.cli import main\n"
     "out, sys.argv = sys.argv[1], ['ragprov', 'ask', *sys.argv[2:]]\n"
     "try:\n"
@@ -86,7 +97,8 @@ PHASES = (
     "    pass\n"
     "t2 = time.perf_counter()\n"
     "stages = dict(pipes[0].result.timings.stages) if pipes else {}\n"
-    "found = {'import': t1 - t0, 'open': opened[0], 'total': t2 - t0, 'sparql': sparql, 'sqlite': sqlite[0], 'stages': stages}\n"
+    "found = {'import': t1 - t0, 'open': opened[0], 'total': t2 - t0, 'sparql': sparql, 'sqlite': sqlite[0], 'stages': stages,\n"
+    "         'cpu': time.process_time(), 'cpu_run': ran[0]}\n"
     "open(out, 'w').write(json.dumps(found))\n"
 )
 
@@ -226,11 +238,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
               f"{max(cpus[mode]) * 1000:8.0f} {rss[mode] / 1024:9.0f} {stalls[mode]:7d}")
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
+    runs: dict[str, list[float]] = {}
     for mode in modes:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
         stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
         print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
               f"[{stages}]; sparql {p['sparql'][0]} ({p['sparql'][1] * 1000:.0f} ms), sqlite {p['sqlite']}")
+        runs[mode] = [p["cpu_run"]] + [phases(["--facts-graph", FACTS, *env_store], q, mode)["cpu_run"] for q in QUESTIONS[1:]]
+    # the pipeline alone (its stages and the trace kept in memory; not imports, store opens nor the trace's
+    # write, whose cost follows the store's compaction state): what a change to a pipeline changes
+    print("\npipeline CPU per question (in-process, ms, without imports, store opens and the trace's write):")
+    for mode in modes:
+        print(f"{mode:10} " + " ".join(f"{c * 1000:4.0f}" for c in runs[mode]) + f"  (p50 {percentiles(runs[mode])[0] * 1000:.0f})")
     return 0
 
 
