@@ -28,7 +28,11 @@ cancelled when the process closes. Level-0 files pile up (each one also read by 
 look-up) until the 20th (pyoxigraph's RocksDB ``level0_slowdown_writes_trigger``), when the
 flush waits for the whole compaction: seconds of CPU in one ``ask`` — its p95.
 
-    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR]
+    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR] [--modes drift,global]
+
+Last, per mode, the pipeline's own CPU for each question (in-process: no imports, store opens nor
+the trace's write, whose cost follows the store's compaction state and the other processes on
+the machine): what a change to a pipeline changes, readable on a shared machine.
 """
 
 from __future__ import annotations
@@ -77,7 +81,14 @@ PHASES = (
     "    for c in {db, self.rows_db}: c.set_trace_callback(lambda _: sqlite.__setitem__(0, sqlite[0] + 1))\n"
     "embedded.EmbeddedStore.query, embedded.EmbeddedStore.__init__ = timed_query, timed_init\n"
     "textindex.TextIndex.__init__ = counted_index\n"
-    "ask.run_question = lambda pipe, *a, **k: (pipes.append(pipe), run(pipe, *a, **k))[1]\n"
+    "ran = [0.0]\n"
+    "def timed_run(pipe, *a, **k):\n"
+    "    pipes.append(pipe); c = time.process_time()\n"
+    "    try:\n"
+    "        return run(pipe, *a, **k)\n"
+    "    finally:\n"
+    "        ran[0] += time.process_time() - c\n"
+    "ask.run_question = timed_run\n"
     "from ragprov.cli import main\n"
     "out, sys.argv = sys.argv[1], ['ragprov', 'ask', *sys.argv[2:]]\n"
     "try:\n"
@@ -86,7 +97,8 @@ PHASES = (
     "    pass\n"
     "t2 = time.perf_counter()\n"
     "stages = dict(pipes[0].result.timings.stages) if pipes else {}\n"
-    "found = {'import': t1 - t0, 'open': opened[0], 'total': t2 - t0, 'sparql': sparql, 'sqlite': sqlite[0], 'stages': stages}\n"
+    "found = {'import': t1 - t0, 'open': opened[0], 'total': t2 - t0, 'sparql': sparql, 'sqlite': sqlite[0], 'stages': stages,\n"
+    "         'cpu': time.process_time(), 'cpu_run': ran[0]}\n"
     "open(out, 'w').write(json.dumps(found))\n"
 )
 
@@ -173,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facts", type=int, default=1_000_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated modes to time beside the floor (default: all)")
     args = ap.parse_args(argv)
+    modes = tuple(m for m in args.modes.split(",") if m)
+    if not modes or set(modes) - set(MODES):
+        ap.error(f"--modes takes some of {','.join(MODES)}")
     cache = args.cache or Path(f"/work/bench-cache/retrieve-ask-{args.facts}")
     store_dir = cache / "store"
     if not (store_dir / "CURRENT").exists():
@@ -184,18 +200,18 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "plugin")], check=True, stdout=subprocess.DEVNULL)
     ragprov = [sys.executable, "-m", "ragprov.cli"]
     # one warm-up of each (bytecode and template caches, page cache)
-    for mode in MODES:
+    for mode in modes:
         measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
-    walls: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
-    cpus: dict[str, list[float]] = {m: [] for m in (*MODES, "floor")}
-    rss: dict[str, int] = {m: 0 for m in (*MODES, "floor")}
+    walls: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
+    cpus: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
+    rss: dict[str, int] = {m: 0 for m in (*modes, "floor")}
     opens: list[float] = []
     lookups: list[float] = []
-    stalls: dict[str, int] = {m: 0 for m in MODES}
+    stalls: dict[str, int] = {m: 0 for m in modes}
     files_before = len(table_files(store_dir))
     for r in range(args.rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
-        for mode in MODES:
+        for mode in modes:
             files = table_files(store_dir)
             wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
             walls[mode].append(wall)
@@ -217,16 +233,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
           "(stalls: runs that paid for a compaction of the store, see the module docstring)")
     print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
-    for mode in MODES:
+    for mode in modes:
         p50, p95 = percentiles(walls[mode])
         print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
               f"{max(cpus[mode]) * 1000:8.0f} {rss[mode] / 1024:9.0f} {stalls[mode]:7d}")
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
-    for mode in MODES:
+    runs: dict[str, list[float]] = {}
+    for mode in modes:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
         stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
         print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
               f"[{stages}]; sparql {p['sparql'][0]} ({p['sparql'][1] * 1000:.0f} ms), sqlite {p['sqlite']}")
+        runs[mode] = [p["cpu_run"]] + [phases(["--facts-graph", FACTS, *env_store], q, mode)["cpu_run"] for q in QUESTIONS[1:]]
+    # the pipeline alone (its stages and the trace kept in memory; not imports, store opens nor the trace's
+    # write, whose cost follows the store's compaction state): what a change to a pipeline changes
+    print("\npipeline CPU per question (in-process, ms, without imports, store opens and the trace's write):")
+    for mode in modes:
+        print(f"{mode:10} " + " ".join(f"{c * 1000:4.0f}" for c in runs[mode]) + f"  (p50 {percentiles(runs[mode])[0] * 1000:.0f})")
     return 0
 
 

@@ -138,7 +138,7 @@ class OfflineEngine:
     # -- passages ------------------------------------------------------------------------------
     def rerank(self, question: str, concepts: Sequence[str], passages: Sequence[Passage], *, keep: int) -> Step[list[Choice]]:
         terms = [passage_terms(p.text) for p in passages]
-        bm = BM25.of_counts([t.counts for t in terms])
+        bm = BM25.of_counts([t.counts for t in terms], lengths=[t.length for t in terms])
         query = [t for c in concepts for t in content_tokens(c)] or content_tokens(question)
         scores = bm.scores(query)
         top = max(scores, default=0.0) or 1.0

@@ -372,3 +372,29 @@ def test_no_text_unit_leads_when_none_says_the_question_s_words(index):
     pipe = LocalSearch(index, facts_graph=FACTS)
     units = [{"item": NamedNode("urn:u:1"), "kind": "text_unit"}]
     assert pipe._question_units(units, "Who is Zorblax Quuxington?", ["zorblax quuxington", "zorblax"]) == units
+
+
+def test_drift_offline_answer_reads_the_structured_evidence_that_states_the_question(index):
+    """DRIFT's offline answer reads a kept action's entities, relationships and claims only when
+    they state a word of the question (one that states none was kept for the follow-up query);
+    the primer's points and the chosen text units are read whatever they say."""
+    from ragprov.llm.engine import Passage
+    from ragprov.pipelines import DriftSearch
+
+    pipe = DriftSearch(index, facts_graph=FACTS)
+    sel = [{"iri": NamedNode(f"urn:x:item/{n}")} for n in (1, 2)]
+    ranked = [
+        {"action": NamedNode("urn:x:a1"), "query": "tiny tim", "answer": "", "depth": 1, "units": (), "evidence": (
+            Passage("Tiny Tim is Bob's son.", "r1", kind="relationship"),
+            Passage("Fezziwig gives a ball.", "r2", kind="relationship"))},
+        {"action": NamedNode("urn:x:a2"), "query": "bob", "answer": "", "depth": 1,
+         "units": (Passage("Bob carries Tiny Tim on his shoulder.", "u1", kind="text_unit"),), "evidence": (
+            Passage("BOB CRATCHIT: Scrooge's clerk.", "e1", kind="entity"),
+            Passage("TINY TIM: the youngest Cratchit, who is ill.", "e2", kind="entity"))},
+    ]
+    read = pipe._offline_evidence("What happens to Tiny Tim?", sel, ranked)
+    assert [p.text for p in read] == ["Tiny Tim is Bob's son.", "TINY TIM: the youngest Cratchit, who is ill.",
+                                      "Bob carries Tiny Tim on his shoulder."]
+    assert [p.item for p in read] == ["urn:x:item/1", "urn:x:item/2", "urn:x:item/2"]  # each names its action's selection
+    # a question of stopwords only leaves nothing to match: every passage is read
+    assert len(pipe._offline_evidence("What is it?", sel, ranked)) == 4

@@ -138,14 +138,26 @@ def _word_roots(word: str) -> tuple[str, ...]:
 
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
-    out: list[_Sentence] = []
-    for i, p in enumerate(passages):
-        text = " ".join(p.text.split())
-        for a, b in split_sentences(text):
-            s = text[a:b].strip()
-            if len(s) >= 3:
-                out.append(_Sentence(i, s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
-    return out
+    """The sentences of ``passages``, in order, each with its passage's index."""
+    return [_Sentence(i, *parts) for i, p in enumerate(passages) for parts in _split(p.text)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _split(text: str) -> tuple[tuple[str, frozenset[str], str, str], ...]:
+    """A passage's sentences of three characters or more (text, word roots, the 200 characters
+    before and after), memoised by its text: DRIFT answers each of its local searches and then
+    the question from evidence holding many of the same reports and descriptions.
+
+    >>> _split("Marley was dead.  To begin with.")[1][:2]
+    ('To begin with.', frozenset({'begin'}))
+    """
+    text = " ".join(text.split())
+    out = []
+    for a, b in split_sentences(text):
+        s = text[a:b].strip()
+        if len(s) >= 3:
+            out.append((s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
+    return tuple(out)
 
 
 _IRREGULAR_PLURALS = {"wives": "wife", "children": "child", "men": "man", "women": "woman", "people": "person"}
