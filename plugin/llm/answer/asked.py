@@ -63,6 +63,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
     >>> sorted(_key_terms("What is the girl under the robe called?")[0])
     ['girl']
+    >>> _key_terms("What is the name of the man Belle married?"), _key_terms("Who was the man Belle married?")[0]
+    ((frozenset({'marri'}), False, True), frozenset())
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
@@ -75,6 +77,9 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     called = _called_noun(question)
     if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
         return frozenset({called}), False, False
+    act = _relative_verb(question) if tied else None
+    if act:  # "What is the name of the man Belle married?": the act must be said of the name
+        return frozenset({act}), False, True
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False, tied
@@ -84,6 +89,33 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
     return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True, False
+
+
+#: "Who is the N [that] X VERBed …", "Who is the N who/that VERBs …": a noun a relative clause after it says what was
+#: done by or to (the noun is the first word after which the clause starts)
+_NOUN = r"^(?i:who\s+(?:is|was|are|were)\s+(?:the|an?))\s+(?:[a-z][\w'’-]*\s+){0,3}?[a-z][\w-]*\s+"
+_AUX = r"(?:(?:had|has|have|was|were|is|are|did|does|do|would|will)\s+)?"
+_RELATIVE = (re.compile(_NOUN + r"(?:(?:whom|that)\s+)?(?:[A-Z][\w'’.-]*\s+)+" + _AUX + r"(?P<v>[a-z][a-z'-]*)\b"),
+             re.compile(_NOUN + r"(?:(?:whom|that)\s+)?(?:he|she|they|we|you|I)\s+" + _AUX + r"(?P<v>[a-z][a-z'-]*)\b"),
+             re.compile(_NOUN + r"(?:who|that|which)\s+" + _AUX + r"(?P<v>[a-z][a-z'-]*)\b"))
+
+
+def _relative_verb(question: str) -> str | None:
+    """The root of the verb of the relative clause a "What is the name of the N …?" question asks
+    the name by ("the man Belle married", "the boy who carried the turkey"); None when the noun
+    has none ("the captain of the ship").
+
+    >>> _relative_verb("What is the name of the man Belle married?"), _relative_verb("What is the name of the boy who ran?")
+    ('marri', 'run')
+    >>> _relative_verb("What is the name of the captain of the ship?"), _relative_verb("What is the name of Fred's wife?")
+    (None, None)
+    """
+    who = _as_who(" ".join(question.split()))
+    for pattern in _RELATIVE:
+        m = pattern.match(who)
+        if m is not None and m.group("v") not in _AUXILIARIES and m.group("v") not in STOPWORDS:
+            return _root(m.group("v"))
+    return None
 
 
 def _names_only_asked(name: str, q: _Question) -> bool:
@@ -127,3 +159,32 @@ def _called_noun(question: str) -> str | None:
         return None
     words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, m.group("np").lower().split()))
     return _root(words[-1]) if words else None  # the noun ends before its first function word
+
+
+#: "How old is/was X?", "How old were they when …?": an age is asked
+_HOW_OLD = re.compile(r"^\s*how\s+old\b", re.I)
+
+#: a number stated as an age: "N years old", "N-year-old", "N years of age", "aged N", "at the age of N", "age N"
+_AGE_AFTER = re.compile(r"^[\s-]*(?:(?:years?|months?)[\s-]+(?:old|of\s+age)\b|(?:year|month)s?-old\b)", re.I)
+_AGE_BEFORE = re.compile(r"\b(?:aged|age(?:\s+of)?)\s+(?:about\s+|only\s+|just\s+)?$", re.I)
+
+
+def _asks_age(question: str) -> bool:
+    """Whether the question asks someone's age ("How old is Tiny Tim?").
+
+    >>> _asks_age("How old is Tiny Tim?"), _asks_age("How long has Marley been dead?")
+    (True, False)
+    """
+    return _HOW_OLD.match(question) is not None
+
+
+def _states_age(text: str, a: int, b: int) -> bool:
+    """Whether the number at ``text[a:b]`` is stated as an age ("nine years old", "a five-year-old",
+    "aged seventy"); a number of anything else ("32 pages", "seventy years of gloom") is none.
+
+    >>> text = "A boy nine years old, aged ten, a six-year-old and seventy years of toil."
+    >>> [_states_age(text, text.index(n), text.index(n) + len(n)) for n in ("nine", "ten", "six", "seventy")]
+    [True, True, True, False]
+    """
+    return _AGE_AFTER.match(text[b:]) is not None or _AGE_BEFORE.search(text[max(0, a - 20) : a]) is not None
+
