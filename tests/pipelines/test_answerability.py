@@ -87,10 +87,22 @@ def test_a_name_asked_by_a_relative_clause_must_do_the_act():
 
 
 def test_how_old_takes_an_age_stated_of_the_subject():
-    ps = [Passage("Tiny Tim sat by the fire. Old Joe, a rascal nearly seventy years of age, counted 32 coins.", "c-1")]
-    found = extract_answer("How old is Tiny Tim?", ps)
-    # seventy is another's age, 32 no age at all
-    assert not found.answered, found.first_line
+    for text in ("Tiny Tim sat by the fire. Old Joe, a rascal nearly seventy years of age, sat too.",  # another's age
+                 "Tiny Tim sat by the fire and counted 32 coins."):  # no age at all
+        found = extract_answer("How old is Tiny Tim?", [Passage(text, "c-1")])
+        assert not found.answered, found.first_line
     ps = [Passage("Tiny Tim, who was nine years old, sat by the fire with 32 coins.", "c-2")]
     found = extract_answer("How old is Tiny Tim?", ps)
     assert found.first_line.startswith("The answer is nine"), found.first_line
+
+
+def test_an_act_on_one_singled_out_needs_the_act():
+    ps = [Passage("Before Dulce went silent, Sam Rivera read the last transmission from the base aloud.", "c-read"),
+          Passage("Sam Rivera had combed through the last transmission logs. Cruz sent the squad below.", "c-logs")]
+    # Rivera is beside "the last transmission", but is not said to have sent it
+    assert not extract_answer("Who sent the last transmission from Dulce before it went silent?", ps).answered
+    found = extract_answer("Who combed through the last transmission logs?", ps)
+    assert found.first_line.startswith("The answer is Sam Rivera"), found.first_line
+    ps.append(Passage("Before the base went silent, Jordan Hayes sent the last transmission from Dulce.", "c-sent"))
+    found = extract_answer("Who sent the last transmission from Dulce before it went silent?", ps)
+    assert found.first_line.startswith("The answer is Jordan Hayes"), found.first_line

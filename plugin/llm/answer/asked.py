@@ -188,3 +188,33 @@ def _states_age(text: str, a: int, b: int) -> bool:
     """
     return _AGE_AFTER.match(text[b:]) is not None or _AGE_BEFORE.search(text[max(0, a - 20) : a]) is not None
 
+
+#: words that single out one of many ("the last transmission", "the first ghost", "the only survivor", "the
+#: youngest son"): what is done to or by that one is one act, not any act of its kind
+_QUALIFIERS = frozenset("last first final latest earliest only sole second third fourth fifth next previous "
+                        "youngest eldest oldest".split())
+
+
+#: the roots of verbs that join a subject to what it is ("became a second father"), not an act
+_COPULAS = frozenset(_root(w) for w in "become became becomes remain remained remains seem seemed seems stay stayed".split())
+
+
+def _qualified_act(question: str) -> str | None:
+    """The root of the verb of a "Who VERBs …?" ("Which NOUN VERBs …?") question whose object is
+    singled out by a qualifier ("Who sent the last transmission …?"): the evidence must state that
+    act of the answer, not only what it is done to (a name beside "the last transmission logs"
+    did not send the last transmission); None for other questions.
+
+    >>> _qualified_act("Who sent the last transmission from Dulce before it went silent?")
+    'send'
+    >>> _qualified_act("Who sent the transmission from Dulce?"), _qualified_act("Who is the last of the ghosts?")
+    (None, None)
+    >>> _qualified_act("Who became a second father to Tiny Tim?") is None  # a copula states a role, not an act
+    True
+    """
+    m = _ASKED_ACT.match(" ".join(question.split()))
+    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING | _COPULAS:
+        return None
+    phrase = re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o"))[0]
+    return _root(m.group("v")) if set(phrase.lower().split()) & _QUALIFIERS else None
+

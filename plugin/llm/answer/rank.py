@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
-from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _relative_verb, _states_age
+from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .places import PLACE_TIE, _asked_subject, _sent_there
@@ -39,7 +39,8 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
     ("the Schoolmaster") is none (:func:`_names_only_asked`); so is a name the relative clause asking it
     ("the man Belle married") does not say did or underwent the act (:func:`_acted`), and a name asked
-    by a relation ("What is the name of Fred's wife?") needs its word in a sentence naming it, as a role."""
+    by a relation ("What is the name of Fred's wife?") needs its word in a sentence naming it, as a role; an act
+    on one singled out ("Who sent the last transmission …?") needs the act itself (:func:`_qualified_act`)."""
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
@@ -50,12 +51,20 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         if not ctx.proper:
             return any(ctx.key & t for t in ctx.passage_tokens)
     elif ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        if ctx.act and not _said_of(c, ctx, {ctx.act}):
+            return False  # an act on one singled out ("the last transmission"): the act itself, said of it
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
     elif ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
         return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
     # a relation whose holder's name is asked is said of the question's subject too: "Bob Cratchit and
     # his wife" says nothing of Fred's wife
-    of = ctx.q.links if ctx.relational else (lambda _: 1.0)
+    return _said_of(c, ctx, ctx.key, ctx.relational)
+
+
+def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str], with_subject: bool = False) -> bool:
+    """Whether a term of ``key`` is said of the candidate: in its name, in a sentence naming it or in
+    a short passage about it (that also names the question's subject, with ``with_subject``)."""
+    of = ctx.q.links if with_subject else (lambda _: 1.0)
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         if of(ctx.sentences[k].tokens):
@@ -63,7 +72,7 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     for i in c.mentions:
         if ctx.passages[i].kind in _SHORT_ABOUT and of(ctx.passage_tokens[i]):
             said |= ctx.passage_tokens[i]
-    return bool(ctx.key & said)
+    return bool(key & said)
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -108,6 +117,7 @@ class _Context:
     subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
     proper: bool = False  # "What is the name of …?": a name answers, not a common noun nor a description (:func:`_name_of`)
     relative: bool = False  # "What is the name of the man Belle married?": the act must be said of the name (:func:`_acted`)
+    act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -287,7 +297,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
-                   _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None)
+                   _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
+                   _qualified_act(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
