@@ -106,3 +106,13 @@ def test_an_act_on_one_singled_out_needs_the_act():
     ps.append(Passage("Before the base went silent, Jordan Hayes sent the last transmission from Dulce.", "c-sent"))
     found = extract_answer("Who sent the last transmission from Dulce before it went silent?", ps)
     assert found.first_line.startswith("The answer is Jordan Hayes"), found.first_line
+
+
+def test_a_prepositional_which_question_needs_its_object_said():
+    ps = [Passage("Hayes probed the alien circuitry retrieved from the crash site.", "c-lab")]
+    # the sentence repeats the question's words ("circuitry", "crash site") and says no state
+    found = extract_answer("In which state is the crash site where the alien circuitry was found?", ps)
+    assert not found.answered, found.first_line
+    ps = [Passage("The crash site where the alien circuitry was found lies in New Mexico.", "c-site")]
+    found = extract_answer("In which state is the crash site where the alien circuitry was found?", ps)
+    assert found.answered and "New Mexico" in found.first_line, found.first_line

@@ -218,3 +218,45 @@ def _qualified_act(question: str) -> str | None:
     phrase = re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o"))[0]
     return _root(m.group("v")) if set(phrase.lower().split()) & _QUALIFIERS else None
 
+
+#: "In which state is …?", "Over what drink does …?": the preposition whose object the question asks
+_SLOT_ASK = re.compile(r"^\s*(?P<p>in|on|at|over|under|into|from|to|with|inside|within|near)\s+(?:which|what)\s+[a-z]", re.I)
+
+#: the prepositions that say what each asked one says ("in which state": "in", "inside", "within")
+_SLOT_FORMS = {"in": ("in", "inside", "within", "into"), "on": ("on", "upon", "onto"), "into": ("into", "in"),
+               "inside": ("inside", "in", "within"), "within": ("within", "in", "inside"), "to": ("to", "into", "toward", "towards")}
+
+
+def _slot(question: str) -> tuple[str, ...] | None:
+    """The prepositions a "PREP which/what NOUN …?" question asks the object of: its answer is
+    the thing after one of them in the sentence that answers ("over a Christmas bowl of smoking
+    bishop"); None for other questions.
+
+    >>> _slot("In which state is the crash site?"), _slot("Over what drink do they talk?"), _slot("Which state is it in?")
+    (('in', 'inside', 'within', 'into'), ('over',), None)
+    """
+    m = _SLOT_ASK.match(question)
+    return None if m is None else _SLOT_FORMS.get(m.group("p").lower(), (m.group("p").lower(),))
+
+
+def _fills_slot(text: str, forms: tuple[str, ...], asked: frozenset[str]) -> bool:
+    """Whether a sentence has one of the prepositions ``forms`` before a phrase saying something the
+    question does not (a content word whose root is not in ``asked``): "in New Mexico" fills "In
+    which state is the crash site?"; "retrieved from the crash site" does not, nor does "in the crash site".
+
+    >>> asked = _roots("In which state is the crash site where the circuitry was found?")
+    >>> _fills_slot("It was found near Roswell in New Mexico.", ("in",), asked)
+    True
+    >>> _fills_slot("Hayes probed the circuitry retrieved from the crash site.", ("in",), asked)
+    False
+    >>> _fills_slot("The circuitry was found in the crash site near the old road.", ("in",), asked)
+    False
+    """
+    for m in re.finditer(r"\b(?:" + "|".join(forms) + r")\s+([^.;:!?,()]*)", text, re.I):
+        words = m.group(1).lower().split()
+        while words and words[0] in STOPWORDS:
+            words.pop(0)  # "the", "a", "his": the phrase's head comes after
+        phrase = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, words))
+        if any(t not in asked for w in phrase for t in _roots(w)):
+            return True
+    return False
