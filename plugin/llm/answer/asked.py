@@ -69,7 +69,7 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
     """
-    tied = _name_of(question) is not None
+    tied, act = _name_of(question) is not None, _relative_verb(question)
     question = _as_who(" ".join(question.split()))
     rel = _relation(question)
     if rel is not None:  # a kinship or work relation (it has a converse) is loose; a role must be said of its holder
@@ -77,7 +77,6 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     called = _called_noun(question)
     if called is not None:  # "What is the girl … called?": the evidence must say of the name that it is the girl's
         return frozenset({called}), False, False
-    act = _relative_verb(question) if tied else None
     if act:  # "What is the name of the man Belle married?": the act must be said of the name
         return frozenset({act}), False, True
     m = _ASKED_ROLE.match(question)
@@ -109,7 +108,11 @@ def _relative_verb(question: str) -> str | None:
     ('marri', 'run')
     >>> _relative_verb("What is the name of the captain of the ship?"), _relative_verb("What is the name of Fred's wife?")
     (None, None)
+    >>> _relative_verb("Who is the father that stood by the fire?") is None
+    True
     """
+    if _name_of(question) is None:
+        return None  # "Who is the father that stood by the fire?" asks the role, said in many ways
     who = _as_who(" ".join(question.split()))
     for pattern in _RELATIVE:
         m = pattern.match(who)

@@ -116,7 +116,7 @@ class _Context:
     called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
     subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
     proper: bool = False  # "What is the name of …?": a name answers, not a common noun nor a description (:func:`_name_of`)
-    relative: bool = False  # "What is the name of the man Belle married?": the act must be said of the name (:func:`_acted`)
+    relative: bool = False  # "What is the name of the man Belle married?": the act must be said of it (:func:`_relative_verb`)
     act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
 
     def __post_init__(self) -> None:
