@@ -46,7 +46,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
    words is no answer (:func:`_key_terms`, :func:`_states_key`); "What is the name of X's R?" asks a
-   name the evidence says is the R (:func:`_tied`). A why /
+   name the evidence says is the R (:func:`_tied`), and only a name answers a name-of question ("her
+   husband" does not; nor does a name the act of "the man Belle married" is not said of, :func:`_acted`);
+   an act on one singled out ("Who sent the last transmission?") must be said itself (:func:`_qualified_act`);
+   "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
+   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
    the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
