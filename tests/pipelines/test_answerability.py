@@ -59,7 +59,8 @@ def _fact(text: str, *names: str) -> Passage:
 
 def test_a_first_name_is_asked_as_a_name():
     assert classify("What is the first name of Fred's wife?").wants_name
-    ps = [_fact("Fred's wife is Scrooge's niece, a pretty lady.", "Fred", "Scrooge's niece")]
+    ps = [_fact("Fred's wife is Scrooge's niece, a pretty lady.", "Fred", "Scrooge's niece"),
+          _fact("Scrooge meets Fred's wife during his visit.", "Scrooge", "Fred")]  # Fred's wife is another than Scrooge
     # a description ("Scrooge's niece", "the mistress") says who, but is not the name asked
     found = extract_answer("What is the first name of Fred's wife?", ps)
     assert not found.answered, found.first_line
@@ -78,7 +79,8 @@ def test_a_relation_whose_name_is_asked_is_said_of_the_asked_subject():
 
 
 def test_a_name_asked_by_a_relative_clause_must_do_the_act():
-    ps = [_about("Belle", "Belle, once Scrooge's sweetheart, married another man after her engagement to Scrooge ended.")]
+    ps = [_about("Belle", "Belle, once Scrooge's sweetheart, married another man after her engagement to Scrooge ended."),
+          _about("Fred", "Fred, who is married to Scrooge's niece, hosts the Christmas dinner.")]  # married, but not Belle
     found = extract_answer("What is the name of the man Belle married?", ps)
     assert not found.answered, found.first_line
     ps.append(_about("Tom Harlow", "Belle married Tom Harlow, a merchant of the city."))

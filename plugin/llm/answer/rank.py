@@ -38,39 +38,53 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     X's schoolmaster?", a role relation without a converse: "Who is X's doctor?") must be said of
     the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
     ("the Schoolmaster") is none (:func:`_names_only_asked`); so is a name the relative clause asking it
-    ("the man Belle married") does not say did or underwent the act (:func:`_acted`), and a name asked
-    by a relation ("What is the name of Fred's wife?") needs its word in a sentence naming it, as a role; an act
+    ("the man Belle married") does not say did or underwent the act with Belle (:func:`_acted`), and a name
+    asked by a relation ("What is the name of Fred's wife?") needs a sentence stating it of the name; an act
     on one singled out ("Who sent the last transmission …?") needs the act itself (:func:`_qualified_act`)."""
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
-    if ctx.relative:  # "the name of the man Belle married": the act done by or to it
-        return any(_acted(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
+    if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
+        return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
+                   for k, a, b in c.hits)
+    if ctx.key_is_loose and ctx.relational and ctx.proper:
+        # "the name of Fred's wife": a sentence naming it and Fred with the relation, not as another's ("Fred's wife")
+        return any(ctx.q.links(ctx.sentences[k].tokens) > 0 and _unpossessed(ctx.sentences[k].text, ctx.key) for k, _, _ in c.hits)
     if ctx.key_is_loose and ctx.relational:
-        if not ctx.proper:
-            return any(ctx.key & t for t in ctx.passage_tokens)
-    elif ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        return any(ctx.key & t for t in ctx.passage_tokens)
+    if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
         if ctx.act and not _said_of(c, ctx, {ctx.act}):
             return False  # an act on one singled out ("the last transmission"): the act itself, said of it
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
     elif ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
         return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
-    # a relation whose holder's name is asked is said of the question's subject too: "Bob Cratchit and
-    # his wife" says nothing of Fred's wife
-    return _said_of(c, ctx, ctx.key, ctx.relational)
+    return _said_of(c, ctx, ctx.key)
 
 
-def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str], with_subject: bool = False) -> bool:
+def _unpossessed(text: str, key: frozenset[str]) -> bool:
+    """Whether a sentence has a relation noun of ``key`` (roots) that no name possesses: "Scrooge meets
+    Fred's wife" speaks of Fred's wife, another than Scrooge; "Fan calls Scrooge her dear brother" of Fan.
+
+    >>> _unpossessed("Scrooge meets Fred's wife.", frozenset({"wife"})), _unpossessed("Fan calls him her brother.", frozenset({"brother"}))
+    (False, True)
+    """
+    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start())
+               for m in re.finditer(r"[A-Za-z]+", text))
+
+
+#: a name's possessive just before a noun ("Fred's |", "Fred's young |")
+_POSSESSED = re.compile(r"[A-Za-z]['’]s?\s+(?:[a-z]+\s+)?$")
+
+
+def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
     """Whether a term of ``key`` is said of the candidate: in its name, in a sentence naming it or in
-    a short passage about it (that also names the question's subject, with ``with_subject``)."""
-    of = ctx.q.links if with_subject else (lambda _: 1.0)
+    a short passage about it."""
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
-        if of(ctx.sentences[k].tokens):
-            said |= ctx.sentences[k].tokens
+        said |= ctx.sentences[k].tokens
     for i in c.mentions:
-        if ctx.passages[i].kind in _SHORT_ABOUT and of(ctx.passage_tokens[i]):
+        if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
     return bool(key & said)
 
