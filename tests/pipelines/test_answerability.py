@@ -51,3 +51,70 @@ def test_a_role_relation_needs_its_holder_named():
     ps.append(_about("Dr. Hale", "Dr. Hale, Tiny Tim's doctor, visits him every week."))
     found = extract_answer("Who is Tiny Tim's doctor?", ps)
     assert found.first_line.startswith("The answer is Dr. Hale"), found.first_line
+
+
+def _fact(text: str, *names: str) -> Passage:
+    return Passage(text, f"c-{abs(hash(text))}", kind="relationship", mentions=tuple(Mention(n.upper(), "PERSON") for n in names))
+
+
+def test_a_first_name_is_asked_as_a_name():
+    assert classify("What is the first name of Fred's wife?").wants_name
+    ps = [_fact("Fred's wife is Scrooge's niece, a pretty lady.", "Fred", "Scrooge's niece"),
+          _fact("Scrooge meets Fred's wife during his visit.", "Scrooge", "Fred")]  # Fred's wife is another than Scrooge
+    # a description ("Scrooge's niece", "the mistress") says who, but is not the name asked
+    found = extract_answer("What is the first name of Fred's wife?", ps)
+    assert not found.answered, found.first_line
+    ps.append(_fact("Fred's wife, Clara, laughed at the game.", "Fred", "Clara"))
+    found = extract_answer("What is the first name of Fred's wife?", ps)
+    assert found.first_line.startswith("The answer is Clara"), found.first_line
+
+
+def test_a_relation_whose_name_is_asked_is_said_of_the_asked_subject():
+    # "his wife" beside Bob Cratchit is Bob's wife, not Fred's
+    ps = [Passage("Bob Cratchit came home to his wife and children. Fred stayed at his party.", "c-text")]
+    assert not extract_answer("What is the name of Fred's wife?", ps).answered
+    ps.append(_fact("Clara is Fred's wife and plays the harp.", "Clara", "Fred"))
+    found = extract_answer("What is the name of Fred's wife?", ps)
+    assert found.first_line.startswith("The answer is Clara"), found.first_line
+
+
+def test_a_name_asked_by_a_relative_clause_must_do_the_act():
+    ps = [_about("Belle", "Belle, once Scrooge's sweetheart, married another man after her engagement to Scrooge ended."),
+          _about("Fred", "Fred, who is married to Scrooge's niece, hosts the Christmas dinner.")]  # married, but not Belle
+    found = extract_answer("What is the name of the man Belle married?", ps)
+    assert not found.answered, found.first_line
+    ps.append(_about("Tom Harlow", "Belle married Tom Harlow, a merchant of the city."))
+    found = extract_answer("What is the name of the man Belle married?", ps)
+    assert found.first_line.startswith("The answer is Tom Harlow"), found.first_line
+
+
+def test_how_old_takes_an_age_stated_of_the_subject():
+    for text in ("Tiny Tim sat by the fire. Old Joe, a rascal nearly seventy years of age, sat too.",  # another's age
+                 "Tiny Tim sat by the fire and counted 32 coins."):  # no age at all
+        found = extract_answer("How old is Tiny Tim?", [Passage(text, "c-1")])
+        assert not found.answered, found.first_line
+    ps = [Passage("Tiny Tim, who was nine years old, sat by the fire with 32 coins.", "c-2")]
+    found = extract_answer("How old is Tiny Tim?", ps)
+    assert found.first_line.startswith("The answer is nine"), found.first_line
+
+
+def test_an_act_on_one_singled_out_needs_the_act():
+    ps = [Passage("Before Dulce went silent, Sam Rivera read the last transmission from the base aloud.", "c-read"),
+          Passage("Sam Rivera had combed through the last transmission logs. Cruz sent the squad below.", "c-logs")]
+    # Rivera is beside "the last transmission", but is not said to have sent it
+    assert not extract_answer("Who sent the last transmission from Dulce before it went silent?", ps).answered
+    found = extract_answer("Who combed through the last transmission logs?", ps)
+    assert found.first_line.startswith("The answer is Sam Rivera"), found.first_line
+    ps.append(Passage("Before the base went silent, Jordan Hayes sent the last transmission from Dulce.", "c-sent"))
+    found = extract_answer("Who sent the last transmission from Dulce before it went silent?", ps)
+    assert found.first_line.startswith("The answer is Jordan Hayes"), found.first_line
+
+
+def test_a_prepositional_which_question_needs_its_object_said():
+    ps = [Passage("Hayes probed the alien circuitry retrieved from the crash site.", "c-lab")]
+    # the sentence repeats the question's words ("circuitry", "crash site") and says no state
+    found = extract_answer("In which state is the crash site where the alien circuitry was found?", ps)
+    assert not found.answered, found.first_line
+    ps = [Passage("The crash site where the alien circuitry was found lies in New Mexico.", "c-site")]
+    found = extract_answer("In which state is the crash site where the alien circuitry was found?", ps)
+    assert found.answered and "New Mexico" in found.first_line, found.first_line

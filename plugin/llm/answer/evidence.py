@@ -51,6 +51,39 @@ def _tied(text: str, a: int, b: int, key: Collection[str]) -> bool:
     return False
 
 
+#: between a name and the act it does ("Belle married", "Belle, who later married", "Belle had married"), and between
+#: an act and the name it is done to ("married Belle", "married to Belle", "was sent by Belle")
+_ACT_AFTER = re.compile(r"^\s*(?:,?\s*(?:who|that)\s+)?(?:(?:had|has|have|was|were|is|are|did|does|then|later|also|once|"
+                        r"finally|never|soon)\s+){0,2}$", re.I)
+_ACT_BEFORE = re.compile(r"^\s+(?:(?:to|by|with)\s+)?$", re.I)
+
+
+def _acted(text: str, a: int, b: int, verbs: Collection[str]) -> bool:
+    """Whether an act of ``verbs`` (roots) is said of the name at ``text[a:b]``, as its subject (the
+    verb right after it, past a relative pronoun or an auxiliary) or its object (right before it).
+    An act elsewhere in the sentence is another's ("Belle married another man after her
+    relationship with Scrooge ended" says nothing of whom Scrooge married).
+
+    >>> text = "Belle married another man after her relationship with Scrooge ended."
+    >>> _acted(text, 0, 5, {"marri"}), _acted(text, text.index("Scrooge"), text.index("Scrooge") + 7, {"marri"})
+    (True, False)
+    >>> _acted("The Princess, referenced by Scrooge, married to the Groom.", 28, 35, {"marri"})
+    False
+    >>> _acted("She was married to Topper, who later married her.", 19, 25, {"marri"})
+    True
+    >>> _acted("Topper, who later married her, sang.", 0, 6, {"marri"})
+    True
+    """
+    for m in _WORD.finditer(text):
+        if not set(_word_roots(m.group(0))) & set(verbs):
+            continue
+        if m.start() >= b and _ACT_AFTER.match(text[b : m.start()]):
+            return True
+        if m.end() <= a and _ACT_BEFORE.match(text[m.end() : a]):
+            return True
+    return False
+
+
 def _role(text: str, a: int, b: int, verb: str) -> float:
     """How a mention at ``text[a:b]`` stands to the asked verb in its sentence: 1.4 as its subject
     (before it in the same clause, a few words away or past one phrase set off by commas: "The Lord

@@ -46,7 +46,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
    words is no answer (:func:`_key_terms`, :func:`_states_key`); "What is the name of X's R?" asks a
-   name the evidence says is the R (:func:`_tied`). A why /
+   name the evidence says is the R (:func:`_tied`), and only a name answers a name-of question ("her
+   husband" does not; nor does a name the act of "the man Belle married" is not said of, :func:`_acted`);
+   an act on one singled out ("Who sent the last transmission?") must be said itself (:func:`_qualified_act`);
+   "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
+   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A why /
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
    the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
@@ -74,6 +78,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ..engine import Passage
+from .asked import _fills_slot, _slot
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
@@ -119,7 +124,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing
     else:  # a sentence answers
-        first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite)
+        slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
+        first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite, slot)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
@@ -165,14 +171,18 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
 
 
 def _sentence_answer(qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
-                     passage_roots: Sequence[frozenset[str]], cite: _Citations
+                     passage_roots: Sequence[frozenset[str]], cite: _Citations, slot: tuple[str, ...] | None = None
                      ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
     """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
-    yes-no: "Yes"/"No" before it), from the sentences best first."""
+    yes-no: "Yes"/"No" before it), from the sentences best first. A question asking the object of a
+    preposition (``slot``: "In which state …?") is not answered by a sentence without one before
+    something the question does not say (:func:`_fills_slot`): that repeats the question's own words."""
     top = order[0] if order else None
     cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
     if top is None or cover < (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
         return "The data does not answer the question: no retrieved passage covers enough of what it asks.", None, ()
+    if slot and not _fills_slot(sentences[top].text, slot, frozenset(q.tokens)):
+        return "The data does not answer the question: the passage that covers it most does not say what it asks.", None, ()
     s = sentences[top]
     chosen = Candidate(s.text, None, round(cover, 6), (s.passage,), f"sentence covering {cover:.2f} of the question's terms")
     rejected = tuple(Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))

@@ -106,7 +106,9 @@ def classify(question: str) -> QuestionType:
 
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
-_NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
+#: ("What is the first name of NP?": a part of the name, asked as the name is)
+_NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+(?:(?:first|last|full|given|christian|"
+                      r"family|maiden|real)\s+)?names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
 
 #: what ends a noun phrase's head: a preposition or a relative word after it
 _NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
@@ -121,6 +123,8 @@ def _name_of(question: str) -> str | None:
     ("Scrooge's schoolmaster", 'the ship')
     >>> _name_of("What is the plan of the squad?") is None, _name_of("Whose name is on the stone?") is None
     (True, True)
+    >>> _name_of("What is the first name of Fred's wife?"), _name_of("What is the first scene of the play?")
+    ("Fred's wife", None)
     """
     m = _NAME_OF.match(" ".join(question.split()))
     if m is None:

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
-from .asked import _asked_verb, _called_noun, _key_terms, _names_only_asked
+from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
-from .evidence import _names_the, _near, _role, _tied
+from .evidence import _acted, _names_the, _near, _role, _tied
 from .places import PLACE_TIE, _asked_subject, _sent_there
-from .question import _GEO, QuestionType, _Question, classify
+from .question import _GEO, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
@@ -37,24 +37,56 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     the engines"), does not answer it. A role whose holder's *name* is asked ("What is the name of
     X's schoolmaster?", a role relation without a converse: "Who is X's doctor?") must be said of
     the candidate itself (:func:`_tied`), and a candidate named only by the question's own words
-    ("the Schoolmaster") is none (:func:`_names_only_asked`)."""
+    ("the Schoolmaster") is none (:func:`_names_only_asked`); so is a name the relative clause asking it
+    ("the man Belle married") does not say did or underwent the act with Belle (:func:`_acted`), and a name
+    asked by a relation ("What is the name of Fred's wife?") needs a sentence stating it of the name; an act
+    on one singled out ("Who sent the last transmission …?") needs the act itself (:func:`_qualified_act`)."""
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
+    if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
+        return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
+                   for k, a, b in c.hits)
+    if ctx.key_is_loose and ctx.relational and ctx.proper:
+        # "the name of Fred's wife": a sentence naming it and Fred with the relation, not as another's ("Fred's wife")
+        return any(ctx.q.links(ctx.sentences[k].tokens) > 0 and _unpossessed(ctx.sentences[k].text, ctx.key) for k, _, _ in c.hits)
     if ctx.key_is_loose and ctx.relational:
         return any(ctx.key & t for t in ctx.passage_tokens)
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
+        if ctx.act and not _said_of(c, ctx, {ctx.act}):
+            return False  # an act on one singled out ("the last transmission"): the act itself, said of it
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
-    if ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
+    elif ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
         return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
+    return _said_of(c, ctx, ctx.key)
+
+
+def _unpossessed(text: str, key: frozenset[str]) -> bool:
+    """Whether a sentence has a relation noun of ``key`` (roots) that no name possesses: "Scrooge meets
+    Fred's wife" speaks of Fred's wife, another than Scrooge; "Fan calls Scrooge her dear brother" of Fan.
+
+    >>> _unpossessed("Scrooge meets Fred's wife.", frozenset({"wife"})), _unpossessed("Fan calls him her brother.", frozenset({"brother"}))
+    (False, True)
+    """
+    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start())
+               for m in re.finditer(r"[A-Za-z]+", text))
+
+
+#: a name's possessive just before a noun ("Fred's |", "Fred's young |")
+_POSSESSED = re.compile(r"[A-Za-z]['’]s?\s+(?:[a-z]+\s+)?$")
+
+
+def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
+    """Whether a term of ``key`` is said of the candidate: in its name, in a sentence naming it or in
+    a short passage about it."""
     said = set(_roots(c.name))
     for k, _, _ in c.hits:
         said |= ctx.sentences[k].tokens
     for i in c.mentions:
         if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
-    return bool(ctx.key & said)
+    return bool(key & said)
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -97,6 +129,9 @@ class _Context:
     key_is_tied: bool = False  # the key term is a role a name is asked for: it must be said of the candidate (:func:`_tied`)
     called: str | None = None  # "What is the girl … called?": the root of the noun whose name is asked (:func:`_called_noun`)
     subject: str | None = None  # "Where does the elevator stop?": the root of the noun whose place is asked (:func:`_asked_subject`)
+    proper: bool = False  # "What is the name of …?": a name answers, not a common noun nor a description (:func:`_name_of`)
+    relative: bool = False  # "What is the name of the man Belle married?": the act must be said of it (:func:`_relative_verb`)
+    act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -244,6 +279,10 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     strength = support * type_fit * novelty * plain * spread * q.found
     if strength <= 0:
         return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
+    if ctx.proper and (plain < 1 or not any(ch.isupper() for ch in _display(c))):
+        # what the question asks the name of is named by a name: "her husband", "the matron" or
+        # "Scrooge's niece" say who, but are not the name asked, and do not rank
+        return Candidate(_display(c), c.type, 0.0, (), "", 0.0), ()
     states = _states_key(c, ctx) or (related > 0 and not _names_only_asked(c.name, q))
     features = (math.log(support), math.log(max(best_cover, 1e-3)), math.log(type_fit), math.log(novelty), math.log(plain),
                 math.log(spread), float(related > 0), math.log(1 + len(order)), aligned, float(bool(c.mentions)),
@@ -272,7 +311,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     _resolve_pronouns(cands, sentences, q, generic)
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
-                   _asked_subject(question))
+                   _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
+                   _qualified_act(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
@@ -315,12 +355,22 @@ _SPAN_KINDS = ("how-many", "when")
 SCENE = 0.8
 
 
+def _of_subject(s: _Sentence, q: _Question) -> bool:
+    """Whether a sentence speaks of what the question names: it names it, or opens with a pronoun
+    after a sentence of its passage that does ("Tiny Tim sat down. He was nine years old.")."""
+    return q.links(s.tokens) > 0 or (_OPENS_WITH_PRONOUN.match(s.text) is not None and q.links(_roots(s.before[-200:])) > 0)
+
+
+_OPENS_WITH_PRONOUN = re.compile(r"\W*(?:he|she|they|his|her|their)\b", re.I)
+
+
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                      passages: Sequence[Passage]) -> list[Candidate]:
     """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
     an entity — each supported, passage by passage, by how well the words around it match the
     question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
-    question itself says is not an answer. Best first."""
+    question itself says is not an answer, nor, for "How old …?", a number not stated as an age
+    (:func:`_states_age`) in a sentence naming whom the question asks about. Best first."""
     pattern = _NUMBER if qt.kind == "how-many" else _DATE
     counted = _counted(question) if qt.kind == "how-many" else frozenset()
     asked = " ".join(tokenize(question))
@@ -328,9 +378,12 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     keys = [" ".join(p.text.split()).lower() for p in passages]
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
+    age = qt.kind == "how-many" and _asks_age(question)
     for s in sentences:
         for m in pattern.finditer(s.text):
             a, b = m.span()
+            if age and not (_states_age(s.text, a, b) and _of_subject(s, q)):
+                continue  # "How old is X?": only a number the text gives as an age, of X
             if (qt.kind == "how-many" and m.group(0).lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
                     and _counts(s, a, b, counted) < 2):
                 continue  # "the one", "that one" — unless it counts the asked thing ("only one ghost")
