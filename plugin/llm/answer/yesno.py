@@ -1,0 +1,313 @@
+"""Yes-no questions: the sentence that states the asked predication, and whether it affirms or denies it.
+
+A yes-no question asks whether a predication holds: a subject, a verb or a predicate adjective or
+noun, its object. What only places or qualifies it — a manner adverb ("visibly"), a hedge ("usual"),
+a time ("at night", "during his night with Scrooge", "when they arrived") — is an *adjunct*: a sentence
+stating the predication need not repeat it, so it weighs :data:`ADJUNCT` of a term
+(:func:`_adjuncts`). The *focus* is the part a denial must reach: the thing an existential question
+asks about ("Is there a sword …?" → sword), the noun of "Was it X's custom to …?", else what
+follows the subject (:func:`_focus`). A sentence denies the predication when the focus it says
+stands after a denial in its clause, or when it says a *contrary* word (:func:`_contrary`: "open"
+for "shut", "unlocked" for "locked") that no denial reverses (:func:`denies`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Sequence
+
+from .question import _TITLES, _Question
+from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
+
+#: the words that deny what follows them in their clause
+_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
+                     # verbs that deny the act after them ("refused to give money", "failed to see")
+                     "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
+                     "deny denied denies denying".split())
+
+#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it
+YES_NO_COVERAGE = 0.5
+
+#: the weight of an adjunct term (a manner adverb, a hedge, a time) against a term of the predication
+ADJUNCT = 0.25
+
+#: adjectives and adverbs that hedge a predication without changing what it says ("his usual custom")
+_HEDGES = frozenset("usual usually customary normal normally typical typically habitual habitually ordinary "
+                    "ordinarily actual actually truly certainly ever".split())
+
+#: words in "-ly" that are not manner adverbs (nouns, adjectives, verbs)
+_NOT_ADVERBS = frozenset("family friendly unfriendly lonely lovely elderly lively deadly costly early holy ugly silly "
+                         "jolly only assembly supply reply apply comply rely ally belly bully monopoly anomaly "
+                         "melancholy homely curly surly fly july italy lily jelly sly".split())
+
+#: a time or a circumstance the predication is placed in: "at night", "during his night with X",
+#: "when they arrived", "in the morning" (to the next comma or the end)
+_TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|that|this|his|her|their|its|one)\s+)?"
+                   r"(?:night|nights|day|morning|evening|afternoon|noon|midnight|dawn|dusk|daytime|nighttime)\b"
+                   r"|(?:during|throughout|when|while|whenever|until|once|as\s+soon\s+as)\b[^,;?]*)", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _adjuncts(question: str) -> frozenset[str]:
+    """The roots of a yes-no question's adjuncts: its manner adverbs, hedges and times.
+
+    >>> sorted(_adjuncts("Does the Ghost visibly grow older during his night with Scrooge?"))
+    ['night', 'scroog', 'visibl']
+    >>> sorted(_adjuncts("Was it Scrooge's usual custom to double-lock himself in at night?"))
+    ['night', 'usual']
+    >>> sorted(_adjuncts("Does the family live in a friendly town?"))  # no adverb, no time: none
+    []
+    """
+    out = {_root(w) for w in re.findall(r"[a-z]+", question.lower())
+           if w in _HEDGES or (w.endswith("ly") and len(w) > 5 and w not in _NOT_ADVERBS)}
+    for m in _TIME.finditer(question):
+        out.update(_roots(m.group(0)))
+    return frozenset(out)
+
+
+#: pairs of contrary words (general English): one said of a thing denies the other
+_CONTRARIES = ("open shut", "open closed", "alive dead", "awake asleep", "full empty", "present absent", "rich poor",
+               "young old", "new old", "light dark", "happy sad", "true false", "right wrong", "early late",
+               "hot cold", "warm cold", "safe dangerous", "friendly hostile", "kind cruel", "strong weak",
+               "loud quiet", "loud silent", "fast slow", "wet dry", "clean dirty", "win lose", "accept refuse",
+               "accept reject", "agree disagree", "remember forget", "arrive leave", "enter leave", "love hate",
+               "succeed fail", "increase decrease", "rise fall", "sleep wake", "allow forbid", "include exclude",
+               "same different", "together alone", "inside outside", "always never", "calm angry", "lost found",
+               "visible hidden", "guilty innocent", "married single", "sober drunk", "generous mean", "stay leave")
+
+#: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dislike")
+_NEGATING_PREFIX = re.compile(r"^(?:un|in|im|il|ir|dis|non-?)(?=[a-z]{4,})")
+
+
+@functools.lru_cache(maxsize=1)
+def _contrary_roots() -> dict[str, frozenset[str]]:
+    pairs: dict[str, set[str]] = {}
+    for pair in _CONTRARIES:
+        a, b = (_root(w) for w in pair.split())
+        pairs.setdefault(a, set()).add(b)
+        pairs.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in pairs.items()}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _contrary(word: str) -> frozenset[str]:
+    """The roots of the words ``word`` (lower case) is the contrary of: its pair in :data:`_CONTRARIES`,
+    or the word after a negating prefix.
+
+    >>> sorted(_contrary("open")), sorted(_contrary("unlocked")), sorted(_contrary("invisible"))
+    (['close', 'shut'], ['lock'], ['visibl'])
+    >>> _contrary("under"), _contrary("door"), _contrary("uncle")  # no prefix, no pair: none
+    (frozenset(), frozenset(), frozenset())
+    """
+    out = set(_contrary_roots().get(_root(word), ()))
+    m = _NEGATING_PREFIX.match(word)
+    if m:
+        out.add(_root(word[m.end():]))
+    return frozenset(out)
+
+
+#: a yes-no question's auxiliary and subject: a determiner and a noun, or a capitalised name (with
+#: "of": "the Ghost of Christmas Present"), or a pronoun
+_SUBJECT = re.compile(r"^\s*\w+(?:n['’]t)?\s+(?:(?:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+[\w'’-]+"
+                      r"|[A-Z][\w'’.-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*|he|she|they|it|you|we|i)\b", re.I)
+
+#: "Is there a N …?": the thing an existential question asks about
+_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:(?:a|an|any|some|the|one|no)\s+)?(?P<np>(?:[a-z][\w-]*\s+){0,2}?"
+                    r"[a-z][\w-]*)(?=\s+(?:in|on|at|inside|under|behind|near|with|of|for|that|which|who|to|from|among|by)\b"
+                    r"|\s*[?.!]*$)", re.I)
+
+#: "Was it X's (usual) N to V?": the noun the question asks of the act after it
+_IT_NOUN = re.compile(r"^\s*(?:is|was|are|were)\s+it\s+(?:[\w'’-]+\s+){0,3}?(?P<n>[a-z][\w-]*)\s+to\s", re.I)
+
+
+def _focus(question: str, q: _Question) -> frozenset[str]:
+    """The roots of the part of a yes-no question a denial must reach: the thing an existential
+    question asks about, the noun of "Is it N to …", else the question's descriptive terms after its
+    subject (not its adjuncts).
+
+    >>> f = lambda s: sorted(_focus(s, _Question(s, [])))
+    >>> f("Is there a sword in the scabbard the Ghost wears?"), f("Was it Scrooge's usual custom to lock the door at night?")
+    (['sword'], ['custom'])
+    >>> f("Does the drone attack the team?"), f("Were the doors shut when they arrived?")
+    (['attack', 'team'], ['shut'])
+    """
+    for m in (_THERE.match(question), _IT_NOUN.match(question)):
+        if m is not None:
+            return frozenset({_root(m.group(m.lastgroup or 0).split()[-1].lower())})
+    m = _SUBJECT.match(question)
+    after = _roots(question[m.end():]) if m else frozenset(q.rest)
+    return frozenset(t for t in q.rest if t in after and t not in _adjuncts(question)) or frozenset(q.rest)
+
+
+def _weights(question: str, q: _Question) -> dict[str, float]:
+    """The question's descriptive terms weighed as by ``q``, an adjunct at :data:`ADJUNCT` of its weight
+    (unless every term is one)."""
+    adj = _adjuncts(question)
+    if all(t in adj for t in q.rest):
+        return dict(q.weight)
+    return {t: w * (ADJUNCT if t in adj else 1.0) for t, w in q.weight.items()}
+
+
+#: a run of capitalised words in a question, "of (the)" inside it: a name ("the Ghost of Christmas Present")
+_NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’-]*)*")
+
+#: the pronouns by which a sentence speaks of someone its passage named before it
+_PRONOUNS = frozenset("he she they him her them his their hers it its".split())
+
+
+def _names(question: str) -> list[tuple[str, ...]]:
+    """The names a question uses, each as its words' roots (titles left out), those in its adjuncts not.
+
+    >>> _names("Does the Ghost of Christmas Present grow older during his night with Scrooge?")
+    [('ghost', 'christma', 'present')]
+    """
+    adj = _adjuncts(question)
+    out = []
+    for m in _NAME_RUN.finditer(question):
+        roots = tuple(r for w in m.group(0).split() if w.lower() not in _TITLES and w.lower() not in ("of", "the")
+                      for r in _word_roots(w))
+        if roots and not set(roots) <= adj:
+            out.append(roots)
+    return out
+
+
+def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str]) -> float:
+    """The share of the names a text speaks of: by the first word of a name ("the Ghost" for the
+    Ghost of Christmas Present) or by either word of a two-word one ("Hayes", "Jordan").
+
+    >>> _linked([("ghost", "christma", "present"), ("jordan", "hay")], {"ghost", "hay"})
+    1.0
+    >>> _linked([("ghost", "christma", "present")], {"christma", "present"})  # not its head: another one
+    0.0
+    """
+    if not names:
+        return 1.0
+    return sum(1 for n in names if n[0] in tokens or (len(n) <= 2 and n[-1] in tokens)) / len(names)
+
+
+def _said(s: _Sentence, weights: dict[str, float]) -> set[str]:
+    """The question's terms a sentence says, itself or by a contrary word."""
+    said = {t for t in weights if t in s.tokens}
+    for w in re.findall(r"[a-z][a-z-]+", s.low):
+        said.update(t for t in _contrary(w) if t in weights)
+    return said
+
+
+#: words that make a sentence a supposition, not a statement ("If he be like to die", "the potential death of …")
+_HYPOTHETICAL = frozenset("if unless whether potential potentially possible possibly possibility perhaps maybe might "
+                          "suppose supposing imagine imagined lest".split())
+
+#: the weight of a supposition against a statement
+HYPOTHETICAL = 0.75
+
+
+def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
+    """How well a sentence states a yes-no question's predication: the weighted share of its terms
+    the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
+    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
+    surely); :data:`HYPOTHETICAL` of that for a supposition; half when neither it nor its passage
+    (``passage``: its word roots) names them all.
+
+    >>> q = "Does the Ghost visibly grow older during his night with Scrooge?"
+    >>> text = "While Scrooge stayed the same, the Ghost grew older."
+    >>> statement_score(_Sentence(0, text, _roots(text)), q, _Question(q, []))
+    0.8
+    >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
+    >>> round(statement_score(s, q, _Question(q, [])), 3)
+    0.1
+    """
+    weights = _weights(question, q)
+    names = _names(question)
+    words = set(re.findall(r"[a-z]+", s.low))
+    near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
+    link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
+    total = sum(weights.values())
+    cover = (sum(weights[t] for t in _said(s, weights)) / total * (0.6 + 0.4 * link)) if total else link
+    if _HYPOTHETICAL & words:
+        cover *= HYPOTHETICAL
+    return cover * 0.5 if _linked(names, near | passage) < 1 else cover
+
+
+#: "not only … but also", "not just": an addition, no denial
+_NOT_ONLY = re.compile(r"\b(?:not|n['’]t)\s+(?:only|just|merely|simply|solely)\b", re.I)
+
+
+def denies(text: str, question: str, q: _Question) -> bool:
+    """Whether a sentence denies a yes-no question's predication: the focus (:func:`_focus`) it says —
+    else, by weight, most of the terms it says — stands after a denial in its clause, or is said by a
+    contrary word no denial reverses ("the doors stood open" denies that they were shut); a denial in
+    another clause does not count.
+
+    >>> q = "Is there a sword in the scabbard?"
+    >>> denies("He wore a scabbard: but no sword was in it.", q, _Question(q, []))
+    True
+    >>> q = "Was it his custom to lock himself in?"
+    >>> denies("He locked himself in, which was not his custom.", q, _Question(q, []))
+    True
+    >>> denies("He locked himself in, as was his custom; nobody saw him.", q, _Question(q, []))
+    False
+    >>> q = "Were the doors shut when they arrived?"
+    >>> denies("When they arrived, the doors stood open.", q, _Question(q, [])), denies("The doors were not open.", q, _Question(q, []))
+    (True, False)
+    >>> q = "Is the panel a recent addition?"  # a denial in another clause, or before a comma, does not count
+    >>> denies("This panel is a recent addition — covering something they didn't want found.", q, _Question(q, []))
+    False
+    >>> [denies(t, q, _Question(q, [])) for t in ("This panel is not a recent addition.", "No, this panel is a recent addition.")]
+    [True, False]
+    >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
+    >>> denies("He refused to give money to the poor.", q, _Question(q, []))
+    True
+    >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
+    >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
+    False
+    """
+    weights, focus = _weights(question, q), _focus(question, q)
+    said: dict[str, bool] = {}
+    denied = False
+    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
+        tok = m.group(0).lower().strip("'’")
+        if _CLAUSE_MARK.fullmatch(tok):
+            denied = False
+        elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
+            denied = True
+        else:
+            for r in _word_roots(tok):
+                if r in weights:
+                    said.setdefault(r, denied)
+            for r in _contrary(tok):
+                if r in weights and r not in said:
+                    said[r] = not denied
+    voted = {t: d for t, d in said.items() if t in focus} or said
+    return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+
+
+def _open_quote(text: str) -> bool:
+    """Whether a text leaves a quotation open (an odd number of straight double quotes, or more “ than ”)."""
+    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
+
+
+def with_quotations(sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The sentences, a quotation that runs over several of them (up to three) joined into one: what
+    a speaker says in one breath is one statement ('"I agree, Agent Cruz. Protocol is paramount," he said.').
+
+    >>> from .words import _sentences
+    >>> from ..engine import Passage
+    >>> joined = with_quotations(_sentences([Passage('"I agree, Cruz. Protocol is paramount," he said. He left.', "c")]))
+    >>> [s.text for s in joined]
+    ['"I agree, Cruz. Protocol is paramount," he said.', 'He left.']
+    >>> len(with_quotations(_sentences([Passage('"I agree," he said. "Protocol is paramount." He left.', "c")])))
+    3
+    """
+    out: list[_Sentence] = []
+    k = 0
+    while k < len(sentences):
+        s, n = sentences[k], 1
+        while (n < 3 and k + n < len(sentences) and sentences[k + n].passage == s.passage and _open_quote(s.text)):
+            nxt = sentences[k + n]
+            s = dataclasses.replace(s, text=f"{s.text} {nxt.text}", tokens=s.tokens | nxt.tokens, after=nxt.after)
+            n += 1
+        out.append(s)
+        k += n
+    return out
