@@ -109,8 +109,8 @@ def _contrary(word: str) -> frozenset[str]:
 
 #: a yes-no question's auxiliary and subject: a determiner and a noun, or a capitalised name (with
 #: "of": "the Ghost of Christmas Present"), or a pronoun
-_SUBJECT = re.compile(r"^\s*\w+(?:n['’]t)?\s+(?:(?:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+[\w'’-]+"
-                      r"|[A-Z][\w'’.-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*|he|she|they|it|you|we|i)\b", re.I)
+_SUBJECT = re.compile(r"^\s*\w+(?:n['’]t)?\s+(?:(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+[\w'’-]+"
+                      r"|[A-Z][\w'’.-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*|(?i:he|she|they|it|you|we|i))\b")
 
 #: "Is there a N …?": the thing an existential question asks about
 _THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:(?:a|an|any|some|the|one|no)\s+)?(?P<np>(?:[a-z][\w-]*\s+){0,2}?"
@@ -131,6 +131,8 @@ def _focus(question: str, q: _Question) -> frozenset[str]:
     (['sword'], ['custom'])
     >>> f("Does the drone attack the team?"), f("Were the doors shut when they arrived?")
     (['attack', 'team'], ['shut'])
+    >>> f("Does Jordan Hayes embrace fantastical theories?")  # a name for subject
+    ['embrac', 'fantast', 'theori']
     """
     for m in (_THERE.match(question), _IT_NOUN.match(question)):
         if m is not None:
