@@ -123,8 +123,8 @@ _IT_NOUN = re.compile(r"^\s*(?:is|was|are|were)\s+it\s+(?:[\w'’-]+\s+){0,3}?(?
 
 def _focus(question: str, q: _Question) -> frozenset[str]:
     """The roots of the part of a yes-no question a denial must reach: the thing an existential
-    question asks about, the noun of "Is it N to …", else the question's descriptive terms after its
-    subject (not its adjuncts).
+    question asks about, the noun of "Is it N to …", the predicate of "Is/Was X P?" (:func:`_predicate`),
+    else the question's descriptive terms after its subject (not its adjuncts).
 
     >>> f = lambda s: sorted(_focus(s, _Question(s, [])))
     >>> f("Is there a sword in the scabbard the Ghost wears?"), f("Was it Scrooge's usual custom to lock the door at night?")
@@ -138,8 +138,27 @@ def _focus(question: str, q: _Question) -> frozenset[str]:
         if m is not None:
             return frozenset({_root(m.group(m.lastgroup or 0).split()[-1].lower())})
     m = _SUBJECT.match(question)
-    after = _roots(question[m.end():]) if m else frozenset(q.rest)
-    return frozenset(t for t in q.rest if t in after and t not in _adjuncts(question)) or frozenset(q.rest)
+    after = [r for w in re.findall(r"[\w'’-]+", question[m.end():]) for r in _word_roots(w)] if m else list(q.rest)
+    terms = [t for t in after if t in q.rest and t not in _adjuncts(question)]
+    predicate = _predicate(question, terms)
+    return frozenset({predicate} if predicate else terms or q.rest)
+
+
+def _predicate(question: str, terms: Sequence[str]) -> str | None:
+    """The predicate of a copular question ("Was the knocker unusually large?" → large; "Is Sam the
+    youngest member of the team?" → member, not the noun of its "of" phrase): its last descriptive
+    term after the subject (``terms``, in order); None for a question of another verb.
+
+    >>> p = lambda s: _predicate(s, [t for t in _Question(s, []).rest if t not in _adjuncts(s)])
+    >>> p("Was Scrooge's door knocker unusually large?"), p("Is Sam the youngest member of the team?"), p("Does Sam run?")
+    ('larg', 'member', None)
+    """
+    if not re.match(r"\s*(?:is|are|was|were)\b", question, re.I) or not terms:
+        return None
+    last, before = terms[-1], terms[:-1]
+    if before and re.search(r"\bof\s+(?:(?:the|a|an|his|her|their|its)\s+)?[\w'’-]+\s*[?.!]*$", question, re.I):
+        return before[-1]
+    return last
 
 
 def _weights(question: str, q: _Question) -> dict[str, float]:
@@ -235,6 +254,10 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
 _NOT_ONLY = re.compile(r"\b(?:not|n['’]t)\s+(?:only|just|merely|simply|solely)\b", re.I)
 
 
+#: words after which what a denial left out is affirmed ("nothing … except that it was very large", "not X but Y")
+_EXCEPTIONS = frozenset({"but", "except"})
+
+
 def denies(text: str, question: str, q: _Question) -> bool:
     """Whether a sentence denies a yes-no question's predication: the focus (:func:`_focus`) it says —
     else, by weight, most of the terms it says — stands after a denial in its clause, or is said by a
@@ -260,6 +283,9 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Was the room dark?"  # the word itself, said, outweighs its contrary said of another thing
     >>> denies("In the light of one candle the room was dark.", q, _Question(q, []))
     False
+    >>> q = "Was the knocker large?"  # what "nothing … except" leaves out is affirmed
+    >>> denies("There was nothing particular about the knocker except that it was very large.", q, _Question(q, []))
+    False
     >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
     >>> denies("He refused to give money to the poor.", q, _Question(q, []))
     True
@@ -273,7 +299,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
     denied = False
     for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
         tok = m.group(0).lower().strip("'’")
-        if _CLAUSE_MARK.fullmatch(tok):
+        if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
             denied = False
         elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
             denied = True
