@@ -64,3 +64,10 @@ def test_not_only_is_no_denial():
     assert _first(question, "Edgar was not only the boatman but also the keeper of the lamp.").startswith("Yes: Edgar")
     # must not fire: a plain denial still denies
     assert _first(question, "Edgar was not the keeper of the lamp.").startswith("No: Edgar")
+
+
+def test_an_existential_question_needs_a_sentence_saying_the_thing():
+    # a sentence about the place alone says nothing of a dog in it
+    assert _first("Is there a dog in the tower?", "Edgar worked in the tower.").startswith("The data does not answer")
+    # must not fire: a sentence saying the thing answers
+    assert _first("Is there a dog in the tower?", "A dog slept in the tower.").startswith("Yes: A dog")

@@ -227,7 +227,8 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
     0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
-    surely); :data:`HYPOTHETICAL` of that for a supposition; half when neither it nor its passage
+    surely); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
+    existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
 
     >>> q = "Does the Ghost visibly grow older during his night with Scrooge?"
@@ -237,6 +238,10 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
     >>> round(statement_score(s, q, _Question(q, [])), 3)
     0.1
+    >>> q = "Is there a dog in the warehouse?"  # the thing an existential question asks about must be said
+    >>> texts = ("A dog slept in the warehouse.", "He worked in the warehouse.")
+    >>> [statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])) for t in texts]
+    [1.0, 0.25]
     """
     weights = _weights(question, q)
     names = _names(question)
@@ -244,9 +249,13 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
-    cover = (sum(weights[t] for t in _said(s, weights)) / total * (0.6 + 0.4 * link)) if total else link
+    said = _said(s, weights)
+    cover = (sum(weights[t] for t in said) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
+    there = _THERE.match(question)
+    if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
+        cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
     return cover * 0.5 if _linked(names, near | passage) < 1 else cover
 
 
