@@ -46,7 +46,7 @@ _NOT_ADVERBS = frozenset("family friendly unfriendly lonely lovely elderly livel
 #: "when they arrived", "in the morning" (to the next comma or the end)
 _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|that|this|his|her|their|its|one)\s+)?"
                    r"(?:night|nights|day|morning|evening|afternoon|noon|midnight|dawn|dusk|daytime|nighttime)\b"
-                   r"|(?:during|throughout|when|while|whenever|until|once|as\s+soon\s+as)\b[^,;?]*)", re.I)
+                   r"|(?:during|throughout|when|while|whenever|until|as\s+soon\s+as)\b[^,;?]*)", re.I)
 
 
 @functools.lru_cache(maxsize=256)
@@ -58,6 +58,8 @@ def _adjuncts(question: str) -> frozenset[str]:
     >>> sorted(_adjuncts("Was it Scrooge's usual custom to double-lock himself in at night?"))
     ['night', 'usual']
     >>> sorted(_adjuncts("Does the family live in a friendly town?"))  # no adverb, no time: none
+    []
+    >>> sorted(_adjuncts("Did Scrooge once love Belle?"))  # "once" an adverb of time, not a clause
     []
     """
     out = {_root(w) for w in re.findall(r"[a-z]+", question.lower())
