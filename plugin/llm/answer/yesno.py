@@ -327,8 +327,19 @@ def denies(text: str, question: str, q: _Question) -> bool:
 
 
 def _open_quote(text: str) -> bool:
-    """Whether a text leaves a quotation open (an odd number of straight double quotes, or more “ than ”)."""
-    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
+    """Whether a text leaves a quotation open: its last double quote opens one (“, or " before a word
+    and after a space or the start), not closes it (a passage cut inside a quotation starts with a closing one).
+
+    >>> _open_quote('"I agree, Cruz.'), _open_quote('paramount," he said.'), _open_quote('He said "yes" twice.')
+    (True, False, False)
+    """
+    quotes = list(re.finditer(r'["“”]', text))
+    if not quotes:
+        return False
+    last = quotes[-1]
+    if last.group(0) != '"':
+        return last.group(0) == "“"
+    return (last.start() == 0 or text[last.start() - 1] in " (—–-") and text[last.end():last.end() + 1].isalnum()
 
 
 def with_quotations(sentences: Sequence[_Sentence]) -> list[_Sentence]:
