@@ -4,11 +4,14 @@ A yes-no question asks whether a predication holds: a subject, a verb or a predi
 noun, its object. What only places or qualifies it — a manner adverb ("visibly"), a hedge ("usual"),
 a time ("at night", "during his night with Scrooge", "when they arrived") — is an *adjunct*: a sentence
 stating the predication need not repeat it, so it weighs :data:`ADJUNCT` of a term
-(:func:`_adjuncts`). The *focus* is the part a denial must reach: the thing an existential question
-asks about ("Is there a sword …?" → sword), the noun of "Was it X's custom to …?", else what
-follows the subject (:func:`_focus`). A sentence denies the predication when the focus it says
-stands after a denial in its clause, or when it says a *contrary* word (:func:`_contrary`: "open"
-for "shut", "unlocked" for "locked") that no denial reverses (:func:`denies`).
+(:func:`_adjuncts`). A sentence states the predication as far as it says its terms and speaks of the
+names it uses (:func:`statement_score`; a quotation over several sentences is one statement,
+:func:`with_quotations`; a supposition — "If he …" — weighs less). The *focus* is the part a denial
+must reach: the thing an existential question asks about ("Is there a sword …?" → sword), the noun
+of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
+(:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
+its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
+"locked") that no denial reverses (:func:`denies`).
 """
 
 from __future__ import annotations
