@@ -54,8 +54,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    what / how question is answered by the best-aligned sentence (a why-question prefers one giving
    a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
    the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
-   "Yes" or "No" and that sentence: "No" when the question's terms stand after a denial in their clause
-   (:func:`_denies`), and no answer when the sentence covers less than :data:`YES_NO_COVERAGE`.
+   "Yes" or "No" and the sentence that best states its predication (:mod:`.yesno`: its adjuncts —
+   "visibly", "at night" — weigh little, a quotation over several sentences is one statement, a
+   supposition weighs less): "No" when the focus of the question stands after a denial in its clause
+   or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`), and no answer when the
+   sentence states less than :data:`YES_NO_COVERAGE`.
 
 >>> from ragprov.llm.engine import Mention, Passage
 >>> passages = [
@@ -75,16 +78,17 @@ False
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
-from .sentence import _HEADER, _IN_THE_END, YES_NO_COVERAGE, _addressed, _denies, _sentence_score, _with_antecedents
+from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
 from .words import _roots, _Sentence, _sentences
+from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.03
@@ -102,16 +106,21 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         sentences = _with_antecedents(sentences)
     if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
         question = _IN_THE_END.sub("", question)
+        sentences = with_quotations(sentences)
     q = _question(question, passages, sentences)
     if qt.kind == "yes-no":
         sentences = _addressed(question, q, sentences)
     cite = _Citations(passages)
     passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
 
+    def score(s: _Sentence) -> float:  # a yes-no question: how well it states the asked predication
+        if qt.kind == "yes-no":
+            return statement_score(s, question, q, passage_roots[s.passage])
+        return _sentence_score(s, q, qt)
+
     def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
         idx = range(len(sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-_sentence_score(sentences[k], q, qt, passage_roots[sentences[k].passage]),
-                                          sentences[k].passage, k))
+        return sorted(idx, key=lambda k: (-score(sentences[k]), sentences[k].passage, k))
 
     thing = None
     if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
@@ -125,7 +134,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         first, chosen, rejected = thing
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
-        first, chosen, rejected = _sentence_answer(qt, q, sentences, ranked_sentences(), passage_roots, cite, slot)
+        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
@@ -170,15 +179,15 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
     return first, None, tuple(scored[:8])
 
 
-def _sentence_answer(qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
-                     passage_roots: Sequence[frozenset[str]], cite: _Citations, slot: tuple[str, ...] | None = None
+def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
+                     score: Callable[[_Sentence], float], cite: _Citations, slot: tuple[str, ...] | None = None
                      ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
     """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
     yes-no: "Yes"/"No" before it), from the sentences best first. A question asking the object of a
     preposition (``slot``: "In which state …?") is not answered by a sentence without one before
     something the question does not say (:func:`_fills_slot`): that repeats the question's own words."""
     top = order[0] if order else None
-    cover = _sentence_score(sentences[top], q, qt, passage_roots[sentences[top].passage]) if top is not None else 0.0
+    cover = score(sentences[top]) if top is not None else 0.0
     if top is None or cover < (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
         return "The data does not answer the question: no retrieved passage covers enough of what it asks.", None, ()
     if slot and not _fills_slot(sentences[top].text, slot, frozenset(q.tokens)):
@@ -189,7 +198,7 @@ def _sentence_answer(qt: QuestionType, q: _Question, sentences: Sequence[_Senten
                      for k in order[1:4] if q.coverage(sentences[k].tokens) > 0)
     body = _HEADER.sub("", s.text.rstrip())
     if qt.kind == "yes-no":
-        body = ("No" if _denies(s.text, q) else "Yes") + ": " + body
+        body = ("No" if denies(s.text, question, q) else "Yes") + ": " + body
     marks = cite([s.passage])
     first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
     return first, chosen, rejected

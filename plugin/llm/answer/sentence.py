@@ -1,4 +1,4 @@
-"""Answers that are a sentence: the yes-no denial test, the role a yes-no question asks of the one it names,
+"""Answers that are a sentence: the role a yes-no question asks of the one it names,
 sentences that point back to the one before them, and the score of a sentence for why / what / how."""
 
 from __future__ import annotations
@@ -14,53 +14,11 @@ from .question import (
     classify,  # noqa: F401 (a doctest example uses it)
 )
 from .words import (
-    _CLAUSE_MARK,
     _root,
     _roots,
     _Sentence,
     _sentences,  # noqa: F401 (a doctest example uses it)
-    _word_roots,
-)
-
-#: the words that deny what follows them in their clause
-_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
-                     # verbs that deny the act after them ("refused to give money", "failed to see")
-                     "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
-                     "deny denied denies denying".split())
-
-#: the least share of a yes-no question's terms its best evidence sentence must say to answer it
-YES_NO_COVERAGE = 0.5
-
-
-def _denies(text: str, q: _Question) -> bool:
-    """Whether a sentence denies what a yes-no question asks: most (by weight) of the question's
-    descriptive terms it says stand after a denial in their clause ("Jordan was not one to embrace
-    fantastical theories"); a denial in another clause does not count ("This panel is a recent
-    addition — covering something they didn't want found" affirms a recent addition).
-
-    >>> q = _Question("Is the panel a recent addition?", [])
-    >>> _denies("This panel is a recent addition — covering something they didn't want found.", q)
-    False
-    >>> _denies("This panel is not a recent addition.", q), _denies("No, this panel is a recent addition.", q)
-    (True, False)
-    >>> _denies("He refused to give money to the poor.", _Question("Did he give money to the poor?", []))
-    True
-    """
-    said: dict[str, bool] = {}
-    denied = False
-    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", text):
-        tok = m.group(0).lower().strip("'’")
-        if _CLAUSE_MARK.fullmatch(tok):
-            denied = False
-        elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
-            denied = True
-        else:
-            for r in _word_roots(tok):
-                if r in q.weight:
-                    said.setdefault(r, denied)
-    weight_denied = sum(q.weight[t] for t, d in said.items() if d)
-    return weight_denied > sum(q.weight[t] for t, d in said.items() if not d)
-
+    )
 
 #: abbreviated titles and the role each stands for (general knowledge: "Dr. Hayes" is a doctor)
 _TITLE_ROLES = {"dr": "doctor", "capt": "captain", "prof": "professor", "lt": "lieutenant", "sgt": "sergeant",
@@ -138,20 +96,16 @@ _IN_THE_END = re.compile(r"\s*,?\s*\b(?:in\s+the\s+end|at\s+(?:the\s+)?last|at\s
                          re.I)
 
 
-def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType, passage: frozenset[str] = frozenset()) -> float:
-    """How well a sentence answers a why / what / how / yes-no question: its coverage of the question's
-    terms, a little more for a why-question when it gives a reason; for a yes-no question, half when
-    neither it nor its passage (``passage``: its word roots) names all that the question names (it is
-    about something else).
+def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType) -> float:
+    """How well a sentence answers a why / what / how question (a yes-no one: :func:`.yesno.statement_score`):
+    its coverage of the question's terms, a little more for a why-question when it gives a reason.
 
-    >>> q, qt = _Question("Is Edgar a keeper?", ["Edgar"]), classify("Is Edgar a keeper?")
-    >>> s = _Sentence(0, "Mira is a keeper.", _roots("Mira is a keeper."))
-    >>> _sentence_score(s, q, qt), _sentence_score(s, q, qt, _roots("Edgar and Mira"))
-    (0.3, 0.6)
+    >>> q, qt = _Question("Why did Edgar leave the lighthouse?", ["Edgar"]), classify("Why did Edgar leave the lighthouse?")
+    >>> s = _Sentence(0, "Edgar left the lighthouse because of the storm.", _roots("Edgar left the lighthouse because of the storm."))
+    >>> round(_sentence_score(s, q, qt), 2), round(_sentence_score(s, q, classify("What did Edgar leave?")), 2)
+    (1.15, 1.0)
     """
     cover = q.coverage(s.tokens)
     if qt.kind == "why" and _CAUSAL.search(s.text):
         return cover * 1.15
-    if qt.kind == "yes-no" and q.links(s.tokens | passage) < 1:
-        return cover * 0.5
     return cover

@@ -1,0 +1,370 @@
+"""Yes-no questions: the sentence that states the asked predication, and whether it affirms or denies it.
+
+A yes-no question asks whether a predication holds: a subject, a verb or a predicate adjective or
+noun, its object. What only places or qualifies it — a manner adverb ("visibly"), a hedge ("usual"),
+a time ("at night", "during his night with Scrooge", "when they arrived") — is an *adjunct*: a sentence
+stating the predication need not repeat it, so it weighs :data:`ADJUNCT` of a term
+(:func:`_adjuncts`). A sentence states the predication as far as it says its terms and speaks of the
+names it uses (:func:`statement_score`; a quotation over several sentences is one statement,
+:func:`with_quotations`; a supposition — "If he …" — weighs less). The *focus* is the part a denial
+must reach: the thing an existential question asks about ("Is there a sword …?" → sword), the noun
+of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
+(:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
+its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
+"locked") that no denial reverses (:func:`denies`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Sequence
+
+from .question import _TITLES, _Question
+from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
+
+#: the words that deny what follows them in their clause
+_DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
+                     # verbs that deny the act after them ("refused to give money", "failed to see")
+                     "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
+                     "deny denied denies denying".split())
+
+#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it
+YES_NO_COVERAGE = 0.5
+
+#: the weight of an adjunct term (a manner adverb, a hedge, a time) against a term of the predication
+ADJUNCT = 0.25
+
+#: adjectives and adverbs that hedge a predication without changing what it says ("his usual custom")
+_HEDGES = frozenset("usual usually customary normal normally typical typically habitual habitually ordinary "
+                    "ordinarily actual actually truly certainly ever".split())
+
+#: words in "-ly" that are not manner adverbs (nouns, adjectives, verbs)
+_NOT_ADVERBS = frozenset("family friendly unfriendly lonely lovely elderly lively deadly costly early holy ugly silly "
+                         "jolly only assembly supply reply apply comply rely ally belly bully monopoly anomaly "
+                         "melancholy homely curly surly fly july italy lily jelly sly".split())
+
+#: a time or a circumstance the predication is placed in: "at night", "during his night with X",
+#: "when they arrived", "in the morning" (to the next comma or the end)
+_TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|that|this|his|her|their|its|one)\s+)?"
+                   r"(?:night|nights|day|morning|evening|afternoon|noon|midnight|dawn|dusk|daytime|nighttime)\b"
+                   r"|(?:during|throughout|when|while|whenever|until|as\s+soon\s+as)\b[^,;?]*)", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _adjuncts(question: str) -> frozenset[str]:
+    """The roots of a yes-no question's adjuncts: its manner adverbs, hedges and times.
+
+    >>> sorted(_adjuncts("Does the Ghost visibly grow older during his night with Scrooge?"))
+    ['night', 'scroog', 'visibl']
+    >>> sorted(_adjuncts("Was it Scrooge's usual custom to double-lock himself in at night?"))
+    ['night', 'usual']
+    >>> sorted(_adjuncts("Does the family live in a friendly town?"))  # no adverb, no time: none
+    []
+    >>> sorted(_adjuncts("Did Scrooge once love Belle?"))  # "once" an adverb of time, not a clause
+    []
+    """
+    out = {_root(w) for w in re.findall(r"[a-z]+", question.lower())
+           if w in _HEDGES or (w.endswith("ly") and len(w) > 5 and w not in _NOT_ADVERBS)}
+    for m in _TIME.finditer(question):
+        out.update(_roots(m.group(0)))
+    return frozenset(out)
+
+
+#: pairs of contrary words (general English): one said of a thing denies the other
+_CONTRARIES = ("open shut", "open closed", "alive dead", "awake asleep", "full empty", "present absent", "rich poor",
+               "young old", "new old", "light dark", "happy sad", "true false", "right wrong", "early late",
+               "hot cold", "warm cold", "safe dangerous", "friendly hostile", "kind cruel", "strong weak",
+               "loud quiet", "loud silent", "fast slow", "wet dry", "clean dirty", "win lose", "accept refuse",
+               "accept reject", "remember forget", "love hate", "succeed fail", "allow forbid", "include exclude",
+               "same different", "together alone", "inside outside", "visible hidden", "guilty innocent",
+               "married single", "sober drunk")
+
+#: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dislike")
+_NEGATING_PREFIX = re.compile(r"^(?:un|in|im|il|ir|dis|non-?)(?=[a-z]{4,})")
+
+
+@functools.lru_cache(maxsize=1)
+def _contrary_roots() -> dict[str, frozenset[str]]:
+    pairs: dict[str, set[str]] = {}
+    for pair in _CONTRARIES:
+        a, b = (_root(w) for w in pair.split())
+        pairs.setdefault(a, set()).add(b)
+        pairs.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in pairs.items()}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _contrary(word: str) -> frozenset[str]:
+    """The roots of the words ``word`` (lower case) is the contrary of: its pair in :data:`_CONTRARIES`,
+    or the word after a negating prefix.
+
+    >>> sorted(_contrary("open")), sorted(_contrary("unlocked")), sorted(_contrary("invisible"))
+    (['close', 'shut'], ['lock'], ['visibl'])
+    >>> _contrary("under"), _contrary("door"), _contrary("uncle")  # no prefix, no pair: none
+    (frozenset(), frozenset(), frozenset())
+    """
+    out = set(_contrary_roots().get(_root(word), ()))
+    m = _NEGATING_PREFIX.match(word)
+    if m:
+        out.add(_root(word[m.end():]))
+    return frozenset(out)
+
+
+#: a yes-no question's auxiliary and subject: a determiner and a noun, or a capitalised name (with
+#: "of": "the Ghost of Christmas Present"), or a pronoun
+_SUBJECT = re.compile(r"^\s*\w+(?:n['’]t)?\s+(?:(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+[\w'’-]+"
+                      r"|[A-Z][\w'’.-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*|(?i:he|she|they|it|you|we|i))\b")
+
+#: "Is there a N …?": the thing an existential question asks about
+_THERE = re.compile(r"^\s*(?:is|are|was|were)\s+there\s+(?:(?:a|an|any|some|the|one|no)\s+)?(?P<np>(?:[a-z][\w-]*\s+){0,2}?"
+                    r"[a-z][\w-]*)(?=\s+(?:in|on|at|inside|under|behind|near|with|of|for|that|which|who|to|from|among|by)\b"
+                    r"|\s*[?.!]*$)", re.I)
+
+#: "Was it X's (usual) N to V?": the noun the question asks of the act after it
+_IT_NOUN = re.compile(r"^\s*(?:is|was|are|were)\s+it\s+(?:[\w'’-]+\s+){0,3}?(?P<n>[a-z][\w-]*)\s+to\s", re.I)
+
+
+def _focus(question: str, q: _Question) -> frozenset[str]:
+    """The roots of the part of a yes-no question a denial must reach: the thing an existential
+    question asks about, the noun of "Is it N to …", the predicate of "Is/Was X P?" (:func:`_predicate`),
+    else the question's descriptive terms after its subject (not its adjuncts).
+
+    >>> f = lambda s: sorted(_focus(s, _Question(s, [])))
+    >>> f("Is there a sword in the scabbard the Ghost wears?"), f("Was it Scrooge's usual custom to lock the door at night?")
+    (['sword'], ['custom'])
+    >>> f("Does the drone attack the team?"), f("Were the doors shut when they arrived?")
+    (['attack', 'team'], ['shut'])
+    >>> f("Does Jordan Hayes embrace fantastical theories?")  # a name for subject
+    ['embrac', 'fantast', 'theori']
+    """
+    for m in (_THERE.match(question), _IT_NOUN.match(question)):
+        if m is not None:
+            return frozenset({_root(m.group(m.lastgroup or 0).split()[-1].lower())})
+    m = _SUBJECT.match(question)
+    after = [r for w in re.findall(r"[\w'’-]+", question[m.end():]) for r in _word_roots(w)] if m else list(q.rest)
+    terms = [t for t in after if t in q.rest and t not in _adjuncts(question)]
+    predicate = _predicate(question, terms)
+    return frozenset({predicate} if predicate else terms or q.rest)
+
+
+def _predicate(question: str, terms: Sequence[str]) -> str | None:
+    """The predicate of a copular question ("Was the knocker unusually large?" → large; "Is Sam the
+    youngest member of the team?" → member, not the noun of its "of" phrase): its last descriptive
+    term after the subject (``terms``, in order); None for a question of another verb.
+
+    >>> p = lambda s: _predicate(s, [t for t in _Question(s, []).rest if t not in _adjuncts(s)])
+    >>> p("Was Scrooge's door knocker unusually large?"), p("Is Sam the youngest member of the team?"), p("Does Sam run?")
+    ('larg', 'member', None)
+    """
+    if not re.match(r"\s*(?:is|are|was|were)\b", question, re.I) or not terms:
+        return None
+    last, before = terms[-1], terms[:-1]
+    if before and re.search(r"\bof\s+(?:(?:the|a|an|his|her|their|its)\s+)?[\w'’-]+\s*[?.!]*$", question, re.I):
+        return before[-1]
+    return last
+
+
+def _weights(question: str, q: _Question) -> dict[str, float]:
+    """The question's descriptive terms weighed as by ``q``, an adjunct at :data:`ADJUNCT` of its weight
+    (unless every term is one)."""
+    adj = _adjuncts(question)
+    if all(t in adj for t in q.rest):
+        return dict(q.weight)
+    return {t: w * (ADJUNCT if t in adj else 1.0) for t, w in q.weight.items()}
+
+
+#: a run of capitalised words in a question, "of (the)" inside it: a name ("the Ghost of Christmas Present")
+_NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’-]*)*")
+
+#: the pronouns by which a sentence speaks of someone its passage named before it
+_PRONOUNS = frozenset("he she they him her them his their hers it its".split())
+
+
+def _names(question: str) -> list[tuple[str, ...]]:
+    """The names a question uses, each as its words' roots (titles left out), those in its adjuncts not.
+
+    >>> _names("Does the Ghost of Christmas Present grow older during his night with Scrooge?")
+    [('ghost', 'christma', 'present')]
+    """
+    adj = _adjuncts(question)
+    out = []
+    for m in _NAME_RUN.finditer(question):
+        roots = tuple(r for w in m.group(0).split() if w.lower() not in _TITLES and w.lower() not in ("of", "the")
+                      for r in _word_roots(w))
+        if roots and not set(roots) <= adj:
+            out.append(roots)
+    return out
+
+
+def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str]) -> float:
+    """The share of the names a text speaks of: by the first word of a name ("the Ghost" for the
+    Ghost of Christmas Present) or by either word of a two-word one ("Hayes", "Jordan").
+
+    >>> _linked([("ghost", "christma", "present"), ("jordan", "hay")], {"ghost", "hay"})
+    1.0
+    >>> _linked([("ghost", "christma", "present")], {"christma", "present"})  # not its head: another one
+    0.0
+    """
+    if not names:
+        return 1.0
+    return sum(1 for n in names if n[0] in tokens or (len(n) <= 2 and n[-1] in tokens)) / len(names)
+
+
+def _said(s: _Sentence, weights: dict[str, float]) -> set[str]:
+    """The question's terms a sentence says, itself or by a contrary word."""
+    said = {t for t in weights if t in s.tokens}
+    for w in re.findall(r"[a-z][a-z-]+", s.low):
+        said.update(t for t in _contrary(w) if t in weights)
+    return said
+
+
+#: words that make a sentence a supposition, not a statement ("If he be like to die", "the potential death of …")
+_HYPOTHETICAL = frozenset("if unless whether potential potentially possible possibly possibility perhaps maybe might "
+                          "suppose supposing imagine imagined lest".split())
+
+#: the weight of a supposition against a statement
+HYPOTHETICAL = 0.75
+
+
+def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
+    """How well a sentence states a yes-no question's predication: the weighted share of its terms
+    the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
+    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
+    surely); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
+    existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
+    (``passage``: its word roots) names them all.
+
+    >>> q = "Does the Ghost visibly grow older during his night with Scrooge?"
+    >>> text = "While Scrooge stayed the same, the Ghost grew older."
+    >>> statement_score(_Sentence(0, text, _roots(text)), q, _Question(q, []))
+    0.8
+    >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
+    >>> round(statement_score(s, q, _Question(q, [])), 3)
+    0.1
+    >>> q = "Is there a dog in the warehouse?"  # the thing an existential question asks about must be said
+    >>> texts = ("A dog slept in the warehouse.", "He worked in the warehouse.")
+    >>> [statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])) for t in texts]
+    [1.0, 0.25]
+    """
+    weights = _weights(question, q)
+    names = _names(question)
+    words = set(re.findall(r"[a-z]+", s.low))
+    near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
+    link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
+    total = sum(weights.values())
+    said = _said(s, weights)
+    cover = (sum(weights[t] for t in said) / total * (0.6 + 0.4 * link)) if total else link
+    if _HYPOTHETICAL & words:
+        cover *= HYPOTHETICAL
+    there = _THERE.match(question)
+    if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
+        cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
+    return cover * 0.5 if _linked(names, near | passage) < 1 else cover
+
+
+#: "not only … but also", "not just": an addition, no denial
+_NOT_ONLY = re.compile(r"\b(?:not|n['’]t)\s+(?:only|just|merely|simply|solely)\b", re.I)
+
+
+#: words after which what a denial left out is affirmed ("nothing … except that it was very large", "not X but Y")
+_EXCEPTIONS = frozenset({"but", "except"})
+
+
+def denies(text: str, question: str, q: _Question) -> bool:
+    """Whether a sentence denies a yes-no question's predication: the focus (:func:`_focus`) it says —
+    else, by weight, most of the terms it says — stands after a denial in its clause, or is said by a
+    contrary word no denial reverses ("the doors stood open" denies that they were shut); a denial in
+    another clause does not count.
+
+    >>> q = "Is there a sword in the scabbard?"
+    >>> denies("He wore a scabbard: but no sword was in it.", q, _Question(q, []))
+    True
+    >>> q = "Was it his custom to lock himself in?"
+    >>> denies("He locked himself in, which was not his custom.", q, _Question(q, []))
+    True
+    >>> denies("He locked himself in, as was his custom; nobody saw him.", q, _Question(q, []))
+    False
+    >>> q = "Were the doors shut when they arrived?"
+    >>> denies("When they arrived, the doors stood open.", q, _Question(q, [])), denies("The doors were not open.", q, _Question(q, []))
+    (True, False)
+    >>> q = "Is the panel a recent addition?"  # a denial in another clause, or before a comma, does not count
+    >>> denies("This panel is a recent addition — covering something they didn't want found.", q, _Question(q, []))
+    False
+    >>> [denies(t, q, _Question(q, [])) for t in ("This panel is not a recent addition.", "No, this panel is a recent addition.")]
+    [True, False]
+    >>> q = "Was the room dark?"  # the word itself, said, outweighs its contrary said of another thing
+    >>> denies("In the light of one candle the room was dark.", q, _Question(q, []))
+    False
+    >>> q = "Was the knocker large?"  # what "nothing … except" leaves out is affirmed
+    >>> denies("There was nothing particular about the knocker except that it was very large.", q, _Question(q, []))
+    False
+    >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
+    >>> denies("He refused to give money to the poor.", q, _Question(q, []))
+    True
+    >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
+    >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
+    False
+    """
+    weights, focus = _weights(question, q), _focus(question, q)
+    said: dict[str, bool] = {}
+    contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
+    denied = False
+    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
+        tok = m.group(0).lower().strip("'’")
+        if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
+            denied = False
+        elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
+            denied = True
+        else:
+            for r in _word_roots(tok):
+                if r in weights:
+                    said.setdefault(r, denied)
+            for r in _contrary(tok):
+                if r in weights:
+                    contrary.setdefault(r, not denied)
+    said = {**contrary, **said}  # the word itself, where the sentence says it, before its contrary
+    voted = {t: d for t, d in said.items() if t in focus} or said
+    return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+
+
+def _open_quote(text: str) -> bool:
+    """Whether a text leaves a quotation open: its last double quote opens one (“, or " before a word
+    and after a space or the start), not closes it (a passage cut inside a quotation starts with a closing one).
+
+    >>> _open_quote('"I agree, Cruz.'), _open_quote('paramount," he said.'), _open_quote('He said "yes" twice.')
+    (True, False, False)
+    """
+    quotes = list(re.finditer(r'["“”]', text))
+    if not quotes:
+        return False
+    last = quotes[-1]
+    if last.group(0) != '"':
+        return last.group(0) == "“"
+    return (last.start() == 0 or text[last.start() - 1] in " (—–-") and text[last.end():last.end() + 1].isalnum()
+
+
+def with_quotations(sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The sentences, a quotation that runs over several of them (up to three) joined into one: what
+    a speaker says in one breath is one statement ('"I agree, Agent Cruz. Protocol is paramount," he said.').
+
+    >>> from .words import _sentences
+    >>> from ..engine import Passage
+    >>> joined = with_quotations(_sentences([Passage('"I agree, Cruz. Protocol is paramount," he said. He left.', "c")]))
+    >>> [s.text for s in joined]
+    ['"I agree, Cruz. Protocol is paramount," he said.', 'He left.']
+    >>> len(with_quotations(_sentences([Passage('"I agree," he said. "Protocol is paramount." He left.', "c")])))
+    3
+    """
+    out: list[_Sentence] = []
+    k = 0
+    while k < len(sentences):
+        s, n = sentences[k], 1
+        while (n < 3 and k + n < len(sentences) and sentences[k + n].passage == s.passage and _open_quote(s.text)):
+            nxt = sentences[k + n]
+            s = dataclasses.replace(s, text=f"{s.text} {nxt.text}", tokens=s.tokens | nxt.tokens, after=nxt.after)
+            n += 1
+        out.append(s)
+        k += n
+    return out

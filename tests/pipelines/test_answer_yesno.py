@@ -1,0 +1,73 @@
+"""Yes-no questions answered offline (:mod:`ragprov.llm.answer.yesno`): the sentence that states the asked
+predication answers "Yes" or "No" — each rule with a case where it must fire and one where it must not."""
+
+from __future__ import annotations
+
+from ragprov.llm.answer import extract_answer
+from ragprov.llm.engine import Mention, Passage
+
+PEOPLE = (Mention("EDGAR", "PERSON"), Mention("MIRA", "PERSON"))
+
+
+def _first(question: str, *texts: str) -> str:
+    ps = [Passage(t, f"c{i}", kind="chunk", mentions=PEOPLE) for i, t in enumerate(texts, start=1)]
+    return extract_answer(question, ps).first_line
+
+
+def test_an_adjunct_is_no_term_the_statement_must_repeat():
+    # "visibly", "during the long night": how and when, not what is asked
+    assert _first("Does Edgar visibly grow older during the long night?", "Edgar grew older, clearly older.").startswith("Yes: Edgar grew")
+    # must not fire: a sentence that says only the adjuncts states nothing asked
+    assert _first("Does Edgar visibly grow older during the long night?", "Edgar smiled visibly during the long night.").startswith(
+        "The data does not answer")
+
+
+def test_an_existential_question_is_denied_by_no_before_the_thing_it_asks_about():
+    assert _first("Is there a lamp in the tower?", "The tower held a shelf, but no lamp was in it.").startswith("No: The tower")
+    # must not fire: the denial reaches another thing
+    assert _first("Is there a lamp in the tower?", "The tower held no shelf, but a lamp was in it.").startswith("Yes: The tower")
+
+
+def test_was_it_a_custom_is_denied_by_a_denial_of_the_custom_not_of_the_act():
+    question = "Was it Edgar's usual custom to lock the door at night?"
+    assert _first(question, "Edgar locked the door, which was not his custom.").startswith("No: Edgar locked")
+    # must not fire: the act and the custom affirmed, a denial in another clause
+    assert _first(question, "Edgar locked the door, as was his custom; nobody saw him.").startswith("Yes: Edgar locked")
+
+
+def test_a_contrary_word_denies_the_predicate():
+    question = "Were the doors of the tower shut when Mira arrived?"
+    assert _first(question, "When Mira arrived, the doors of the tower stood open.").startswith("No: When Mira")
+    assert _first("Was the door of the tower locked?", "The door of the tower was unlocked.").startswith("No: The door")
+    # must not fire: a denied contrary affirms, and the word itself affirms
+    assert _first(question, "When Mira arrived, the doors of the tower were not open.").startswith("Yes: When Mira")
+    assert _first(question, "When Mira arrived, the doors of the tower were shut.").startswith("Yes: When Mira")
+
+
+def test_a_quotation_over_two_sentences_is_one_statement():
+    question = "Does Mira tell Edgar she agrees that the lamp is broken?"
+    assert _first(question, 'Mira looked up. "I agree, Edgar. The lamp is broken," she said.').startswith('Yes: "I agree, Edgar.')
+    # must not fire: two closed quotations stay two sentences, neither of which states it all
+    assert _first(question, 'Mira looked up. "I agree," she said. "The lamp is broken." Edgar left.').startswith(
+        "The data does not answer")
+
+
+def test_a_statement_beats_a_supposition():
+    first = _first("Does Edgar drown?", "If Edgar sails tonight, Edgar may drown.", "Edgar, who did not drown, rowed home at dawn.")
+    assert first.startswith("No: Edgar, who did not drown"), first
+    # must not fire: a statement alone answers as before
+    assert _first("Does Edgar drown?", "Edgar drowned in the storm.").startswith("Yes: Edgar drowned")
+
+
+def test_not_only_is_no_denial():
+    question = "Was Edgar the keeper of the lamp?"
+    assert _first(question, "Edgar was not only the boatman but also the keeper of the lamp.").startswith("Yes: Edgar")
+    # must not fire: a plain denial still denies
+    assert _first(question, "Edgar was not the keeper of the lamp.").startswith("No: Edgar")
+
+
+def test_an_existential_question_needs_a_sentence_saying_the_thing():
+    # a sentence about the place alone says nothing of a dog in it
+    assert _first("Is there a dog in the tower?", "Edgar worked in the tower.").startswith("The data does not answer")
+    # must not fire: a sentence saying the thing answers
+    assert _first("Is there a dog in the tower?", "A dog slept in the tower.").startswith("Yes: A dog")
