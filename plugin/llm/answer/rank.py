@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import re
@@ -19,7 +20,7 @@ from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
 from .speech import _speaker
-from .times import _DATE, _NUMBER, _ONE_PRONOUN, _counted, _counted_span, _counts, _unheaded
+from .times import _DATE, _NUMBER, _ONE_PRONOUN, _UNIT_WORDS, _asked_unit, _counted, _counted_span, _counts, _unheaded, _unit_values
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
 #: the support of a sentence that states the relation a relational question asks, of the candidate
@@ -315,26 +316,84 @@ _SPAN_KINDS = ("how-many", "when")
 SCENE = 0.8
 
 
+#: how much the question's terms in the few sentences from a time of the asked unit (:func:`_stating`)
+#: support it: among the values of one kind, the one told with the asked act is the answer
+STATED = 1.0
+
+
+def _stating(sentences: Sequence[_Sentence], q: _Question, after: int = 2) -> list[float]:
+    """Per sentence, how much of the question the text from it to ``after`` sentences on (in its
+    passage) says: an act and the time it happens are often told in a sentence or two
+    ("… the clock, which pointed to the hour of seven. He … called out …: 'No more work to-night.'").
+
+    >>> ss = _sentences([Passage("The clock pointed to seven. He called out: no more work. Later the clock struck nine.", "c")])
+    >>> q = _Question("What hour does the clock show when he calls them to stop work?", [], ss)
+    >>> [round(x, 2) for x in _stating(ss, q)]
+    [0.56, 0.56, 0.16]
+    """
+    out = []
+    for k, s in enumerate(sentences):
+        words = set(s.tokens)
+        for j in range(k + 1, min(len(sentences), k + 1 + after)):
+            if sentences[j].passage == s.passage:
+                words |= sentences[j].tokens
+        out.append(q.coverage(words))
+    return out
+
+
+def _span_values(question: str, qt: QuestionType, sentences: Sequence[_Sentence]) -> tuple[list[list[tuple[int, int, str]]], str | None]:
+    """Per sentence, the values a how-many or when question takes its answer from (span and text):
+    the numbers, or the time expressions — only the values of the unit the question asks in (the
+    hours of "What hour …", :func:`_asked_unit`) when the evidence has any; and that unit.
+
+    >>> ss = _sentences([Passage("On Christmas Eve he promised to come on a Sunday.", "c")])
+    >>> _span_values("On which day of the week did he promise to come?", classify("On which day of the week …?"), ss)
+    ([[(42, 48, 'Sunday')]], 'weekday')
+    >>> _span_values("What day did he promise to come?", classify("What day did he promise to come?"), ss)
+    ([[(3, 16, 'Christmas Eve'), (42, 48, 'Sunday')]], None)
+    >>> _span_values("In what year did he come?", classify("In what year did he come?"), ss)[1]  # no year said: any time
+    """
+    unit = _asked_unit(question) if qt.kind == "when" else None
+    if unit is not None:
+        values = [_unit_values(s.text, unit) for s in sentences]
+        if any(values):
+            return values, unit
+    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    return [[(m.start(), m.end(), m.group(0)) for m in pattern.finditer(s.text)] for s in sentences], None
+
+
+def _without_unit(q: _Question, unit: str | None) -> _Question:
+    """The question without the words that name the unit its answer is in ("hour", "day of the week"):
+    they say what kind of value answers, not what happens then, and no sentence stating it need say them."""
+    if unit is None:
+        return q
+    q = copy.copy(q)
+    q.weight = {t: w for t, w in q.weight.items() if t not in {_root(u) for u in _UNIT_WORDS[unit]}}
+    q.desc_total = sum(q.weight.values())
+    return q
+
+
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                      passages: Sequence[Passage]) -> list[Candidate]:
     """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
     an entity — each supported, passage by passage, by how well the words around it match the
     question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
     question itself says is not an answer. Best first."""
-    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    values, unit = _span_values(question, qt, sentences)
+    q = _without_unit(q, unit)
     counted = _counted(question) if qt.kind == "how-many" else frozenset()
     asked = " ".join(tokenize(question))
     passage_tokens = [_roots(p.text) for p in passages]
     keys = [" ".join(p.text.split()).lower() for p in passages]
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
-    for s in sentences:
-        for m in pattern.finditer(s.text):
-            a, b = m.span()
-            if (qt.kind == "how-many" and m.group(0).lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
+    states = _stating(sentences, q) if unit is not None else [0.0] * len(sentences)
+    for s, said, stated in zip(sentences, values, states, strict=True):
+        for a, b, value in said:
+            if (qt.kind == "how-many" and value.lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
                     and _counts(s, a, b, counted) < 2):
                 continue  # "the one", "that one" — unless it counts the asked thing ("only one ghost")
-            key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
+            key = " ".join(tokenize(_ARTICLES.sub("", value)))
             if not key or f" {key} " in f" {asked} ":
                 continue
             t, at = _unheaded(s, a)
@@ -343,10 +402,10 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
             weight = SCENE if qt.kind == "how-many" else SCENE / 2
             near *= 1.0 - weight / 2 + weight * scene[s.text]
-            near = min(1.0, near * _counts(s, a, b, counted))
+            near = min(1.0, max(near, STATED * stated) * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)
-            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
+            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", value)))
     out = []
     for per, shown in found.values():
         top = max(per.values())

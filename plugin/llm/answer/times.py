@@ -167,3 +167,58 @@ def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
         return s, 0
     text = s.text[a:]
     return _Sentence(s.passage, text, _roots(text)), a
+
+
+#: the unit a when-question asks its time in: "What hour …", "At what hour …", "On which day of the
+#: week …", "In what year …", "Which month …" (not "what day", which a date or a feast answers)
+_ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\s+of\s+the\s+week|weekday)|(?P<year>year)"
+                         r"|(?P<month>month))s?\b", re.I)
+
+#: the words that name the unit in the question: they say what kind of answer, not what happens then
+_UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",)}
+
+_HOUR = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|0?[1-9])"
+
+#: the values of each unit. An hour: a number after what shows or strikes it ("the hour of seven", "struck
+#: eleven", "at nine", "half-past six") and not counting a noun after it ("at nine years old"), a number
+#: "o'clock", a clock time ("7:30 p.m."), midnight or noon; a weekday's name; a year of four digits; a month
+_UNIT_VALUES = {
+    "hour": re.compile(r"(?i:\b(?:(?:the\s+)?hour\s+of|struck|strike|strikes|striking|tolls?|tolled|chimed?|at|past|"
+                       r"(?:a\s+)?quarter\s+to)\s+(?P<v>" + _HOUR + r")\b(?!\s+[a-z](?!['’]clock)|-|[:.]\d)(?:\s+o['’]clock)?"
+                       r"|\b(?P<w>" + _HOUR + r"\s+o['’]clock|(?:1[0-2]|0?[1-9])[:.][0-5]\d(?:\s*[ap]\.m\.|\s*[ap]m\b)?|midnight|noon|mid-day|midday)(?!\w))"),
+    "weekday": re.compile(r"\b(?P<v>(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"),
+    "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d)"),
+    "month": re.compile(r"\b(?P<v>" + _MONTH + r")\b"),
+}
+
+
+def _asked_unit(question: str) -> str | None:
+    """The unit a when-question asks its time in (``hour``, ``weekday``, ``year``, ``month``), or None.
+
+    >>> [_asked_unit(q) for q in ("What hour does the clock show?", "On which day of the week did he go?",
+    ...                           "In what year was it printed?", "Which month is it?")]
+    ['hour', 'weekday', 'year', 'month']
+    >>> _asked_unit("What day does he call the boy?"), _asked_unit("When did he die?")
+    (None, None)
+    """
+    m = _ASKED_UNIT.search(question)
+    return next((u for u, v in m.groupdict().items() if v), None) if m else None
+
+
+def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
+    """The values of ``unit`` (:data:`_UNIT_VALUES`) in ``text``: each one's span and the value said.
+
+    >>> _unit_values("He looked at the clock, which pointed to the hour of seven. At nine years old he came.", "hour")
+    [(53, 58, 'seven')]
+    >>> [v for _, _, v in _unit_values("The clock struck eleven; at 7:30 p.m. or at midnight, not at one time.", "hour")]
+    ['eleven', '7:30 p.m.', 'midnight']
+    >>> [v for _, _, v in _unit_values("He would walk there on a Sunday, not on Christmas Day.", "weekday")]
+    ['Sunday']
+    >>> [v for _, _, v in _unit_values("Printed in 1915, it cost $1200 and 1,843 copies; December, 1843.", "year")]
+    ['1915', '1843']
+    """
+    out = []
+    for m in _UNIT_VALUES[unit].finditer(text):
+        g = "v" if m.group("v") else "w"
+        out.append((m.start(g), m.end(), m.group(g)))
+    return out
