@@ -185,7 +185,8 @@ _HOUR = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-
 _UNIT_VALUES = {
     "hour": re.compile(r"(?i:\b(?:(?:the\s+)?hour\s+of|struck|strike|strikes|striking|tolls?|tolled|chimed?|at|past|"
                        r"(?:a\s+)?quarter\s+to)\s+(?P<v>" + _HOUR + r")\b(?!\s+[a-z](?!['’]clock)|-|[:.]\d)(?:\s+o['’]clock)?"
-                       r"|\b(?P<w>" + _HOUR + r"\s+o['’]clock|(?:1[0-2]|0?[1-9])[:.][0-5]\d(?:\s*[ap]\.m\.|\s*[ap]m\b)?|midnight|noon|mid-day|midday)(?!\w))"),
+                       r"|\b(?P<w>" + _HOUR + r"\s+o['’]clock|(?:1[0-2]|0?[1-9])[:.][0-5]\d(?:\s*[ap]\.m\.|\s*[ap]m\b)?"
+                       r"|midnight|noon|mid-day|midday)(?!\w))"),
     "weekday": re.compile(r"\b(?P<v>(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"),
     "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d)"),
     "month": re.compile(r"\b(?P<v>" + _MONTH + r")\b"),
