@@ -14,7 +14,7 @@ from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _called_noun, _key_terms, _names_only_asked
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _names_the, _near, _role, _tied
-from .places import PLACE_TIE, _asked_subject, _sent_there
+from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, QuestionType, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
@@ -237,6 +237,8 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     support, best_cover, order = _support(per_passage, ctx.keys)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name, c.type)
+    if qt.kind == "where" and _restates(c.name, q.tokens):
+        novelty *= RESTATED  # the question's own setting ("at his nephew's house, where …")
     plain = _plain(c, qt, generic, q.head)
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
     named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
