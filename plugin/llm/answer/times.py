@@ -119,7 +119,8 @@ def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
 
 def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     """How a number at ``s.text[a:b]`` stands to what the question counts: 2 when the counted noun
-    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers"), 1 when
+    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers", not
+    "one of the rooms", a part) or is joined to it ("a four-roomed house"), 1 when
     its sentence or the words around it say the noun, 0.3 when nothing near it does (a count of
     something else). "one" not before the noun is taken for a pronoun ("no one", "one of them"): 0.
 
@@ -135,15 +136,22 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     >>> [_counts(_Sentence(0, t, frozenset()), t.index("nce") - 1, t.index("nce") + 3, times)
     ...  for t in ("She left at once.", "Once upon a time she came.", "Once he arrived, she went.", "She came once.")]
     [0.0, 0.0, 0.0, 2.0]
+    >>> rooms, t = frozenset({_root("rooms")}), "He blessed his four-roomed house; two of the rooms were cold."
+    >>> s = _Sentence(0, t, _roots(t))
+    >>> _counts(s, t.index("four"), t.index("four") + 4, rooms), _counts(s, t.index("two"), t.index("two") + 3, rooms)
+    (2.0, 1.0)
     """
     if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else; "at once" and "once upon" do not count
         idiom = _ONCE_IDIOM_BEFORE.search(s.text[:a]) or _ONCE_IDIOM_AFTER.match(s.text[b:])
         return 2.0 if _root("times") in counted and not idiom else 0.0
     if not counted:
         return 1.0
+    joined = re.match(r"-([a-z]+)", s.text[b:])  # "a four-roomed house", "a three-legged stool"
+    if joined and counted & set(_word_roots(joined.group(1))):
+        return 2.0
     following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
     words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
-    if any(r in counted for r in words[:3]):
+    if any(r in counted for r in words[:3]) and not re.match(r"\s+of\b", s.text[b:]):  # "one of the rooms": a part, not the count
         return 2.0
     if s.text[a:b].lower() == "one":
         return 0.0
