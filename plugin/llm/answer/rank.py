@@ -375,6 +375,29 @@ def _without_unit(q: _Question, unit: str | None) -> _Question:
     return q
 
 
+def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]], said_at: Sequence[tuple[int, str]],
+              sentences: Sequence[_Sentence]) -> None:
+    """A time restated narrower in the next two sentences of its passage ("It ends to-night." …
+    "To-night at midnight.") is that narrower time: the narrower one takes its support there.
+
+    >>> found = {"to night": ({0: 0.4}, [(0.4, "to-night")]), "to night at midnight": ({0: 0.0}, [(0.0, "To-night at midnight")])}
+    >>> ss = _sentences([Passage("It ends to-night. To-night! To-night at midnight.", "c")])
+    >>> _narrowed(found, [(0, "to night"), (1, "to night"), (2, "to night at midnight")], ss); [f[0] for f in found.values()]
+    [{0: 0.0}, {0: 0.4}]
+    >>> found = {"to night": ({0: 0.4}, []), "to night at midnight": ({0: 0.0}, [])}  # said before: no restatement
+    >>> _narrowed(found, [(0, "to night at midnight"), (2, "to night")], ss); found["to night at midnight"][0]
+    {0: 0.0}
+    """
+    for k, key in said_at:
+        for j, other in said_at:
+            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and other.startswith(key + " "):
+                per, wider = found[other][0], found[key][0]
+                at = sentences[k].passage
+                if wider.get(at, 0.0) > per.get(at, 0.0):
+                    per[at], wider[at] = wider[at], 0.0
+                    found[other][1].append((wider[at], found[other][1][-1][1] if found[other][1] else other))
+
+
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                      passages: Sequence[Passage]) -> list[Candidate]:
     """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
@@ -390,7 +413,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
     states = _stating(sentences, q) if unit is not None else [0.0] * len(sentences)
-    for s, said, stated in zip(sentences, values, states, strict=True):
+    said_at: list[tuple[int, str]] = []
+    for k, (s, said, stated) in enumerate(zip(sentences, values, states, strict=True)):
         for a, b, value in said:
             if (qt.kind == "how-many" and value.lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
                     and _counts(s, a, b, counted) < 2):
@@ -407,7 +431,10 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
             near = min(1.0, max(near, STATED * stated) * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)
+            said_at.append((k, key))
             shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", value)))
+    if qt.kind == "when":
+        _narrowed(found, said_at, sentences)
     out = []
     for per, shown in found.values():
         top = max(per.values())
