@@ -189,3 +189,20 @@ def _participle(word: str, asked: frozenset[str]) -> bool:
     False
     """
     return word.endswith(("ing", "ed")) and bool(asked.intersection(_word_roots(word.lower())))
+
+
+#: how much a place whose head noun the question itself says counts (:func:`_restates`)
+RESTATED = 0.1
+
+
+def _restates(name: str, asked: Collection[str]) -> bool:
+    """Whether a place's head noun (its last word; ``asked``: the question's word roots) is one the
+    question says: "Fred's house" for "When Scrooge calls at his nephew's house, where does the girl
+    say her master is?" is the question's own setting, not the place it asks.
+
+    >>> asked = _roots("When he calls at his nephew's house, where is her master?")
+    >>> _restates("Fred's house", asked), _restates("the dining-room", asked), _restates("the master bedroom", asked)
+    (True, False, False)
+    """
+    words = content_tokens(name)
+    return bool(words) and _root(words[-1]) in asked

@@ -52,6 +52,8 @@ class QuestionType:
     >>> [classify(q).kind for q in ("Isn't Marley dead?", "How long has Marley been dead?", "What year did it end?",
     ...                             "How long ago did he die?", "What time is it?", "What timepiece is it?", "How did he die?")]
     ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
+    >>> classify("When he calls at the house, where does the girl say her master is?").kind, classify("When does he call, and where?").kind
+    ('where', 'when')
     """
 
     kind: str
@@ -62,6 +64,9 @@ class QuestionType:
 def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
+    main = _LEADING_WHEN.match(text)
+    if main:  # "When Scrooge calls, where does the girl say …?": the main clause asks
+        text = main.group("main")
     low = text.lower()
     words = re.findall(r"[a-z']+", low)
     first = words[0] if words else ""
@@ -104,6 +109,11 @@ def classify(question: str) -> QuestionType:
             return QuestionType("when", {_EVENT: 1.0}, True)
     return QuestionType("what", {}, False)
 
+
+#: a question that opens with a when-clause ("When Scrooge calls at his nephew's house, where does the girl
+#: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word, says what is asked
+_LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
+                           r"[^,?]+,\s+(?P<main>(?:where|who|whom|whose|what|which|how|why)\b.*)$", re.I)
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)

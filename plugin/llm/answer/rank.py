@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import re
@@ -13,13 +14,13 @@ from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
-from .places import PLACE_TIE, _asked_subject, _sent_there
+from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
 from .speech import _speaker
-from .times import _DATE, _NUMBER, _ONE_PRONOUN, _counted, _counted_span, _counts, _unheaded
+from .times import _DATE, _NUMBER, _ONE_PRONOUN, _UNIT_WORDS, _asked_unit, _counted, _counted_span, _counts, _unheaded, _unit_values
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
 #: the support of a sentence that states the relation a relational question asks, of the candidate
@@ -271,6 +272,8 @@ def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[flo
     support, best_cover, order = _support(per_passage, ctx.keys)
     type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
     novelty = 1.0 - q.overlap(c.name, c.type)
+    if qt.kind == "where" and _restates(c.name, q.tokens):
+        novelty *= RESTATED  # the question's own setting ("at his nephew's house, where …")
     plain = _plain(c, qt, generic, q.head)
     # a name in most of the evidence is its topic, not the answer: weighted down like a common term
     named_in = len(c.mentions | {ctx.sentences[k].passage for k, _, _ in c.hits})
@@ -364,6 +367,86 @@ def _of_subject(s: _Sentence, q: _Question) -> bool:
 _OPENS_WITH_PRONOUN = re.compile(r"\W*(?:he|she|they|his|her|their)\b", re.I)
 
 
+#: how much the question's terms in the few sentences from a time of the asked unit (:func:`_stating`)
+#: support it: among the values of one kind, the one told with the asked act is the answer
+STATED = 1.0
+
+
+def _stating(sentences: Sequence[_Sentence], q: _Question, after: int = 2) -> list[float]:
+    """Per sentence, how much of the question the text from it to ``after`` sentences on (in its
+    passage) says: an act and the time it happens are often told in a sentence or two
+    ("… the clock, which pointed to the hour of seven. He … called out …: 'No more work to-night.'").
+
+    >>> ss = _sentences([Passage("The clock pointed to seven. He called out: no more work. Later the clock struck nine.", "c")])
+    >>> q = _Question("What hour does the clock show when he calls them to stop work?", [], ss)
+    >>> [round(x, 2) for x in _stating(ss, q)]
+    [0.56, 0.56, 0.16]
+    """
+    out = []
+    for k, s in enumerate(sentences):
+        words = set(s.tokens)
+        for j in range(k + 1, min(len(sentences), k + 1 + after)):
+            if sentences[j].passage == s.passage:
+                words |= sentences[j].tokens
+        out.append(q.coverage(words))
+    return out
+
+
+def _span_values(question: str, qt: QuestionType, sentences: Sequence[_Sentence]) -> tuple[list[list[tuple[int, int, str]]], str | None]:
+    """Per sentence, the values a how-many or when question takes its answer from (span and text):
+    the numbers, or the time expressions — only the values of the unit the question asks in (the
+    hours of "What hour …", :func:`_asked_unit`) when the evidence has any; and that unit.
+
+    >>> ss = _sentences([Passage("On Christmas Eve he promised to come on a Sunday.", "c")])
+    >>> _span_values("On which day of the week did he promise to come?", classify("On which day of the week …?"), ss)
+    ([[(42, 48, 'Sunday')]], 'weekday')
+    >>> _span_values("What day did he promise to come?", classify("What day did he promise to come?"), ss)
+    ([[(3, 16, 'Christmas Eve'), (42, 48, 'Sunday')]], None)
+    >>> _span_values("In what year did he come?", classify("In what year did he come?"), ss)[1]  # no year said: any time
+    """
+    unit = _asked_unit(question) if qt.kind == "when" else None
+    if unit is not None:
+        values = [_unit_values(s.text, unit) for s in sentences]
+        if any(values):
+            return values, unit
+    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    return [[(m.start(), m.end(), m.group(0)) for m in pattern.finditer(s.text)] for s in sentences], None
+
+
+def _without_unit(q: _Question, unit: str | None) -> _Question:
+    """The question without the words that name the unit its answer is in ("hour", "day of the week"):
+    they say what kind of value answers, not what happens then, and no sentence stating it need say them."""
+    if unit is None:
+        return q
+    q = copy.copy(q)
+    q.weight = {t: w for t, w in q.weight.items() if t not in {_root(u) for u in _UNIT_WORDS[unit]}}
+    q.desc_total = sum(q.weight.values())
+    return q
+
+
+def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]], said_at: Sequence[tuple[int, str]],
+              sentences: Sequence[_Sentence]) -> None:
+    """A time restated narrower in the next two sentences of its passage ("It ends to-night." …
+    "To-night at midnight.") is that narrower time: the narrower one takes its support there.
+
+    >>> found = {"to night": ({0: 0.4}, [(0.4, "to-night")]), "to night at midnight": ({0: 0.0}, [(0.0, "To-night at midnight")])}
+    >>> ss = _sentences([Passage("It ends to-night. To-night! To-night at midnight.", "c")])
+    >>> _narrowed(found, [(0, "to night"), (1, "to night"), (2, "to night at midnight")], ss); [f[0] for f in found.values()]
+    [{0: 0.0}, {0: 0.4}]
+    >>> found = {"to night": ({0: 0.4}, []), "to night at midnight": ({0: 0.0}, [])}  # said before: no restatement
+    >>> _narrowed(found, [(0, "to night at midnight"), (2, "to night")], ss); found["to night at midnight"][0]
+    {0: 0.0}
+    """
+    for k, key in said_at:
+        for j, other in said_at:
+            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and other.startswith(key + " "):
+                per, wider = found[other][0], found[key][0]
+                at = sentences[k].passage
+                if wider.get(at, 0.0) > per.get(at, 0.0):
+                    per[at], wider[at] = wider[at], 0.0
+                    found[other][1].append((wider[at], found[other][1][-1][1] if found[other][1] else other))
+
+
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                      passages: Sequence[Passage]) -> list[Candidate]:
     """The numbers (how many) or time expressions (when) of the evidence as candidate answers — never
@@ -371,7 +454,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
     question itself says is not an answer, nor, for "How old …?", a number not stated as an age
     (:func:`_states_age`) in a sentence naming whom the question asks about. Best first."""
-    pattern = _NUMBER if qt.kind == "how-many" else _DATE
+    values, unit = _span_values(question, qt, sentences)
+    q = _without_unit(q, unit)
     counted = _counted(question) if qt.kind == "how-many" else frozenset()
     asked = " ".join(tokenize(question))
     passage_tokens = [_roots(p.text) for p in passages]
@@ -379,15 +463,16 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
     age = qt.kind == "how-many" and _asks_age(question)
-    for s in sentences:
-        for m in pattern.finditer(s.text):
-            a, b = m.span()
+    states = _stating(sentences, q) if unit is not None else [0.0] * len(sentences)
+    said_at: list[tuple[int, str]] = []
+    for k, (s, said, stated) in enumerate(zip(sentences, values, states, strict=True)):
+        for a, b, value in said:
             if age and not (_states_age(s.text, a, b) and _of_subject(s, q)):
                 continue  # "How old is X?": only a number the text gives as an age, of X
-            if (qt.kind == "how-many" and m.group(0).lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
+            if (qt.kind == "how-many" and value.lower() == "one" and _ONE_PRONOUN.search(s.text[max(0, a - 12) : a])
                     and _counts(s, a, b, counted) < 2):
                 continue  # "the one", "that one" — unless it counts the asked thing ("only one ghost")
-            key = " ".join(tokenize(_ARTICLES.sub("", m.group(0))))
+            key = " ".join(tokenize(_ARTICLES.sub("", value)))
             if not key or f" {key} " in f" {asked} ":
                 continue
             t, at = _unheaded(s, a)
@@ -396,10 +481,13 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
             weight = SCENE if qt.kind == "how-many" else SCENE / 2
             near *= 1.0 - weight / 2 + weight * scene[s.text]
-            near = min(1.0, near * _counts(s, a, b, counted))
+            near = min(1.0, max(near, STATED * stated) * _counts(s, a, b, counted))
             per, shown = found.setdefault(key, ({}, []))
             per[s.passage] = max(per.get(s.passage, 0.0), near)
-            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", m.group(0))))
+            said_at.append((k, key))
+            shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", value)))
+    if qt.kind == "when":
+        _narrowed(found, said_at, sentences)
     out = []
     for per, shown in found.values():
         top = max(per.values())

@@ -119,7 +119,8 @@ def _counted_span(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> str:
 
 def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     """How a number at ``s.text[a:b]`` stands to what the question counts: 2 when the counted noun
-    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers"), 1 when
+    follows it in at most three words ("fifteen shillings", "three legs", "a dozen servers", not
+    "one of the rooms", a part) or is joined to it ("a four-roomed house"), 1 when
     its sentence or the words around it say the noun, 0.3 when nothing near it does (a count of
     something else). "one" not before the noun is taken for a pronoun ("no one", "one of them"): 0.
 
@@ -135,15 +136,22 @@ def _counts(s: _Sentence, a: int, b: int, counted: frozenset[str]) -> float:
     >>> [_counts(_Sentence(0, t, frozenset()), t.index("nce") - 1, t.index("nce") + 3, times)
     ...  for t in ("She left at once.", "Once upon a time she came.", "Once he arrived, she went.", "She came once.")]
     [0.0, 0.0, 0.0, 2.0]
+    >>> rooms, t = frozenset({_root("rooms")}), "He blessed his four-roomed house; two of the rooms were cold."
+    >>> s = _Sentence(0, t, _roots(t))
+    >>> _counts(s, t.index("four"), t.index("four") + 4, rooms), _counts(s, t.index("two"), t.index("two") + 3, rooms)
+    (2.0, 1.0)
     """
     if s.text[a:b].lower() in _TIMES_SAID:  # "twice" counts times, and nothing else; "at once" and "once upon" do not count
         idiom = _ONCE_IDIOM_BEFORE.search(s.text[:a]) or _ONCE_IDIOM_AFTER.match(s.text[b:])
         return 2.0 if _root("times") in counted and not idiom else 0.0
     if not counted:
         return 1.0
+    joined = re.match(r"-([a-z]+)", s.text[b:])  # "a four-roomed house", "a three-legged stool"
+    if joined and counted & set(_word_roots(joined.group(1))):
+        return 2.0
     following = re.match(r"(?:\s+[\w'’-]+){1,3}", s.text[b:])
     words = [r for w in (following.group(0).split() if following else []) for r in _word_roots(w)]
-    if any(r in counted for r in words[:3]):
+    if any(r in counted for r in words[:3]) and not re.match(r"\s+of\b", s.text[b:]):  # "one of the rooms": a part, not the count
         return 2.0
     if s.text[a:b].lower() == "one":
         return 0.0
@@ -167,3 +175,59 @@ def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
         return s, 0
     text = s.text[a:]
     return _Sentence(s.passage, text, _roots(text)), a
+
+
+#: the unit a when-question asks its time in: "What hour …", "At what hour …", "On which day of the
+#: week …", "In what year …", "Which month …" (not "what day", which a date or a feast answers)
+_ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\s+of\s+the\s+week|weekday)|(?P<year>year)"
+                         r"|(?P<month>month))s?\b", re.I)
+
+#: the words that name the unit in the question: they say what kind of answer, not what happens then
+_UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",)}
+
+_HOUR = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|0?[1-9])"
+
+#: the values of each unit. An hour: a number after what shows or strikes it ("the hour of seven", "struck
+#: eleven", "at nine", "half-past six") and not counting a noun after it ("at nine years old"), a number
+#: "o'clock", a clock time ("7:30 p.m."), midnight or noon; a weekday's name; a year of four digits; a month
+_UNIT_VALUES = {
+    "hour": re.compile(r"(?i:\b(?:(?:the\s+)?hour\s+of|struck|strike|strikes|striking|tolls?|tolled|chimed?|at|past|"
+                       r"(?:a\s+)?quarter\s+to)\s+(?P<v>" + _HOUR + r")\b(?!\s+[a-z](?!['’]clock)|-|[:.]\d)(?:\s+o['’]clock)?"
+                       r"|\b(?P<w>" + _HOUR + r"\s+o['’]clock|(?:1[0-2]|0?[1-9])[:.][0-5]\d(?:\s*[ap]\.m\.|\s*[ap]m\b)?"
+                       r"|midnight|noon|mid-day|midday)(?!\w))"),
+    "weekday": re.compile(r"\b(?P<v>(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"),
+    "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d)"),
+    "month": re.compile(r"\b(?P<v>" + _MONTH + r")\b"),
+}
+
+
+def _asked_unit(question: str) -> str | None:
+    """The unit a when-question asks its time in (``hour``, ``weekday``, ``year``, ``month``), or None.
+
+    >>> [_asked_unit(q) for q in ("What hour does the clock show?", "On which day of the week did he go?",
+    ...                           "In what year was it printed?", "Which month is it?")]
+    ['hour', 'weekday', 'year', 'month']
+    >>> _asked_unit("What day does he call the boy?"), _asked_unit("When did he die?")
+    (None, None)
+    """
+    m = _ASKED_UNIT.search(question)
+    return next((u for u, v in m.groupdict().items() if v), None) if m else None
+
+
+def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
+    """The values of ``unit`` (:data:`_UNIT_VALUES`) in ``text``: each one's span and the value said.
+
+    >>> _unit_values("He looked at the clock, which pointed to the hour of seven. At nine years old he came.", "hour")
+    [(53, 58, 'seven')]
+    >>> [v for _, _, v in _unit_values("The clock struck eleven; at 7:30 p.m. or at midnight, not at one time.", "hour")]
+    ['eleven', '7:30 p.m.', 'midnight']
+    >>> [v for _, _, v in _unit_values("He would walk there on a Sunday, not on Christmas Day.", "weekday")]
+    ['Sunday']
+    >>> [v for _, _, v in _unit_values("Printed in 1915, it cost $1200 and 1,843 copies; December, 1843.", "year")]
+    ['1915', '1843']
+    """
+    out = []
+    for m in _UNIT_VALUES[unit].finditer(text):
+        g = "v" if m.group("v") else "w"
+        out.append((m.start(g), m.end(), m.group(g)))
+    return out
