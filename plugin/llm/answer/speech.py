@@ -42,6 +42,49 @@ _TITLE_WORDS = frozenset("a an and the of in on at to for with from by or".split
 QUOTE_SENTENCES = 5
 
 
+#: words a question quotes ("Who says 'God bless us'?", 'Who whispers "What secrets …?"'): a quote mark after a space or at the start
+_QUOTED = re.compile(r"(?:^|(?<=\s))[“\"‘'](?P<w>[^“”\"‘’']*?(?:['’][a-z]+[^“”\"‘’']*?)*)[”\"’'](?=[\s?.!,;:]|$)")
+
+
+def _quoted(question: str) -> list[tuple[str, ...]]:
+    """The words of each phrase of two words or more that a question quotes, lower case.
+
+    >>> _quoted("Who answers Alex's praise with 'You can count on me'?"), _quoted('Who says "God bless us, every one"?')
+    ([('you', 'can', 'count', 'on', 'me')], [('god', 'bless', 'us', 'every', 'one')])
+    >>> _quoted("Who says the team is being pulled into someone else's game?"), _quoted("Who said 'Humbug'?")
+    ([], [])
+    """
+    out = []
+    for m in _QUOTED.finditer(question):
+        words = tuple(re.findall(r"[a-z0-9]+(?:'[a-z]+)?", m.group("w").lower().replace("’", "'")))
+        if len(words) >= 2:
+            out.append(words)
+    return out
+
+
+def _says_quoted(text: str, quoted: Sequence[tuple[str, ...]]) -> bool:
+    """Whether ``text`` has the words of one of the phrases :func:`_quoted` gives, in order and together.
+
+    >>> _says_quoted('"Thank you, Alex," Jordan said. "You can count on me."', [("you", "can", "count", "on", "me")])
+    True
+    >>> _says_quoted('"You can count the stars," Jordan said. "On me."', [("you", "can", "count", "on", "me")])
+    False
+    """
+    words = " " + " ".join(re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower().replace("’", "'"))) + " "
+    return any(f" {' '.join(q)} " in words for q in quoted)
+
+
+def _together(s: _Sentence, t: _Sentence) -> bool:
+    """Whether two sentences stand in one paragraph of one passage: a quotation, its speaker's
+    name and the words around it that say who speaks keep to a paragraph (a new one is a new turn).
+
+    >>> a, b, c = _sentences([Passage('Alex turned. "Pawns."\\n\\nJordan nodded.', "c")])
+    >>> _together(a, b), _together(b, c)
+    (True, False)
+    """
+    return s.passage == t.passage and s.paragraph == t.paragraph
+
+
 def _marks(text: str) -> list[tuple[int, bool]]:
     """The quotation marks of ``text``: (offset, opens)."""
     return sorted([(m.start(), True) for m in _OPENS.finditer(text)] + [(m.start(), False) for m in _CLOSES.finditer(text)])
@@ -50,12 +93,12 @@ def _marks(text: str) -> list[tuple[int, bool]]:
 def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[int]:
     """The sentences of the quotation that opens (``forward``) or closes in sentence ``k``: on to
     the sentence whose last mark closes it, or back to the one whose last mark opens it (in the
-    same passage, at most :data:`QUOTE_SENTENCES`)."""
+    same paragraph, at most :data:`QUOTE_SENTENCES`)."""
     run = [k]
     if forward:
         while len(run) < QUOTE_SENTENCES and (marks := _marks(sentences[run[-1]].text)) and marks[-1][1]:
             j = run[-1] + 1
-            if j >= len(sentences) or sentences[j].passage != sentences[k].passage:
+            if j >= len(sentences) or not _together(sentences[j], sentences[k]):
                 break
             run.append(j)
         return run
@@ -64,7 +107,7 @@ def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[in
         return run  # the quotation opens in this sentence
     while len(run) < QUOTE_SENTENCES:
         j = run[-1] - 1
-        if j < 0 or sentences[j].passage != sentences[k].passage:
+        if j < 0 or not _together(sentences[j], sentences[k]):
             break
         marks = _marks(sentences[j].text)
         if marks and not marks[-1][1]:
@@ -107,7 +150,7 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
             return _quotation(sentences, k, forward=False) + _goes_on(sentences, k)
     before = text[:a]
-    if k > 0 and sentences[k - 1].passage == s.passage and _CLOSING_QUOTE.search(sentences[k - 1].text) \
+    if k > 0 and _together(sentences[k - 1], s) and _CLOSING_QUOTE.search(sentences[k - 1].text) \
             and len(before.split()) <= SPEAKER_GAP and not _marks(before):
         run = _quotation(sentences, k - 1, forward=False)
         return [] if _introduced(sentences, run) else run
@@ -115,7 +158,7 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
             and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
         return _quotation(sentences, k, forward=True)
-    if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage and _OPENING_QUOTE.match(sentences[k + 1].text) \
+    if k + 1 < len(sentences) and _together(sentences[k + 1], s) and _OPENING_QUOTE.match(sentences[k + 1].text) \
             and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(before.split()) <= SPEAKER_GAP
                                       or re.match(r"['’]s\s+(?:voice|words|tone)\b", text[b - 2 :])):
         run = _quotation(sentences, k + 1, forward=True)
@@ -129,24 +172,33 @@ _SAYS = re.compile(r"^(?:[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’-]*)?)\s+(?:said|says
 
 
 def _goes_on(sentences: Sequence[_Sentence], k: int) -> list[int]:
-    """The quotations right after sentence ``k`` that name no speaker of their own: the same
-    speaker goes on ('“You've been quiet, Sam,” Alex noted. “Your take on these signals?”').
+    """The quotations right after sentence ``k`` in its paragraph that name no speaker of their
+    own, of one sentence or several: the same speaker goes on ('“You've been quiet, Sam,” Alex
+    noted. “Your take on these signals?”', '“… off,” Sam admitted. “If I'm right, it's a structured
+    anomaly. We need to be ready.”').
 
     >>> ss = _sentences([Passage('"You have been quiet, Sam," Alex noted. "Your take on the signals?" '
     ...                          '"Mine?" Sam asked. "Nothing yet."', "c")])
     >>> _goes_on(ss, 0), _goes_on(ss, 3)
     ([1], [4])
+    >>> _goes_on(_sentences([Passage('"Off," Sam admitted. "It is not random. It is structured." Alex nodded.', "c")]), 0)
+    [1, 2]
     >>> _goes_on(_sentences([Passage('"Quiet," Alex noted. Sam looked up. "Your take?"', "c")]), 0)
     []
+    >>> _goes_on(_sentences([Passage('"Quiet," Alex noted.\\n\\n"Your take?"', "c")]), 0)  # a new paragraph: a new turn
+    []
     """
-    run: list[int] = []
+    out: list[int] = []
     j = k + 1
-    while j < len(sentences) and sentences[j].passage == sentences[k].passage and len(run) < QUOTE_SENTENCES:
-        text = sentences[j].text
-        if not (_OPENING_QUOTE.match(text) and _CLOSING_QUOTE.search(text)) or _ATTRIBUTED.search(text):
+    while j < len(sentences) and _together(sentences[j], sentences[k]) and len(out) < QUOTE_SENTENCES:
+        if not _OPENING_QUOTE.match(sentences[j].text):
             break
-        if j + 1 < len(sentences) and sentences[j + 1].passage == sentences[k].passage and _SAYS.match(sentences[j + 1].text):
+        run = _quotation(sentences, j, forward=True)
+        if not _CLOSING_QUOTE.search(sentences[run[-1]].text) or any(_ATTRIBUTED.search(sentences[i].text) for i in run):
+            break
+        after = run[-1] + 1
+        if after < len(sentences) and _together(sentences[after], sentences[k]) and _SAYS.match(sentences[after].text):
             break  # '“Mine?” Sam asked.', split after the question mark: another speaker
-        run.append(j)
-        j += 1
-    return run
+        out.extend(run)
+        j = after
+    return out

@@ -3,6 +3,7 @@ small word lists and patterns every later step reads."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -115,6 +116,7 @@ class _Sentence:
     tokens: frozenset[str]  # word roots
     before: str = ""  # the passage's text before the sentence (for context windows across sentences)
     after: str = ""
+    paragraph: int = 0  # the number of its paragraph in its passage (a blank line ends one)
 
     @functools.cached_property
     def low(self) -> str:
@@ -138,13 +140,25 @@ def _word_roots(word: str) -> tuple[str, ...]:
 
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
+    """The sentences of the passages, each with its paragraph's number (dialogue turns are paragraphs).
+
+    >>> [(s.text, s.paragraph) for s in _sentences([Passage("Alex turned.\\n\\n  Jordan nodded. He left.", "c")])]
+    [('Alex turned.', 0), ('Jordan nodded.', 1), ('He left.', 1)]
+    """
     out: list[_Sentence] = []
     for i, p in enumerate(passages):
         text = " ".join(p.text.split())
+        # where each paragraph starts in the text with its white space collapsed
+        starts, at = [], 0
+        for para in re.split(r"\n\s*\n", p.text):
+            if para.split():
+                starts.append(at)
+                at += len(" ".join(para.split())) + 1
         for a, b in split_sentences(text):
             s = text[a:b].strip()
             if len(s) >= 3:
-                out.append(_Sentence(i, s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
+                out.append(_Sentence(i, s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200],
+                                     max(0, bisect.bisect_right(starts, a) - 1)))
     return out
 
 
