@@ -93,14 +93,23 @@ def _marks(text: str) -> list[tuple[int, bool]]:
 def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[int]:
     """The sentences of the quotation that opens (``forward``) or closes in sentence ``k``: on to
     the sentence whose last mark closes it, or back to the one whose last mark opens it (in the
-    same paragraph, at most :data:`QUOTE_SENTENCES`)."""
+    same paragraph, at most :data:`QUOTE_SENTENCES`).
+
+    >>> ss = _sentences([Passage('Taylor snorted. “Focus, people. We have protocols. Speculation is useless.” Alex sat.', "c")])
+    >>> _quotation(ss, 1, forward=True), _quotation(ss, 3, forward=False), _quotation(ss, 4, forward=True)
+    ([1, 2, 3], [3, 2, 1], [4])
+    """
     run = [k]
-    if forward:
-        while len(run) < QUOTE_SENTENCES and (marks := _marks(sentences[run[-1]].text)) and marks[-1][1]:
+    if forward:  # on while the last mark opens, through sentences without one ("“Focus. We have protocols. Speculation is …”")
+        marks = _marks(sentences[k].text)
+        is_open = bool(marks) and marks[-1][1]
+        while is_open and len(run) < QUOTE_SENTENCES:
             j = run[-1] + 1
             if j >= len(sentences) or not _together(sentences[j], sentences[k]):
                 break
             run.append(j)
+            marks = _marks(sentences[j].text)
+            is_open = not marks or marks[-1][1]
         return run
     marks = _marks(sentences[k].text)
     if not marks or marks[0][1]:
@@ -120,11 +129,20 @@ def _quotation(sentences: Sequence[_Sentence], k: int, forward: bool) -> list[in
 
 def _introduced(sentences: Sequence[_Sentence], run: Sequence[int]) -> bool:
     """Whether a quotation names its speaker itself: narrative before its opening quote in its
-    first sentence ("Sam added, “…"), or a name or pronoun right after a closing quote in it ("…,” Cruz mused")."""
+    first sentence ("Sam added, “…"), or a name or pronoun right after a closing quote in it ("…,”
+    Cruz mused"); or it goes on from a quotation whose speaker is named right before it ('“I've been
+    thinking,” Alex started. “About what's at stake.”').
+
+    >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up.', "c")])
+    >>> _introduced(ss, [1]), _introduced(_sentences([Passage('Alex sat. "About the stakes." Jordan looked up.', "c")]), [1])
+    (True, False)
+    """
     first = sentences[min(run)].text
     opening = _OPENS.search(first)
+    before = min(run) - 1
     return bool(opening and len(first[: opening.start()].split()) >= 2) or any(
-        _ATTRIBUTED.search(sentences[j].text) for j in run)
+        _ATTRIBUTED.search(sentences[j].text) for j in run) or (
+        before >= 0 and _together(sentences[before], sentences[min(run)]) and _ATTRIBUTED.search(sentences[before].text) is not None)
 
 
 def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int]:
@@ -134,7 +152,17 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     in the next sentence, or standing shortly before the quote ("Jordan explained their
     reasoning, “This panel…”", "Taylor snorted dismissively. “Focus, people.”"), unless the
     quotation names its speaker itself; a name opening the sentence right after a quotation
-    that does not (“…” Cruz's voice was …)."""
+    that does not (“…” Cruz's voice was …). Each in the quotation's paragraph: a new paragraph is a new turn.
+
+    >>> ss = _sentences([Passage('"It feels like more," Jordan said.\\n\\nAlex turned. "We are pawns."\\n\\nJordan nodded. "I felt it."', "c")])
+    >>> _speaker(ss, 1, 0, 4), _speaker(ss, 3, 0, 6)  # not Jordan's the pawns, across the paragraph break
+    ([2], [4])
+    >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up. "It comes at a price."', "c")])
+    >>> _speaker(ss, 2, 0, 6)  # the quotation before goes on from Alex's: Jordan's is the one after
+    [3]
+    >>> _speaker(_sentences([Passage('Jordan looked up. Alex sat down.', "c")]), 0, 0, 6)
+    []
+    """
     s = sentences[k]
     text = s.text
     possessive = _POSSESSIVE_END.search(text[a:b]) is not None and not re.match(r"\s+(?:voice|words|tone)\b", text[b:])
@@ -153,7 +181,8 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     if k > 0 and _together(sentences[k - 1], s) and _CLOSING_QUOTE.search(sentences[k - 1].text) \
             and len(before.split()) <= SPEAKER_GAP and not _marks(before):
         run = _quotation(sentences, k - 1, forward=False)
-        return [] if _introduced(sentences, run) else run
+        if not _introduced(sentences, run):
+            return run
     opening = _OPENS.search(text, b)
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
             and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
