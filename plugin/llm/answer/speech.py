@@ -162,6 +162,9 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     [3]
     >>> _speaker(_sentences([Passage('Jordan looked up. Alex sat down.', "c")]), 0, 0, 6)
     []
+    >>> ss = _sentences([Passage('Jordan sat. “If this is understood..." Taylor said, quieter, "It could change the game.”', "c")])
+    >>> _speaker(ss, 2, 0, 6)  # the quotation before the name and the one its sentence opens
+    [1, 2]
     """
     s = sentences[k]
     text = s.text
@@ -178,17 +181,70 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
         if _SAID.fullmatch(text[c.end() : a]) and re.search(r"[,!?…—-]", text[c.start() - 1 : c.start() + 1]):
             return _quotation(sentences, k, forward=False) + _goes_on(sentences, k)
     before = text[:a]
+    spoken = []
     if k > 0 and _together(sentences[k - 1], s) and _CLOSING_QUOTE.search(sentences[k - 1].text) \
             and len(before.split()) <= SPEAKER_GAP and not _marks(before):
         run = _quotation(sentences, k - 1, forward=False)
         if not _introduced(sentences, run):
-            return run
+            spoken = run  # and the quotation the same sentence opens ('“If this …” Taylor said, quieter, “It could …”')
     opening = _OPENS.search(text, b)
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
             and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
-        return _quotation(sentences, k, forward=True)
+        spoken = spoken + _quotation(sentences, k, forward=True)
+    spoken = spoken or _next_quotation(sentences, k, a, b)
+    return spoken + _turns(sentences, spoken) if spoken else []
+
+
+#: the most turns of a two-person exchange followed to the same speaker
+TURNS = 3
+
+
+def _paragraph_after(sentences: Sequence[_Sentence], k: int) -> list[int]:
+    """The sentences of the paragraph after sentence ``k``'s, in its passage."""
+    j = k + 1
+    while j < len(sentences) and _together(sentences[j], sentences[k]):
+        j += 1
+    out = []
+    while j < len(sentences) and sentences[j].passage == sentences[k].passage and sentences[j].paragraph == sentences[k].paragraph + 1:
+        out.append(j)
+        j += 1
+    return out
+
+
+def _turns(sentences: Sequence[_Sentence], spoken: Sequence[int]) -> list[int]:
+    """The later turns of a speaker in a two-person exchange: after the paragraph of the words
+    ``spoken``, one that opens with another quotation (the other's turn), then one that is only
+    a quotation naming no speaker (theirs again), and so on (at most :data:`TURNS`).
+
+    >>> ss = _sentences([Passage("'Why?' said Scrooge.\\n\\n'I fell in love.'\\n\\n'Love! Good day.'\\n\\nHe left.", "c")])
+    >>> _turns(ss, [0])  # the bare turn two paragraphs on is his again
+    [3, 4]
+    >>> _turns(ss, [2]), _turns(_sentences([Passage("'Why?' said Scrooge.\\n\\nFred sat.\\n\\n'I fell in love.'", "c")]), [0])
+    ([], [])
+    """
+    out: list[int] = []
+    last = max(spoken)
+    while len(out) < TURNS * QUOTE_SENTENCES:
+        other = _paragraph_after(sentences, last)
+        if not other or not _OPENING_QUOTE.match(sentences[other[0]].text):
+            break
+        mine = _paragraph_after(sentences, other[-1])
+        said = " ".join(sentences[j].text for j in mine)
+        if not mine or not _OPENING_QUOTE.match(said) or not _CLOSING_QUOTE.search(said) \
+                or sum(1 for _, opens in _marks(said) if not opens) != 1:
+            break  # not one quotation and nothing else
+        out.extend(mine)
+        last = mine[-1]
+    return out
+
+
+def _next_quotation(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int]:
+    """The quotation opening the sentence after sentence ``k`` in its paragraph, when the mention at
+    ``sentences[k].text[a:b]`` opens a beat before it or stands in a short one ("Taylor snorted
+    dismissively. “Focus, people.”"), and the quotation names no speaker of its own."""
+    s, text = sentences[k], sentences[k].text
     if k + 1 < len(sentences) and _together(sentences[k + 1], s) and _OPENING_QUOTE.match(sentences[k + 1].text) \
-            and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(before.split()) <= SPEAKER_GAP
+            and not _marks(text) and (len(text[b:].split()) <= SPEAKER_GAP + 1 or len(text[:a].split()) <= SPEAKER_GAP
                                       or re.match(r"['’]s\s+(?:voice|words|tone)\b", text[b - 2 :])):
         run = _quotation(sentences, k + 1, forward=True)
         return [] if any(_ATTRIBUTED.search(sentences[j].text) for j in run) else run
