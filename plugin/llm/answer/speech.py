@@ -157,6 +157,12 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     >>> ss = _sentences([Passage('"It feels like more," Jordan said.\\n\\nAlex turned. "We are pawns."\\n\\nJordan nodded. "I felt it."', "c")])
     >>> _speaker(ss, 1, 0, 4), _speaker(ss, 3, 0, 6)  # not Jordan's the pawns, across the paragraph break
     ([2], [4])
+    >>> ss = _sentences([Passage('"It is more, isn\\'t it?" Alex turned. "We are pawns." Jordan nodded. "I felt it."', "c")])
+    >>> _speaker(ss, 1, 0, 4), _speaker(ss, 3, 0, 6)  # without paragraphs, a beat between quotations is the next one's
+    ([2], [4])
+    >>> ss = _sentences([Passage('"Is it more?" Cruz\\'s voice was low. "Pawns."', "c")])
+    >>> _speaker(ss, 1, 0, 6)  # must not: "X's voice" is the quotation before's
+    [0]
     >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up. "It comes at a price."', "c")])
     >>> _speaker(ss, 2, 0, 6)  # the quotation before goes on from Alex's: Jordan's is the one after
     [3]
@@ -191,9 +197,14 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
             and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
         spoken = spoken + _quotation(sentences, k, forward=True)
+    elif not _VOICE.match(text[b:]):  # a beat between two quotations is the next one's ("Alex turned. “…”")
+        spoken = _next_quotation(sentences, k, a, b) or spoken
     spoken = spoken or _next_quotation(sentences, k, a, b)
     return spoken + _turns(sentences, spoken) if spoken else []
 
+
+#: after a name, its voice or words: what it says is the quotation before ("“…” Cruz's voice was low")
+_VOICE = re.compile(r"(?:['’]s?)?\s+(?:voice|words|tone)\b")
 
 #: the most turns of a two-person exchange followed to the same speaker
 TURNS = 3
