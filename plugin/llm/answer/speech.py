@@ -235,7 +235,7 @@ def _turns(sentences: Sequence[_Sentence], spoken: Sequence[int]) -> list[int]:
     """
     out: list[int] = []
     last = max(spoken)
-    while len(out) < TURNS * QUOTE_SENTENCES:
+    for _ in range(TURNS):
         other = _paragraph_after(sentences, last)
         if not other or not _OPENING_QUOTE.match(sentences[other[0]].text):
             break
