@@ -23,7 +23,9 @@ _OPENS = re.compile(r"(?:^|(?<=[\s(—]))[“\"‘'](?=[\w…])")
 _CLOSES = re.compile(r"(?<=[\w,.!?…—-])[”\"’'](?=[\s)]|$)")
 
 #: a closing quote and the speaker named right after it (", Taylor Cruz interjected", ',' he said')
-_ATTRIBUTED = re.compile(r"(?<=[\w,.!?…—-])[”\"’']\s+(?:[A-Z]|(?:he|she|they|it)\b)")
+#: or a verb of saying before the speaker (",' returned the nephew")
+_ATTRIBUTED = re.compile(r"(?<=[\w,.!?…—-])[”\"’']\s+(?:[A-Z]|(?:he|she|they|it|said|says|asked|replied|cried|returned|added|answered|"
+                         r"exclaimed|whispered|repeated|muttered|observed|rejoined|declared|remarked|shouted)\b)")
 
 #: the most words before a speaker's name that opens a sentence ("“…” It was Taylor Cruz’s voice")
 SPEAKER_GAP = 2
@@ -163,6 +165,9 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     >>> ss = _sentences([Passage('"Is it more?" Cruz\\'s voice was low. "Pawns."', "c")])
     >>> _speaker(ss, 1, 0, 6)  # must not: "X's voice" is the quotation before's
     [0]
+    >>> ss = _sentences([Passage("'Good afternoon!' said Scrooge. 'I am sorry.' 'Good day.' Fred asked. 'Why?'", "c")])
+    >>> _speaker(ss, 1, 5, 12), _speaker(ss, 4, 0, 4)  # must not: an attribution is no beat
+    ([0], [3])
     >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up. "It comes at a price."', "c")])
     >>> _speaker(ss, 2, 0, 6)  # the quotation before goes on from Alex's: Jordan's is the one after
     [3]
@@ -197,7 +202,8 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     if opening and not _marks(before) and (len(before.split()) <= SPEAKER_GAP or len(text[b : opening.start()].split()) <= INTRO_GAP) \
             and not re.search(r"[.;!?]", text[b : opening.start()]) and re.search(r"[,:]\s*$", text[: opening.start()]):
         spoken = spoken + _quotation(sentences, k, forward=True)
-    elif not _VOICE.match(text[b:]):  # a beat between two quotations is the next one's ("Alex turned. “…”")
+    elif not before.strip() and not _VOICE.match(text[b:]) and not _SAYS.match(text):
+        # a beat between two quotations is the next one's ("Alex turned. “…”"; not "said Scrooge.", "Sam asked.")
         spoken = _next_quotation(sentences, k, a, b) or spoken
     spoken = spoken or _next_quotation(sentences, k, a, b)
     return spoken + _turns(sentences, spoken) if spoken else []
@@ -281,6 +287,8 @@ def _goes_on(sentences: Sequence[_Sentence], k: int) -> list[int]:
     [1, 2]
     >>> _goes_on(_sentences([Passage('"Quiet," Alex noted. Sam looked up. "Your take?"', "c")]), 0)
     []
+    >>> _goes_on(_sentences([Passage("'Leave it,' said Scrooge. 'Much good!' 'There are things,' returned the nephew; 'Christmas.'", "c")]), 0)
+    [1]
     >>> _goes_on(_sentences([Passage('"Quiet," Alex noted.\\n\\n"Your take?"', "c")]), 0)  # a new paragraph: a new turn
     []
     """
