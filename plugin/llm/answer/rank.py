@@ -118,7 +118,6 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
     q, sentences = ctx.q, ctx.sentences
     per_passage: dict[int, float] = {}
     related, aligned = 0, 0.0
-    direct: set[int] = set()  # the passages where it speaks the words that state the asked best
     # a place the text names by what happens there: its name says the question's words
     own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
     # the question's words the name itself says are no evidence about it elsewhere ("the Ghost of
@@ -138,8 +137,6 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
             said = _utterance_cover(q, [sentences[j] for j in spoken], ctx.quoted)
-            if said >= ctx.top_cover > 0:
-                direct.add(s.passage)  # the words that state the asked best: witnessed as well as a fact
             near = max(near, 0.9 * said * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
@@ -164,10 +161,9 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
         per_passage[i] = max(near, 0.6 * q.coverage(tokens) + 0.4 * near)
     # structured evidence (a relationship, an entity's description) says what it says of its
-    # ends; a name somewhere in a long text, report or summary is a weaker witness — unless it
-    # speaks there the words that state the asked best of all the evidence
+    # ends; a name somewhere in a long text, report or summary is a weaker witness
     for i in per_passage:
-        if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured and i not in direct:
+        if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
             per_passage[i] *= 0.7
     return per_passage, related, aligned, joint
 
