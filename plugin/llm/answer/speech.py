@@ -156,7 +156,8 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     quotation names its speaker itself; a name opening the sentence right after a quotation
     that does not (“…” Cruz's voice was …). Each in the quotation's paragraph: a new paragraph is a new turn.
 
-    >>> ss = _sentences([Passage('"It feels like more," Jordan said.\\n\\nAlex turned. "We are pawns."\\n\\nJordan nodded. "I felt it."', "c")])
+    >>> ss = _sentences([Passage('"It feels like more," Jordan said.\\n\\nAlex turned. "We are pawns."\\n\\n'
+    ...                          'Jordan nodded. "I felt it."', "c")])
     >>> _speaker(ss, 1, 0, 4), _speaker(ss, 3, 0, 6)  # not Jordan's the pawns, across the paragraph break
     ([2], [4])
     >>> ss = _sentences([Passage('"It is more, isn\\'t it?" Alex turned. "We are pawns." Jordan nodded. "I felt it."', "c")])
@@ -168,7 +169,8 @@ def _speaker(sentences: Sequence[_Sentence], k: int, a: int, b: int) -> list[int
     >>> ss = _sentences([Passage("'Good afternoon!' said Scrooge. 'I am sorry.' 'Good day.' Fred asked. 'Why?'", "c")])
     >>> _speaker(ss, 1, 5, 12), _speaker(ss, 4, 0, 4)  # must not: an attribution is no beat
     ([0], [3])
-    >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up. "It comes at a price."', "c")])
+    >>> ss = _sentences([Passage('"I have been thinking," Alex started. "About the stakes." Jordan looked up. '
+    ...                          '"It comes at a price."', "c")])
     >>> _speaker(ss, 2, 0, 6)  # the quotation before goes on from Alex's: Jordan's is the one after
     [3]
     >>> _speaker(_sentences([Passage('Jordan looked up. Alex sat down.', "c")]), 0, 0, 6)
@@ -287,7 +289,8 @@ def _goes_on(sentences: Sequence[_Sentence], k: int) -> list[int]:
     [1, 2]
     >>> _goes_on(_sentences([Passage('"Quiet," Alex noted. Sam looked up. "Your take?"', "c")]), 0)
     []
-    >>> _goes_on(_sentences([Passage("'Leave it,' said Scrooge. 'Much good!' 'There are things,' returned the nephew; 'Christmas.'", "c")]), 0)
+    >>> ss = _sentences([Passage("'Leave it,' said Scrooge. 'Much good!' 'There are things,' returned the nephew; 'Christmas.'", "c")])
+    >>> _goes_on(ss, 0)
     [1]
     >>> _goes_on(_sentences([Passage('"Quiet," Alex noted.\\n\\n"Your take?"', "c")]), 0)  # a new paragraph: a new turn
     []
