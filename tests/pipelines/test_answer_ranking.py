@@ -272,3 +272,28 @@ def test_a_surname_the_question_writes_with_a_title_names_only_that_person():
     # and a titled surname the evidence knows no such name of extends as before ("Mr. Topper" for "Topper")
     q = question._Question("Who dances with Mr. Fezziwig?", ["Fezziwig", "Joe Fezziwig"])
     assert q.overlap("Joe Fezziwig") == 1.0
+
+
+def _chunk(text: str, *names: str) -> Passage:
+    return Passage(text, f"story {text[:30]}", kind="chunk", mentions=tuple(Mention(n, "PERSON") for n in names))
+
+
+DIALOGUE = ('"I know what you\'re thinking," Jordan Hayes remarked, approaching Mercer. Their voice was low. '
+            '"This feels like more than a rescue mission, doesn\'t it?"\n\n'
+            'Alex Mercer turned, his features a mask of uneasy resolve. "It\'s like we\'re being pulled into someone else\'s game. '
+            'Not just observers or participants, but... pawns."\n\n'
+            'Jordan gave a short nod, their analytical mind racing. "I\'ve felt that way since the briefing."\n\n'
+            'Later, on the elevator, Alex praised their sharp analysis. "Thank you, Alex," Jordan said. "You can count on me."')
+
+
+@pytest.mark.parametrize("flat", [False, True])
+def test_the_speaker_of_the_quotation_that_states_the_act_answers_who_says_it(flat):
+    # the beat opening a paragraph names the speaker of its quotation, not of the one before it;
+    # without paragraph breaks, a beat between two quotations is the next one's
+    text = " ".join(DIALOGUE.split()) if flat else DIALOGUE
+    ps = [_chunk(text, "Jordan Hayes", "Alex Mercer")]
+    assert extract_answer("Who says the team is being pulled into someone else's game, as pawns?", ps).chosen.name == "Alex Mercer"
+    # the words the question quotes, said in the quotation after the attribution
+    assert extract_answer("Who answers Alex's praise with 'You can count on me'?", ps).chosen.name == "Jordan Hayes"
+    # must not: a question the dialogue does not speak to stays unanswered
+    assert not extract_answer("Who commands the alien fleet?", ps).answered

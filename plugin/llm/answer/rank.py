@@ -19,7 +19,7 @@ from .question import _GEO, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
-from .speech import _speaker
+from .speech import _quoted, _says_quoted, _speaker
 from .times import _DATE, _NUMBER, _ONE_PRONOUN, _UNIT_WORDS, _asked_unit, _counted, _counted_span, _counts, _unheaded, _unit_values
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
@@ -133,6 +133,7 @@ class _Context:
     proper: bool = False  # "What is the name of …?": a name answers, not a common noun nor a description (:func:`_name_of`)
     relative: bool = False  # "What is the name of the man Belle married?": the act must be said of it (:func:`_relative_verb`)
     act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
+    quoted: Sequence[tuple[str, ...]] = ()  # the words the question quotes (:func:`_quoted`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -171,7 +172,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         spoken = _speaker(sentences, k, a, b) if not ctx.relational else []  # a relation asked is not words said
         if spoken:
             # the speaker of the words the question quotes ("“… second thoughts?” It was Taylor Cruz’s voice")
-            said = max(q.coverage(sentences[j].tokens) for j in spoken)
+            said = _utterance_cover(q, [sentences[j] for j in spoken], ctx.quoted)
             near = max(near, 0.9 * said * (0.6 + 0.4 * q.links(ctx.passage_tokens[s.passage])))
         stated = _relation_support(s, a, b, ctx.anchors[k]) if k in ctx.anchors else 0.0
         if stated < 0:
@@ -201,6 +202,25 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         if ctx.passages[i].kind not in _ABOUT_ITS_MENTIONS and ctx.structured:
             per_passage[i] *= 0.7
     return per_passage, related, aligned, joint
+
+
+def _utterance_cover(q: _Question, said: Sequence[_Sentence], quoted: Sequence[tuple[str, ...]]) -> float:
+    """How much of the question one speaker's words in one turn say: the question's terms in all
+    its sentences together (an utterance states in several sentences what the question paraphrases
+    in one); all of it when they say the words the question quotes.
+
+    >>> q = _Question("Who believes the signal patterns are a structured anomaly?", [])
+    >>> said = [_Sentence(0, t, _roots(t)) for t in ('"The patterns are… off," Sam admitted.', '"It is a structured anomaly."')]
+    >>> round(_utterance_cover(q, said, ()), 2), round(q.coverage(said[1].tokens), 2)
+    (0.6, 0.4)
+    >>> asked = "Who answers with 'You can count on me'?"
+    >>> q, said = _Question(asked, []), [_Sentence(0, t, _roots(t)) for t in ('"Thank you," Jordan said.', '"You can count on me."')]
+    >>> _utterance_cover(q, said, _quoted(asked)), _utterance_cover(q, said[:1], _quoted(asked))
+    (1.0, 0.0)
+    """
+    if quoted and _says_quoted(" ".join(s.text for s in said), quoted):
+        return 1.0
+    return q.coverage(frozenset().union(*(s.tokens for s in said)))
 
 
 def _support(per_passage: dict[int, float], keys: Sequence[str]) -> tuple[float, float, list[int]]:
@@ -315,7 +335,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question))
+                   _qualified_act(question), _quoted(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]

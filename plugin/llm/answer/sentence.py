@@ -84,7 +84,7 @@ def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
         s, before = sentences[k], sentences[k - 1]
         if s.passage == before.passage and _ANAPHORIC.match(s.text):
             text = f"{before.text} {s.text}"
-            out[k] = _Sentence(s.passage, text, before.tokens | s.tokens, before.before, s.after)
+            out[k] = _Sentence(s.passage, text, before.tokens | s.tokens, before.before, s.after, s.paragraph)
     return out
 
 

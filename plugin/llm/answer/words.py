@@ -3,6 +3,7 @@ small word lists and patterns every later step reads."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -115,6 +116,7 @@ class _Sentence:
     tokens: frozenset[str]  # word roots
     before: str = ""  # the passage's text before the sentence (for context windows across sentences)
     after: str = ""
+    paragraph: int = 0  # the number of its paragraph in its passage (a blank line ends one)
 
     @functools.cached_property
     def low(self) -> str:
@@ -138,25 +140,37 @@ def _word_roots(word: str) -> tuple[str, ...]:
 
 
 def _sentences(passages: Sequence[Passage]) -> list[_Sentence]:
-    """The sentences of ``passages``, in order, each with its passage's index."""
+    """The sentences of the passages, in order, each with its passage's index and its paragraph's
+    number (dialogue turns are paragraphs).
+
+    >>> [(s.text, s.paragraph) for s in _sentences([Passage("Alex turned.\\n\\n  Jordan nodded. He left.", "c")])]
+    [('Alex turned.', 0), ('Jordan nodded.', 1), ('He left.', 1)]
+    """
     return [_Sentence(i, *parts) for i, p in enumerate(passages) for parts in _split(p.text)]
 
 
 @functools.lru_cache(maxsize=1024)
-def _split(text: str) -> tuple[tuple[str, frozenset[str], str, str], ...]:
+def _split(text: str) -> tuple[tuple[str, frozenset[str], str, str, int], ...]:
     """A passage's sentences of three characters or more (text, word roots, the 200 characters
-    before and after), memoised by its text: DRIFT answers each of its local searches and then
-    the question from evidence holding many of the same reports and descriptions.
+    before and after, the paragraph's number), memoised by its text: DRIFT answers each of its
+    local searches and then the question from evidence holding many of the same reports and
+    descriptions.
 
     >>> _split("Marley was dead.  To begin with.")[1][:2]
     ('To begin with.', frozenset({'begin'}))
     """
-    text = " ".join(text.split())
+    flat = " ".join(text.split())
+    # where each paragraph starts in the text with its white space collapsed
+    starts, at = [], 0
+    for para in re.split(r"\n\s*\n", text):
+        if para.split():
+            starts.append(at)
+            at += len(" ".join(para.split())) + 1
     out = []
-    for a, b in split_sentences(text):
-        s = text[a:b].strip()
+    for a, b in split_sentences(flat):
+        s = flat[a:b].strip()
         if len(s) >= 3:
-            out.append((s, _roots(s), text[max(0, a - 200) : a], text[b : b + 200]))
+            out.append((s, _roots(s), flat[max(0, a - 200) : a], flat[b : b + 200], max(0, bisect.bisect_right(starts, a) - 1)))
     return tuple(out)
 
 
