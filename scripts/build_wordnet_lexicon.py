@@ -10,7 +10,7 @@ library and the runtime neither WordNet nor this script. What it keeps:
 - ``parent(synset, parent)``: a noun synset's hypernyms and instance hypernyms (``@``, ``@i``),
   from which :func:`ragprov.llm.answer.lexicon.is_a` walks up;
 - ``member(synset, lemmas)``: the lemmas of each synset that has more than one (a word's
-  synonyms), tab-separated;
+  synonyms) or a compound one (a kind of its head noun: "day of rest"), tab-separated;
 - ``form(form, pos, lemma)``: the irregular inflections (``men`` → ``man``).
 
 Synsets are renumbered densely (nouns, then verbs) so the tables stay small.
@@ -96,13 +96,14 @@ def build(wordnet: Path, out: Path) -> dict[str, int]:
     members: dict[int, list[str]] = {}
     for lemma, _, _, synset in senses:
         members.setdefault(synset, []).append(lemma)
-    db.executemany("INSERT INTO member VALUES (?, ?)", sorted((k, "\t".join(v)) for k, v in members.items() if len(v) > 1))
+    members = {k: v for k, v in members.items() if len(v) > 1 or any(" " in x for x in v)}
+    db.executemany("INSERT INTO member VALUES (?, ?)", sorted((k, "\t".join(v)) for k, v in members.items()))
     db.executemany("INSERT INTO meta VALUES (?, ?)", [("source", "Princeton WordNet 3.0 (Debian wordnet-base)"),
                                                        ("licence", "WordNet 3.0 licence: see NOTICE.md")])
     db.commit()
     db.execute("VACUUM")
     db.close()
-    return {"sense": len(senses), "parent": len(edges), "form": len(forms), "member": sum(len(v) > 1 for v in members.values())}
+    return {"sense": len(senses), "parent": len(edges), "form": len(forms), "member": len(members)}
 
 
 def main() -> None:

@@ -74,6 +74,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ..engine import Passage
+from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
@@ -109,10 +110,13 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                                           sentences[k].passage, k))
 
     thing = None
-    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
+    kind = asked_kind(question)
+    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):  # "what creature …": a common noun
         # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
+        if kind and thing[1] is not None and kind_fit(thing[1].name, kind, thing[1].type) < 1:
+            thing = None  # "What fabric …": a thing WordNet does not make a fabric is no answer; the best sentence may say it
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():

@@ -15,13 +15,18 @@ every look-up is memoised.
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
 import threading
+from collections.abc import Iterable
 from importlib import resources
 
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
 #: something ("man" is a chess piece in its seventh sense)
 SENSES = 4
+
+#: the senses of an asked category :func:`is_a` reads: a noun's rare senses are not what a question means by it
+CATEGORY_SENSES = 3
 
 #: the least depth (hypernym steps to the top, ``entity``) of a noun's first sense for it to type an answer:
 #: "object" and "substance" are kinds of almost everything
@@ -100,7 +105,7 @@ def _depth(synset: int) -> int:
 @functools.lru_cache(maxsize=8192)
 def is_a(word: str, category: str, senses: int = SENSES) -> bool:
     """Whether the noun ``word`` (one of its first ``senses`` senses) names a kind, or an instance, of a
-    ``category`` (any of its senses): WordNet puts that category among its hypernyms, or the head noun of
+    ``category`` (one of its first :data:`CATEGORY_SENSES`): WordNet puts that category among its hypernyms, or the head noun of
     one of them, or of the word's own synonyms, is the category (a compound names a kind of its head:
     "day of the week", "calendar day" are days). A word is no kind of itself.
 
@@ -109,7 +114,7 @@ def is_a(word: str, category: str, senses: int = SENSES) -> bool:
     >>> is_a("day", "Sunday"), is_a("ruler", "fabric"), is_a("man", "piece"), is_a("sundays", "sunday")
     (False, False, False, False)
     """
-    kinds = set(_synsets(category))
+    kinds = set(_synsets(category, "n", CATEGORY_SENSES))
     heads = set(lemmas(category))
     if not kinds or set(lemmas(word)) & heads:
         return False
@@ -128,7 +133,8 @@ def _heads(synset: int) -> frozenset[str]:
     (['day'], [])
     """
     out = set()
-    for (lemma,) in _db().execute("SELECT lemma FROM sense WHERE synset = ?", (synset,)):
+    row = _db().execute("SELECT lemmas FROM member WHERE synset = ?", (synset,)).fetchone()
+    for lemma in row[0].split("\t") if row else ():
         words = lemma.split(" of ")[0].split()
         if len(words) > 1 or " of " in lemma:
             out.add(words[-1])
@@ -163,3 +169,108 @@ def synonyms(word: str, pos: str = "n", senses: int = 1) -> frozenset[str]:
         if row:
             out.update(row[0].split("\t"))
     return frozenset(out - own)
+
+
+# -- answer typing: the kind of thing a "what/which NOUN …" question asks, and how a candidate fits it ----------
+#: "What fabric …", "Which tune …", "Over what drink …", "What kind of lights …": the noun after the wh-word
+_ASKED_NOUN = re.compile(r"^(?:\w+\s+){0,2}?(?i:what|which)\s+(?:(?i:kind|sort|type)s?\s+of\s+)?(?P<n>[a-z][a-z-]*)\b(?!['’])")
+
+#: words after a wh-word that are no noun ("What does …", "Which of …")
+_NO_NOUN = frozenset("is was are were be been am do does did has have had will would can could shall should may might must "
+                     "of the a an that this these those".split())
+
+
+@functools.lru_cache(maxsize=1024)
+def asked_kind(question: str) -> str | None:
+    """The noun a "what/which NOUN …" question asks a kind of (its WordNet lemma), when WordNet has it as a
+    category specific enough to type the answer (:func:`is_category`); None otherwise.
+
+    >>> asked_kind("What fabric does the woman want?"), asked_kind("Over what drinks do they talk?")
+    ('fabric', 'drink')
+    >>> asked_kind("What kind of lights flicker in the hall?"), asked_kind("Which tune does the fiddler play?")
+    ('light', 'tune')
+    >>> asked_kind("What does Mira grab?"), asked_kind("What thing is it?"), asked_kind("Which Cratchit son is it?")
+    (None, None, None)
+    >>> asked_kind("Who is the captain?"), asked_kind("Which room's doors stand open?")
+    (None, None)
+    """
+    m = _ASKED_NOUN.match(" ".join(question.split()))
+    if m is None or m.group("n") in _NO_NOUN:
+        return None
+    found = lemmas(m.group("n"))
+    return found[0] if found and is_category(found[0]) else None
+
+
+#: the fit of a candidate WordNet knows as no kind of the asked noun, and of one it does not know (a name)
+OTHER_FIT, UNKNOWN_FIT = 0.1, 0.6
+
+
+#: the WordNet noun of each entity type the index gives
+_TYPE_NOUN = {"PERSON": "person", "ORGANIZATION": "organization", "GEO": "location", "EVENT": "event"}
+
+
+def kind_fit(name: str, kind: str, type_: str | None = None) -> float:
+    """How well a candidate ``name`` (of entity type ``type_``) fits the ``kind`` a question asks
+    (:func:`asked_kind`): 1 when WordNet makes it, or its head noun, a kind of it ("calico" a fabric;
+    "halogen lights", whose head is the asked noun itself, with what sets it apart); :data:`OTHER_FIT`
+    when WordNet knows its head noun as something else, or its type's noun is neither a kind of the
+    asked one nor the reverse (a person is no fabric); :data:`UNKNOWN_FIT` when it knows neither (a
+    name WordNet lacks may be of any kind).
+
+    >>> kind_fit("calico", "fabric"), kind_fit("the halogen lights", "light"), kind_fit("Ali Baba", "character", "PERSON")
+    (1.0, 1.0, 1.0)
+    >>> kind_fit("old Joe", "fabric", "PERSON"), kind_fit("the room", "fabric"), kind_fit("Sir Roger de Coverley", "tune")
+    (0.1, 0.1, 0.6)
+    >>> kind_fit("Bob Cratchit", "character", "PERSON"), kind_fit("old Joe", "fabric")
+    (0.6, 0.6)
+    """
+    words = re.findall(r"[A-Za-z][\w-]*", re.split(r"\s+of\s+", name)[0])
+    words = [w for w in words if w.lower() not in ("the", "a", "an", "his", "her", "their", "its", "our", "my", "your")]
+    if not words:
+        return UNKNOWN_FIT
+    whole, head = " ".join(words), words[-1]
+    if is_a(whole, kind) or is_a(head, kind) or (len(words) > 1 and kind in lemmas(head)):
+        return 1.0
+    if lemmas(whole) or lemmas(head):
+        return OTHER_FIT
+    typed = _TYPE_NOUN.get(type_ or "")
+    if typed and typed != kind and not is_a(typed, kind) and not is_a(kind, typed, 99):
+        return OTHER_FIT
+    return UNKNOWN_FIT
+
+
+#: a word of a text, and the space after it
+_TEXT_WORD = re.compile(r"([A-Za-z][\w'’-]*)(\s*)")
+
+#: words that are no nouns of a text, whatever WordNet says ("must" is also grape juice, "he" a letter)
+_FUNCTION_WORDS = _NO_NOUN | frozenset("he she it they we you him her them us me his its our their your my who whom whose what which "
+                                       "where when why how not no nor and or but if then than so very too also just only".split())
+
+
+def kinds_in(texts: Iterable[str], kind: str) -> list[str]:
+    """The lower-case nouns of ``texts`` that WordNet makes kinds of ``kind`` (:func:`is_a`), each once,
+    in order; and the asked noun itself with the noun before it ("the halogen lights" for a kind of
+    light: what sets it apart names its kind). A function word is none.
+
+    >>> kinds_in(["If calico is not good enough, it is not good for anything.", "He wore felt."], "fabric")
+    ['calico', 'felt']
+    >>> kinds_in(["The halogen lights flickered; the lights went out."], "light")
+    ['halogen lights']
+    >>> kinds_in(["The old man laughed."], "fabric")
+    []
+    """
+    out: dict[str, None] = {}
+    own = set(lemmas(kind))
+    for text in texts:
+        modifier = None  # the lower-case word just before, with only a space between
+        for m in _TEXT_WORD.finditer(text):
+            word = m.group(1)
+            if len(word) > 2 and word.islower() and word not in _FUNCTION_WORDS and re.fullmatch(r"[a-z-]+", word):
+                if set(lemmas(word)) & own:
+                    if modifier and lemmas(modifier):
+                        out[f"{modifier} {word}"] = None
+                elif is_a(word, kind):
+                    out[word] = None
+            plain = word.islower() and word not in _FUNCTION_WORDS and m.group(2) in (" ", "")
+            modifier = word if plain and m.group(2) else None
+    return list(out)
