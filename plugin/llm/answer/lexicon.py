@@ -173,7 +173,8 @@ def synonyms(word: str, pos: str = "n", senses: int = 1) -> frozenset[str]:
 
 # -- answer typing: the kind of thing a "what/which NOUN …" question asks, and how a candidate fits it ----------
 #: "What fabric …", "Which tune …", "Over what drink …", "What kind of lights …": the noun after the wh-word
-_ASKED_NOUN = re.compile(r"^(?:\w+\s+){0,2}?(?i:what|which)\s+(?:(?i:kind|sort|type)s?\s+of\s+)?(?P<n>[a-z][a-z-]*)\b(?!['’])")
+_ASKED_NOUN = re.compile(r"^(?:\w+\s+){0,2}?(?i:what|which)\s+(?:(?P<light>[a-z]+)\s+of\s+)?(?P<n>[a-z][a-z-]*)\b(?!['’])"
+                         r"(?:\s+(?P<n2>[a-z][a-z-]*)(?=\s+(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could)\b))?")
 
 #: words after a wh-word that are no noun ("What does …", "Which of …")
 _NO_NOUN = frozenset("is was are were be been am do does did has have had will would can could shall should may might must "
@@ -191,13 +192,17 @@ def asked_kind(question: str) -> str | None:
     ('light', 'tune')
     >>> asked_kind("What does Mira grab?"), asked_kind("What thing is it?"), asked_kind("Which Cratchit son is it?")
     (None, None, None)
-    >>> asked_kind("Who is the captain?"), asked_kind("Which room's doors stand open?")
-    (None, None)
+    >>> asked_kind("Who is the captain?"), asked_kind("Which room's doors stand open?"), asked_kind("What side of the bed is it?")
+    (None, None, None)
+    >>> asked_kind("Which storybook character does he see?"), asked_kind("What piece of equipment does she check?")
+    ('character', 'equipment')
     """
     m = _ASKED_NOUN.match(" ".join(question.split()))
-    if m is None or m.group("n") in _NO_NOUN:
+    if m is None or m.group("n") in _NO_NOUN or (m.group("light") and m.group("light") not in LIGHT_NOUNS):
         return None
-    found = lemmas(m.group("n"))
+    # "Which storybook character does …": a compound's head, the noun before the auxiliary
+    noun = m.group("n2") if m.group("n2") and lemmas(m.group("n2")) else m.group("n")
+    found = lemmas(noun)
     return found[0] if found and is_category(found[0]) else None
 
 
@@ -242,6 +247,9 @@ def kind_fit(name: str, kind: str, type_: str | None = None) -> float:
 #: a word of a text, and the space after it
 _TEXT_WORD = re.compile(r"([A-Za-z][\w'’-]*)(\s*)")
 
+#: a name of one to three capitalised words
+_CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?![\w'’-])")
+
 #: words that are no nouns of a text, whatever WordNet says ("must" is also grape juice, "he" a letter)
 _FUNCTION_WORDS = _NO_NOUN | frozenset("he she it they we you him her them us me his its our their your my who whom whose what which "
                                        "where when why how not no nor and or but if then than so very too also just only".split())
@@ -250,14 +258,15 @@ _FUNCTION_WORDS = _NO_NOUN | frozenset("he she it they we you him her them us me
 def kinds_in(texts: Iterable[str], kind: str) -> list[str]:
     """The lower-case nouns of ``texts`` that WordNet makes kinds of ``kind`` (:func:`is_a`), each once,
     in order; and the asked noun itself with the noun before it ("the halogen lights" for a kind of
-    light: what sets it apart names its kind). A function word is none.
+    light: what sets it apart names its kind); and the names WordNet knows as such kinds (not a
+    sentence's first word). A function word is none.
 
     >>> kinds_in(["If calico is not good enough, it is not good for anything.", "He wore felt."], "fabric")
     ['calico', 'felt']
     >>> kinds_in(["The halogen lights flickered; the lights went out."], "light")
     ['halogen lights']
-    >>> kinds_in(["The old man laughed."], "fabric")
-    []
+    >>> kinds_in(["The old man laughed."], "fabric"), kinds_in(["There was Ali Baba at the window."], "character")
+    ([], ['Ali Baba'])
     """
     out: dict[str, None] = {}
     own = set(lemmas(kind))
@@ -273,4 +282,7 @@ def kinds_in(texts: Iterable[str], kind: str) -> list[str]:
                     out[word] = None
             plain = word.islower() and word not in _FUNCTION_WORDS and m.group(2) in (" ", "")
             modifier = word if plain and m.group(2) else None
+        for m in _CAPITALISED.finditer(text):  # a name WordNet knows ("Ali Baba", a fictional character)
+            if m.start() and is_a(m.group(0), kind):
+                out[m.group(0)] = None
     return list(out)
