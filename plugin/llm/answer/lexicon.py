@@ -21,6 +21,8 @@ import threading
 from collections.abc import Iterable
 from importlib import resources
 
+from ..text import STOPWORDS
+
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
 #: something ("man" is a chess piece in its seventh sense)
 SENSES = 4
@@ -31,6 +33,9 @@ CATEGORY_SENSES = 3
 #: the least depth (hypernym steps to the top, ``entity``) of a noun's first sense for it to type an answer:
 #: "object" and "substance" are kinds of almost everything
 MIN_DEPTH = 4
+
+#: the least depth of a category's sense that :func:`is_a` reads ("state" as a condition is too general to type an answer)
+SENSE_DEPTH = 3
 
 #: light nouns: they say that something is asked, not what kind of thing ("what sort of thing", "which one")
 LIGHT_NOUNS = frozenset("thing things stuff something one ones kind kinds sort sorts type types item items part parts piece "
@@ -47,7 +52,24 @@ def _db() -> sqlite3.Connection:
     return db
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=16384)
+def _senses(word: str, pos: str) -> dict[str, tuple[int, ...]]:
+    """The WordNet lemmas ``word`` is a form of, each with its synsets (most frequent sense first): one query."""
+    w = " ".join(word.lower().replace("_", " ").split())
+    db = _db()
+    found = [r for (r,) in db.execute("SELECT lemma FROM form WHERE form = ? AND pos = ?", (w, pos))] + [w]
+    for suffix, ending in _DETACH[pos]:
+        if w.endswith(suffix) and len(w) > len(suffix) + 1:
+            found.append(w[: len(w) - len(suffix)] + ending)
+    forms = list(dict.fromkeys(found))
+    rows = db.execute(f"SELECT lemma, synset FROM sense WHERE pos = ? AND lemma IN ({','.join('?' * len(forms))}) ORDER BY rank",
+                      (pos, *forms)).fetchall()
+    out: dict[str, list[int]] = {f: [] for f in forms}
+    for lemma, synset in rows:
+        out[lemma].append(synset)
+    return {f: tuple(v) for f, v in out.items() if v}
+
+
 def lemmas(word: str, pos: str = "n") -> tuple[str, ...]:
     """The WordNet lemmas ``word`` is a form of (``pos``: "n" noun, "v" verb): itself, its irregular
     base forms, or the regular ones (WordNet's own detachment rules, ``morphy``), those WordNet has.
@@ -57,15 +79,7 @@ def lemmas(word: str, pos: str = "n") -> tuple[str, ...]:
     >>> lemmas("grabbed", "v"), lemmas("flies", "v")
     (('grab',), ('fly',))
     """
-    w = " ".join(word.lower().replace("_", " ").split())
-    db = _db()
-    found = [r for (r,) in db.execute("SELECT lemma FROM form WHERE form = ? AND pos = ?", (w, pos))] + [w]
-    for suffix, ending in _DETACH[pos]:
-        if w.endswith(suffix) and len(w) > len(suffix) + 1:
-            found.append(w[: len(w) - len(suffix)] + ending)
-    out = [x for x in dict.fromkeys(found)
-           if db.execute("SELECT 1 FROM sense WHERE lemma = ? AND pos = ? LIMIT 1", (x, pos)).fetchone()]
-    return tuple(out)
+    return tuple(_senses(word, pos))
 
 
 #: WordNet's detachment rules (``morphy``): an inflection's ending and the base form's
@@ -78,11 +92,7 @@ _DETACH = {
 @functools.lru_cache(maxsize=8192)
 def _synsets(word: str, pos: str = "n", senses: int | None = None) -> tuple[int, ...]:
     """The synsets of ``word`` (any of its :func:`lemmas`), most frequent sense first, the first ``senses`` of each."""
-    out: list[int] = []
-    for lemma in lemmas(word, pos):
-        rows = _db().execute("SELECT synset FROM sense WHERE lemma = ? AND pos = ? ORDER BY rank", (lemma, pos)).fetchall()
-        out.extend(s for (s,) in rows[:senses])
-    return tuple(dict.fromkeys(out))
+    return tuple(dict.fromkeys(s for synsets in _senses(word, pos).values() for s in synsets[:senses]))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -105,8 +115,9 @@ def _depth(synset: int) -> int:
 @functools.lru_cache(maxsize=8192)
 def is_a(word: str, category: str, senses: int = SENSES) -> bool:
     """Whether the noun ``word`` (one of its first ``senses`` senses) names a kind, or an instance, of a
-    ``category`` (one of its first :data:`CATEGORY_SENSES`): WordNet puts that category among its hypernyms, or the head noun of
-    one of them, or of the word's own synonyms, is the category (a compound names a kind of its head:
+    ``category`` (one of its first :data:`CATEGORY_SENSES` but the most general, :data:`SENSE_DEPTH`):
+    WordNet puts that category among its hypernyms, or the head noun of one of them, or of the word's
+    own synonyms, is the category (a compound names a kind of its head:
     "day of the week", "calendar day" are days). A word is no kind of itself.
 
     >>> is_a("ruler", "instrument"), is_a("ruler", "person"), is_a("drone", "aircraft"), is_a("Monday", "weekday")
@@ -114,15 +125,26 @@ def is_a(word: str, category: str, senses: int = SENSES) -> bool:
     >>> is_a("day", "Sunday"), is_a("ruler", "fabric"), is_a("man", "piece"), is_a("sundays", "sunday")
     (False, False, False, False)
     """
-    kinds = set(_synsets(category, "n", CATEGORY_SENSES))
-    heads = set(lemmas(category))
-    if not kinds or set(lemmas(word)) & heads:
+    kinds, heads = _category(category)
+    if not kinds or heads.intersection(lemmas(word)):
         return False
-    for s in _synsets(word, "n", senses):
-        above = _ancestors(s)
-        if kinds & above or any(heads & _heads(a) for a in (s, *above)):
-            return True
-    return False
+    return any(not kinds.isdisjoint(_ancestors(s)) or not heads.isdisjoint(_heads_above(s)) for s in _synsets(word, "n", senses))
+
+
+@functools.lru_cache(maxsize=1024)
+def _category(category: str) -> tuple[frozenset[int], frozenset[str]]:
+    """The synsets :func:`is_a` reads of an asked category, and its lemmas."""
+    return (frozenset(s for s in _synsets(category, "n", CATEGORY_SENSES) if _depth(s) >= SENSE_DEPTH),
+            frozenset(lemmas(category)))
+
+
+@functools.lru_cache(maxsize=16384)
+def _heads_above(synset: int) -> frozenset[str]:
+    """The head nouns of the compound lemmas of a synset and of every synset above it (:func:`_heads`)."""
+    out = set(_heads(synset))
+    for a in _ancestors(synset):
+        out |= _heads(a)
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -174,6 +196,7 @@ def synonyms(word: str, pos: str = "n", senses: int = 1) -> frozenset[str]:
 # -- answer typing: the kind of thing a "what/which NOUN …" question asks, and how a candidate fits it ----------
 #: "What fabric …", "Which tune …", "Over what drink …", "What kind of lights …": the noun after the wh-word
 _ASKED_NOUN = re.compile(r"^(?:\w+\s+){0,2}?(?i:what|which)\s+(?:(?P<light>[a-z]+)\s+of\s+)?(?P<n>[a-z][a-z-]*)\b(?!['’])"
+                         r"(?!\s+(?:the|a|an|his|her|their|its|my|our|your|this|that|these|those)\b)"  # a verb: "What approaches the …"
                          r"(?:\s+(?P<n2>[a-z][a-z-]*)(?=\s+(?:is|was|are|were|do|does|did|has|have|had|will|would|can|could)\b))?")
 
 #: words after a wh-word that are no noun ("What does …", "Which of …")
@@ -190,8 +213,9 @@ def asked_kind(question: str) -> str | None:
     ('fabric', 'drink')
     >>> asked_kind("What kind of lights flicker in the hall?"), asked_kind("Which tune does the fiddler play?")
     ('light', 'tune')
-    >>> asked_kind("What does Mira grab?"), asked_kind("What thing is it?"), asked_kind("Which Cratchit son is it?")
+    >>> asked_kind("What approaches the team?"), asked_kind("What does Mira grab?"), asked_kind("What thing is it?")
     (None, None, None)
+    >>> asked_kind("Which Cratchit son is it?")
     >>> asked_kind("Who is the captain?"), asked_kind("Which room's doors stand open?"), asked_kind("What side of the bed is it?")
     (None, None, None)
     >>> asked_kind("Which storybook character does he see?"), asked_kind("What piece of equipment does she check?")
@@ -226,40 +250,39 @@ def kind_fit(name: str, kind: str, type_: str | None = None) -> float:
     (1.0, 1.0, 1.0)
     >>> kind_fit("old Joe", "fabric", "PERSON"), kind_fit("the room", "fabric"), kind_fit("Sir Roger de Coverley", "tune")
     (0.1, 0.1, 0.6)
-    >>> kind_fit("Bob Cratchit", "character", "PERSON"), kind_fit("old Joe", "fabric")
-    (0.6, 0.6)
+    >>> kind_fit("Bob Cratchit", "character", "PERSON"), kind_fit("old Joe", "fabric"), kind_fit("Sam", "weapon", "PERSON")
+    (0.6, 0.6, 0.1)
     """
     words = re.findall(r"[A-Za-z][\w-]*", re.split(r"\s+of\s+", name)[0])
     words = [w for w in words if w.lower() not in ("the", "a", "an", "his", "her", "their", "its", "our", "my", "your")]
     if not words:
         return UNKNOWN_FIT
     whole, head = " ".join(words), words[-1]
-    if is_a(whole, kind) or is_a(head, kind) or (len(words) > 1 and kind in lemmas(head)):
-        return 1.0
-    if lemmas(whole) or lemmas(head):
-        return OTHER_FIT
     typed = _TYPE_NOUN.get(type_ or "")
     if typed and typed != kind and not is_a(typed, kind) and not is_a(kind, typed, 99):
-        return OTHER_FIT
-    return UNKNOWN_FIT
+        return OTHER_FIT  # "Sam" is a person, whatever else WordNet spells so
+    if is_a(whole, kind) or is_a(head, kind) or (len(words) > 1 and kind in lemmas(head)):
+        return 1.0
+    return OTHER_FIT if lemmas(whole) or lemmas(head) else UNKNOWN_FIT
 
 
-#: a word of a text, and the space after it
-_TEXT_WORD = re.compile(r"([A-Za-z][\w'’-]*)(\s*)")
+#: a lower-case word of three letters or more
+_LOWER = re.compile(r"(?<![\w'’-])[a-z][a-z-]{2,}(?![\w'’-])")
 
-#: a name of one to three capitalised words
-_CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?![\w'’-])")
+#: a name of two or three capitalised words
+_CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,2}(?![\w'’-])")
 
 #: words that are no nouns of a text, whatever WordNet says ("must" is also grape juice, "he" a letter)
-_FUNCTION_WORDS = _NO_NOUN | frozenset("he she it they we you him her them us me his its our their your my who whom whose what which "
-                                       "where when why how not no nor and or but if then than so very too also just only".split())
+_FUNCTION_WORDS = STOPWORDS | _NO_NOUN | frozenset(
+    "he she it they we you him her them us me his its our their your my who whom whose what which where when why how not no nor "
+    "and or but if then than so very too also just only".split())
 
 
 def kinds_in(texts: Iterable[str], kind: str) -> list[str]:
     """The lower-case nouns of ``texts`` that WordNet makes kinds of ``kind`` (:func:`is_a`), each once,
     in order; and the asked noun itself with the noun before it ("the halogen lights" for a kind of
-    light: what sets it apart names its kind); and the names WordNet knows as such kinds (not a
-    sentence's first word). A function word is none.
+    light: what sets it apart names its kind); and the names of several words WordNet knows as such
+    kinds (not a sentence's first words: "Sam" is a person before a missile). A function word is none.
 
     >>> kinds_in(["If calico is not good enough, it is not good for anything.", "He wore felt."], "fabric")
     ['calico', 'felt']
@@ -268,21 +291,18 @@ def kinds_in(texts: Iterable[str], kind: str) -> list[str]:
     >>> kinds_in(["The old man laughed."], "fabric"), kinds_in(["There was Ali Baba at the window."], "character")
     ([], ['Ali Baba'])
     """
-    out: dict[str, None] = {}
+    texts = list(texts)
+    joined = "\n".join(texts)
+    words = [w for w in dict.fromkeys(_LOWER.findall(joined)) if w not in _FUNCTION_WORDS]  # each word once
     own = set(lemmas(kind))
+    heads = [w for w in words if set(lemmas(w)) & own]
+    found = {w: joined.index(w) for w in words if w not in heads and is_a(w, kind)}
+    if heads:  # "halogen lights": the asked noun with the word before it, which sets its kind apart
+        for m in re.finditer(r"(?<![\w'’-])([a-z][a-z-]+) (" + "|".join(map(re.escape, heads)) + r")(?![\w'’-])", joined):
+            if m.group(1) not in _FUNCTION_WORDS and lemmas(m.group(1)):
+                found.setdefault(m.group(0), m.start())
     for text in texts:
-        modifier = None  # the lower-case word just before, with only a space between
-        for m in _TEXT_WORD.finditer(text):
-            word = m.group(1)
-            if len(word) > 2 and word.islower() and word not in _FUNCTION_WORDS and re.fullmatch(r"[a-z-]+", word):
-                if set(lemmas(word)) & own:
-                    if modifier and lemmas(modifier):
-                        out[f"{modifier} {word}"] = None
-                elif is_a(word, kind):
-                    out[word] = None
-            plain = word.islower() and word not in _FUNCTION_WORDS and m.group(2) in (" ", "")
-            modifier = word if plain and m.group(2) else None
-        for m in _CAPITALISED.finditer(text):  # a name WordNet knows ("Ali Baba", a fictional character)
-            if m.start() and is_a(m.group(0), kind):
-                out[m.group(0)] = None
-    return list(out)
+        for m in _CAPITALISED.finditer(text):  # a name of several words WordNet knows ("Ali Baba", a fictional character)
+            if m.start() and " " in m.group(0) and m.group(0) not in found and is_a(m.group(0), kind):
+                found[m.group(0)] = joined.index(m.group(0))
+    return sorted(found, key=lambda w: found[w])
