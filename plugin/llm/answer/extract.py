@@ -12,7 +12,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    kept entities, with their types), every known entity name found in the passages' text (the
    gazetteer the mentions make up; a person's unshared first or last name alone counts too:
    "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
+   capitalised spans of the passages' sentences; for "What/Which NOUN …?" the evidence's nouns WordNet makes
+   kinds of NOUN ("calico" for "What fabric …?", :mod:`~ragprov.llm.answer.lexicon`), which then fit
+   the question as a type does, and the best-aligned sentence's kind answers it. A sentence opening with He/She/They mentions
    the person the sentence before it names first. A how-many question takes only the numbers of
    the sentences, a when question only their time expressions ("seven years ago", "that night",
    "Christmas Eve", dates, a clause saying a time by what happens then, joined to the time it
