@@ -20,6 +20,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from importlib import resources
+from pathlib import Path
 
 from ..text import STOPWORDS
 
@@ -47,8 +48,9 @@ _LOCAL = threading.local()
 def _db() -> sqlite3.Connection:
     db: sqlite3.Connection | None = getattr(_LOCAL, "db", None)
     if db is None:
-        path = resources.files("ragprov").joinpath("data/wordnet/lexicon.sqlite")
-        db = _LOCAL.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        path = Path(str(resources.files("ragprov").joinpath("data/wordnet/lexicon.sqlite"))).resolve()
+        # read-only and immutable: no lock, no journal; the URI escapes what a path may hold ("?", "#", spaces)
+        db = _LOCAL.db = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
     return db
 
 
