@@ -13,7 +13,7 @@ from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _called_noun, _key_terms, _names_only_asked
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _names_the, _near, _role, _tied
-from .lexicon import asked_kind, kind_fit, synonyms
+from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, _asked_subject, _sent_there
 from .question import _GEO, QuestionType, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -295,36 +295,7 @@ def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_S
     for p in passages:
         for m in p.mentions:
             kinds[m.name] = kinds.get(m.name) or m.type
-    q = _Question(question, names, sentences, kinds)
-    return _with_synonyms(q, question, sentences) if SYNONYMS else q
-
-
-#: whether a question's word no evidence has is matched by a WordNet synonym the evidence has (:func:`_with_synonyms`)
-SYNONYMS = True
-
-
-def _with_synonyms(q: _Question, question: str, sentences: Sequence[_Sentence]) -> _Question:
-    """``q`` with each descriptive term that no evidence sentence has replaced by a one-word WordNet synonym
-    (of the word's first sense, as a verb, else as a noun) that some sentence has ("frighten" for
-    "scare"): the evidence words the act its own way. A word the evidence has, or none of whose synonyms it has, stays.
-
-    >>> ss = _sentences([Passage("The lift came to a halt at the lower level.", "c")])
-    >>> [sorted(_with_synonyms(_Question(x, [], ss), x, ss).weight) for x in ("Where does the lift stop?", "Where does the lift sink?")]
-    [['halt', 'lift'], ['lift', 'sink']]
-    """
-    present: set[str] = set()
-    for s in sentences:
-        present |= s.tokens
-    for word in content_tokens(question):
-        t = _root(word)
-        if t not in q.weight or t in present:
-            continue
-        found = next((r for pos in ("v", "n") for syn in sorted(synonyms(word, pos)) if " " not in syn
-                      for r in (_root(syn),) if r in present and r not in q.weight), None)
-        if found is not None:
-            q.weight[found] = q.weight.pop(t)
-            q.rest = [found if x == t else x for x in q.rest]
-    return q
+    return _Question(question, names, sentences, kinds)
 
 
 def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple[Candidate, tuple[float, ...]]]:
