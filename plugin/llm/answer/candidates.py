@@ -10,6 +10,7 @@ from typing import TypeVar
 from ..engine import Passage
 from ..text import STOPWORDS, content_tokens
 from .asked import _last_root
+from .lexicon import asked_kind, kinds_in
 from .places import _place_phrases
 from .question import _FORMS_OF_ADDRESS, _HEAD_TYPES, _PERSON, _TITLES, _WOMEN_ADDRESSED, QuestionType, _Question
 from .records import _ABOUT_ITS_MENTIONS, _Cand
@@ -67,6 +68,10 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
                        before=re.compile(r"\b" + prep + r"\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$"))
     elif qt.kind == "what" and not qt.types:
         _place_phrases(cands, sentences, _NOUN_PHRASE, None, asked, question)  # "what creature": a common noun may answer
+    if qt.kind in ("what", "which") and not qt.types and (kind := asked_kind(question)):
+        # "What fabric …": the evidence's nouns WordNet makes kinds of the asked one ("calico", bare as it often is)
+        for name in kinds_in((s.text for s in sentences), kind):
+            cands.setdefault(_key(name), _Cand(_key(name), name, None, phrase=True))
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))

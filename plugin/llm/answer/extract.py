@@ -12,7 +12,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    kept entities, with their types), every known entity name found in the passages' text (the
    gazetteer the mentions make up; a person's unshared first or last name alone counts too:
    "Jordan" for Jordan Hayes), and — where nothing typed is known, e.g. plain documents —
-   capitalised spans of the passages' sentences. A sentence opening with He/She/They mentions
+   capitalised spans of the passages' sentences; for "What/Which NOUN …?" the evidence's nouns WordNet makes
+   kinds of NOUN ("calico" for "What fabric …?", :mod:`~ragprov.llm.answer.lexicon`), which then fit
+   the question as a type does, and the best-aligned sentence's kind answers it. A sentence opening with He/She/They mentions
    the person the sentence before it names first. A how-many question takes only the numbers of
    the sentences, a when question only their time expressions ("seven years ago", "that night",
    "Christmas Eve", dates, a clause saying a time by what happens then, joined to the time it
@@ -78,10 +80,12 @@ False
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _fills_slot, _slot
+from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
@@ -123,10 +127,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-score(sentences[k]), sentences[k].passage, k))
 
     thing = None
-    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question)):  # "what creature …": a common noun
+    kind = asked_kind(question)
+    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):  # "what creature …": a common noun
         # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
+        if kind:
+            top = ranked_sentences()[:1]
+            thing = _of_kind(thing, kind, sentences[top[0]] if top else None, passages)
     if qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
@@ -177,6 +185,35 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
     best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
     first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
     return first, None, tuple(scored[:8])
+
+
+def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: str, top: _Sentence | None,
+             passages: Sequence[Passage]) -> tuple[str, Candidate | None, tuple[Candidate, ...]] | None:
+    """A "What NOUN …" question's answer among the candidates ``found`` (first line, chosen, rejected): a
+    kind of the asked noun (:func:`kind_fit`) that the best-aligned sentence ``top`` names — the sentence
+    that says most of what is asked says the answer — else the chosen candidate if it is such a kind; None
+    when there is none (a thing WordNet knows as another kind is no answer; the best sentence may say it).
+
+    >>> from ragprov.llm.answer.words import _Sentence
+    >>> calico, joe = Candidate("calico", None, 0.01, (0,)), Candidate("old Joe", "PERSON", 0.2, (0,))
+    >>> top = _Sentence(0, "If calico is not good enough, nothing is.", frozenset())
+    >>> _of_kind(("The answer is old Joe [1].", joe, (calico,)), "fabric", top, [Passage("…", "c")])[:2]
+    ('The answer is calico [1].', Candidate(name='calico', type=None, score=0.01, support=(0,), why='', cover=0.0, strength=0.0))
+    >>> _of_kind(("The answer is old Joe [1].", joe, (calico,)), "fabric", None, [Passage("…", "c")]) is None
+    True
+    """
+    _, chosen, rejected = found
+    kinds = [c for c in ([chosen] if chosen else []) + list(rejected) if kind_fit(c.name, kind, c.type) == 1]
+    low = top.text.lower() if top is not None else ""
+    said = [c for c in kinds if re.search(r"(?<![\w'’])" + re.escape(c.name.lower()) + r"(?![\w'’])", low)]
+    pick = said[0] if said else chosen if chosen is not None and chosen in kinds else None
+    if pick is None:
+        return None
+    if pick is chosen:
+        return found
+    marks = _Citations(passages)(pick.support[:3])
+    others = tuple(c for c in ([chosen] if chosen else []) + list(rejected) if c is not pick)
+    return f"The answer is {pick.name}" + (f" {marks}" if marks else "") + ".", pick, others
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],

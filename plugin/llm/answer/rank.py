@@ -14,6 +14,7 @@ from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
+from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -144,18 +145,20 @@ class _Context:
         self.top_cover = max(self.cover, default=0.0)
 
 
-def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, float, float]:
+def _mention_support(c: _Cand, ctx: _Context, is_kind: frozenset[str] = frozenset()) -> tuple[dict[int, float], int, float, float]:
     """Per passage, how well the candidate's best mention there is supported (:func:`_near`, the
     asked verb's role, the speaker of quoted words, the relation asked); how many sentences state
     the relation of it; how well the best-aligned sentence naming it matches the question,
     relative to the best-aligned sentence of all the evidence (1: it is named there); and the
     share of the question's descriptive terms that the sentences naming it and the passages about
-    it have together (``joint``; the words its own name says do not count)."""
+    it have together (``joint``; the words its own name says do not count). ``is_kind``: the roots of
+    the noun a "what NOUN" question asks, of which the candidate is a kind: its name says them ("calico" says "fabric")."""
     q, sentences = ctx.q, ctx.sentences
     per_passage: dict[int, float] = {}
     related, aligned = 0, 0.0
     # a place the text names by what happens there: its name says the question's words
     own = frozenset(t for t in _roots(c.name) if t in q.weight) if ctx.qt.kind == "where" else frozenset()
+    own |= is_kind
     # the question's words the name itself says are no evidence about it elsewhere ("the Ghost of
     # Christmas Past" is not the ghost that visits on Christmas Eve because its name says so) —
     # unless the question asks for a name or says what kind of thing answers ("which holiday")
@@ -191,7 +194,7 @@ def _mention_support(c: _Cand, ctx: _Context) -> tuple[dict[int, float], int, fl
         covered |= sentences[k].tokens
     for i in c.mentions:
         covered |= ctx.passage_tokens[i]
-    joint = q.describes(covered - says)
+    joint = q.describes((covered - says) | is_kind)
     for i in c.mentions:
         near = per_passage.get(i, 0.0)
         tokens = ctx.passage_tokens[i] - says if says else ctx.passage_tokens[i]
@@ -281,16 +284,19 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     return plain
 
 
-def _score(c: _Cand, ctx: _Context, generic: bool) -> tuple[Candidate, tuple[float, ...]]:
+def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> tuple[Candidate, tuple[float, ...]]:
     """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
     and its strength (support × type fit × novelty × plainness × spread × how much of the question's
     names the evidence has: what the unanswerable threshold reads); and its features. The joint
     coverage ranks candidates but is not part of the strength: that the evidence of none says all
     the question asks is no reason to say the data does not answer it."""
     q, qt = ctx.q, ctx.qt
-    per_passage, related, aligned, joint = _mention_support(c, ctx)
+    # "What fabric …": a kind of fabric (WordNet's) fits, and says "fabric" where it stands; a thing it knows as another does not
+    fit = kind_fit(c.name, kind, c.type) if kind else 1.0
+    said = _roots(kind) & frozenset(q.weight) if fit == 1 and kind else frozenset()
+    per_passage, related, aligned, joint = _mention_support(c, ctx, said)
     support, best_cover, order = _support(per_passage, ctx.keys)
-    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else 1.0
+    type_fit = qt.types.get(c.type or "", 0.1 if c.type and c.type not in ("NUMBER", "DATE") else 0.6) if qt.types else fit
     novelty = 1.0 - q.overlap(c.name, c.type)
     if qt.kind == "where" and _restates(c.name, q.tokens):
         novelty *= RESTATED  # the question's own setting ("at his nephew's house, where …")
@@ -339,7 +345,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
-    scored = [_score(c, ctx, c.key in generic) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
+    kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
+    scored = [_score(c, ctx, c.key in generic, kind) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
     scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
     return scored
