@@ -67,11 +67,15 @@ def is_right(line: str, expected: list[str] | None) -> bool:
     >>> is_right("The answer is Joey [1].", ["Joe"]), is_right("The answer is old Joe [1].", ["Joe"])
     (False, True)
 
-    An alias names its plural and its possessive too ("poulterer" is in "the Poulterer's", and in
-    "Poulterers"), never a longer word:
+    An alias names its possessive too, and a common noun (a lower-case alias) its plural ("poulterer"
+    is in "the Poulterer's", and in "Poulterers"), never a longer word nor a name's "plural":
 
     >>> [is_right(f"The answer is the {w} [1].", ["poulterer"]) for w in ("Poulterers", "Poulterer's", "poulterership")]
     [True, True, False]
+    >>> is_right("Yes: at times he came [1].", ["Tim"]), is_right("The answer is Tim's [1].", ["Tim"])
+    (False, True)
+    >>> is_right("The answer is boxes [1].", ["box"]), is_right("The answer is fans [1].", ["Fan"])
+    (True, False)
     """
     low = " ".join(line.lower().split())
     if expected is None:
@@ -83,12 +87,17 @@ def is_right(line: str, expected: list[str] | None) -> bool:
     # in the singular or plural, or possessive
     said = re.match(r"[a-z]+", low)
     return any((said is not None and said.group(0) == a.lower()) if a.lower() in ("yes", "no")
-               else re.search(r"(?<!\w)" + re.escape(" ".join(a.lower().split())) + INFLECTED, low) is not None
+               else re.search(r"(?<!\w)" + re.escape(" ".join(a.lower().split())) + _inflected(a), low) is not None
                for a in expected)
 
 
-#: what may follow an alias in a right first line: nothing of the word, or its plural or possessive ending
-INFLECTED = r"(?:e?s|['’]s|s['’])?(?!\w)"
+def _inflected(alias: str) -> str:
+    """What may follow ``alias`` in a right first line: nothing of the word, or its possessive; for a
+    common noun (a lower-case alias) also its plural ("-es" after a sibilant)."""
+    if alias != alias.lower():
+        return r"(?:['’]s)?(?!\w)"
+    plural = "es" if re.search(r"(?:s|x|z|ch|sh)$", alias) else "s"
+    return rf"(?:{plural}|['’]s|{plural}['’])?(?!\w)"
 
 
 def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:

@@ -38,11 +38,12 @@ from pyoxigraph import NamedNode
 from ..errors import ConfigurationError, RagprovError
 from ..llm.engine import Tool, Turn, parse_react, turns_evidence
 from ..record import ChunkEvent, EndOfSession, ExplainEvent
-from ..record.answer import answer_support
+from ..record.answer import NO_SUPPORT, answer_support
 from ..record.events import Event, Source
 from .base import Pipeline, RunResult
 from .docrag import DocRag
 from .graphrag import GraphRag
+from .microsoft import llm_of
 
 __all__ = ["TOOLS", "Agent", "AgentParams", "ToolFailure"]
 
@@ -182,10 +183,17 @@ class Agent(Pipeline):
             result.passages, result.support, result.answered = lead.passages, lead.support, lead.answered
         else:
             result.answered = False  # no tool found an answer
+        # what the answer rests on (the selections, in the tools' sub-traces, of the passages it was drawn
+        # from): the final step's own extraction; offline without one, the leading tool's answer is the
+        # final one; a model's own final text, or the first answer at the iteration limit, says nothing of it
+        drawn = NO_SUPPORT
+        if support is not None:
+            drawn = answer_support(support, result.passages)
+        elif lead is not None and reason == "final-answer" and llm_of(self.engine) is None:
+            drawn = answer_support(lead.support, lead.passages)
         with timings.measure("record"):
-            # what the answer rests on: the selections, in the tools' sub-traces, of the passages it was drawn from
             event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1],
-                                     support=answer_support(result.support, result.passages))
+                                     support=drawn)
         yield event
         result.answer = answer
         result.last = trace.last

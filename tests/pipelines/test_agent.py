@@ -53,6 +53,8 @@ def test_agent_with_llm_uses_knowledge_query_and_concludes(carol_store, recorder
     assert set(values(s, observation, PROV.wasDerivedFrom)) == {synthesis}
     assert one(s, conclusion, PROV.wasDerivedFrom) == observation
     assert one(s, conclusion, TG.terminationReason).value == "final-answer"
+    # the model wrote its own final answer: the Conclusion claims no stated answer nor support for it
+    assert not values(s, conclusion, TG.statedAnswer) and not values(s, conclusion, TG.supportedBy)
     assert json.loads(one(s, analysis, TG.arguments).value) == {"question": "Who is Scrooge's nephew?"}
     assert one(s, analysis, TG.action).value == "knowledge-query"
     assert one(s, analysis, TG.prompt).value == "agent-react@1"

@@ -127,7 +127,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         return sorted(idx, key=lambda k: (-score(sentences[k]), sentences[k].passage, k))
 
     thing = None
-    kind = asked_kind(question)
+    kind = asked_kind(question) if qt.kind in ("what", "which") else None
     if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):  # "what creature …": a common noun
         # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),

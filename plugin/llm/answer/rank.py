@@ -470,8 +470,9 @@ def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]]
                 per, wider = found[other][0], found[key][0]
                 at = sentences[k].passage
                 if wider.get(at, 0.0) > per.get(at, 0.0):
-                    per[at], wider[at] = wider[at], 0.0
-                    found[other][1].append((wider[at], found[other][1][-1][1] if found[other][1] else other))
+                    moved = wider[at]
+                    per[at], wider[at] = moved, 0.0
+                    found[other][1].append((moved, found[other][1][-1][1] if found[other][1] else other))
 
 
 def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],

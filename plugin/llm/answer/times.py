@@ -185,6 +185,11 @@ _ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\
 #: the words that name the unit in the question: they say what kind of answer, not what happens then
 _UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",)}
 
+#: a word after a number that makes it a count ("nine years old", "at one time", "1500 soldiers"), so no
+#: hour nor year: any lower-case word but those that go on a sentence past a time ("at two in the
+#: morning", "struck twelve and he rose", "at nine he left", "seven sharp")
+_COUNTED_NOUN = (r"\s+(?!(?:in|on|at|to|and|or|but|nor|when|while|as|if|he|she|they|we|i|you|it|that|this|the|then|"
+                 r"so|till|until|before|after|by|with|for|sharp|precisely|exactly|punctually|o['’]clock)\b)[a-z]")
 _HOUR = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|0?[1-9])"
 
 #: the values of each unit. An hour: a number after what shows or strikes it ("the hour of seven", "struck
@@ -192,11 +197,11 @@ _HOUR = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-
 #: "o'clock", a clock time ("7:30 p.m."), midnight or noon; a weekday's name; a year of four digits; a month
 _UNIT_VALUES = {
     "hour": re.compile(r"(?i:\b(?:(?:the\s+)?hour\s+of|struck|strike|strikes|striking|tolls?|tolled|chimed?|at|past|"
-                       r"(?:a\s+)?quarter\s+to)\s+(?P<v>" + _HOUR + r")\b(?!\s+[a-z](?!['’]clock)|-|[:.]\d)(?:\s+o['’]clock)?"
+                       r"(?:a\s+)?quarter\s+to)\s+(?P<v>" + _HOUR + r")\b(?!" + _COUNTED_NOUN + r"|-|[:.]\d)(?:\s+o['’]clock)?"
                        r"|\b(?P<w>" + _HOUR + r"\s+o['’]clock|(?:1[0-2]|0?[1-9])[:.][0-5]\d(?:\s*[ap]\.m\.|\s*[ap]m\b)?"
                        r"|midnight|noon|mid-day|midday)(?!\w))"),
     "weekday": re.compile(r"\b(?P<v>(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"),
-    "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d)"),
+    "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d|" + _COUNTED_NOUN + ")"),
     "month": re.compile(r"\b(?P<v>" + _MONTH + r")\b"),
 }
 
@@ -219,12 +224,16 @@ def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
 
     >>> _unit_values("He looked at the clock, which pointed to the hour of seven. At nine years old he came.", "hour")
     [(53, 58, 'seven')]
+    >>> [v for _, _, v in _unit_values("At two in the morning it struck twelve and he rose; at nine he left.", "hour")]
+    ['two', 'twelve', 'nine']
     >>> [v for _, _, v in _unit_values("The clock struck eleven; at 7:30 p.m. or at midnight, not at one time.", "hour")]
     ['eleven', '7:30 p.m.', 'midnight']
     >>> [v for _, _, v in _unit_values("He would walk there on a Sunday, not on Christmas Day.", "weekday")]
     ['Sunday']
     >>> [v for _, _, v in _unit_values("Printed in 1915, it cost $1200 and 1,843 copies; December, 1843.", "year")]
     ['1915', '1843']
+    >>> _unit_values("He had 1500 soldiers.", "year")
+    []
     """
     out = []
     for m in _UNIT_VALUES[unit].finditer(text):

@@ -21,6 +21,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from .lexicon import lemmas
 from .question import _TITLES, _Question
 from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
 
@@ -81,8 +82,10 @@ _CONTRARIES = ("open shut", "open closed", "alive dead", "awake asleep", "full e
                "same different", "together alone", "inside outside", "visible hidden", "guilty innocent",
                "married single", "sober drunk")
 
-#: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dislike")
-_NEGATING_PREFIX = re.compile(r"^(?:un|in|im|il|ir|dis|non-?)(?=[a-z]{4,})")
+#: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dishonest");
+#: all but un- and non- also begin words of their own ("display", "discover", "income", "inside"): those
+#: negate only a word WordNet has as no noun nor verb (:func:`_contrary`)
+_NEGATING_PREFIX = re.compile(r"^(?:(?P<sure>un|non-?)|in|im|il|ir|dis)(?=[a-z]{4,})")
 
 
 @functools.lru_cache(maxsize=1)
@@ -104,10 +107,12 @@ def _contrary(word: str) -> frozenset[str]:
     (['close', 'shut'], ['lock'], ['visibl'])
     >>> _contrary("under"), _contrary("door"), _contrary("uncle")  # no prefix, no pair: none
     (frozenset(), frozenset(), frozenset())
+    >>> _contrary("display"), _contrary("discovered"), _contrary("income")  # words of their own
+    (frozenset(), frozenset(), frozenset())
     """
     out = set(_contrary_roots().get(_root(word), ()))
     m = _NEGATING_PREFIX.match(word)
-    if m:
+    if m and (m.group("sure") or not (lemmas(word, "n") or lemmas(word, "v"))):
         out.add(_root(word[m.end():]))
     return frozenset(out)
 
