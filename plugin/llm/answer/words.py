@@ -3,6 +3,7 @@ small word lists and patterns every later step reads."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -157,21 +158,23 @@ def _split(text: str) -> tuple[tuple[str, frozenset[str], str, str, int], ...]:
 
     >>> _split("Marley was dead.  To begin with.")[1][:2]
     ('To begin with.', frozenset({'begin'}))
-    >>> [(s[0], s[4]) for s in _split("STAVE ONE\\n\\nMarley was dead. To begin with.")]  # a heading is no part of a sentence
-    [('STAVE ONE', 0), ('Marley was dead.', 1), ('To begin with.', 1)]
+    >>> [(s[0], s[4]) for s in _split("STAVE ONE\\n\\nMarley was dead. To begin with.")]
+    [('STAVE ONE Marley was dead.', 1), ('To begin with.', 1)]
+    >>> [(s[0], s[4]) for s in _split("“I wonder—”\\n\\n“Don’t.” Alex said.")]  # the turn it ends in, with its speaker
+    [('“I wonder—” “Don’t.”', 1), ('Alex said.', 1)]
     """
     flat = " ".join(text.split())
-    out = []
-    at, number = 0, 0  # where the paragraph starts in the text with its white space collapsed
+    # where each paragraph starts in the text with its white space collapsed
+    starts, at = [], 0
     for para in re.split(r"\n\s*\n", text):
-        para = " ".join(para.split())
-        if not para:
-            continue
-        for a, b in split_sentences(para):  # a sentence never runs over a blank line
-            s = para[a:b].strip()
-            if len(s) >= 3:
-                out.append((s, _roots(s), flat[max(0, at + a - 200) : at + a], flat[at + b : at + b + 200], number))
-        at, number = at + len(para) + 1, number + 1
+        if para.split():
+            starts.append(at)
+            at += len(" ".join(para.split())) + 1
+    out = []
+    for a, b in split_sentences(flat):
+        s = flat[a:b].strip()
+        if len(s) >= 3:  # a sentence over a blank line (a heading, a quotation's turns) is of the paragraph it ends in
+            out.append((s, _roots(s), flat[max(0, a - 200) : a], flat[b : b + 200], max(0, bisect.bisect_right(starts, b - 1) - 1)))
     return tuple(out)
 
 
