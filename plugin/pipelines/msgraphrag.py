@@ -566,14 +566,15 @@ class GlobalSearch(_Mode):
         """``units`` with the first :attr:`UNITS_READ` of them read and put in the order of the
         BM25 of the question's words in them (the rarity over the units read: a word every unit
         says weighs little; ties keep their order), those that say none after them, then the rest
-        unread; and the BM25 of each unit read (what the Focus records as its score: 0 for one
-        that says none of the words or was not read)."""
+        unread; and the BM25 of each unit read, to six decimals as every recorded score (what the
+        Focus records as its score: 0 for one that says none of the words or was not read; a full
+        double's digits do not survive a store that prints doubles shorter, Virtuoso's)."""
         read = units[: self.UNITS_READ]
         records = self.reader.chunk_records(read)
         scores = BM25.of_counts([passage_terms(records[u].text).counts if u in records else {} for u in read]).scores(
             list(dict.fromkeys(content_tokens(question))))
         first = sorted((n for n, score in enumerate(scores) if score > 0), key=lambda n: (-scores[n], n))
-        return list(dict.fromkeys([read[n] for n in first] + units)), dict(zip(read, map(float, scores), strict=True))
+        return list(dict.fromkeys([read[n] for n in first] + units)), dict(zip(read, (round(float(x), 6) for x in scores), strict=True))
 
 
 def _report_evidence(kept: Sequence[dict], reports: Sequence[dict]) -> list[dict]:

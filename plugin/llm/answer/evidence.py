@@ -41,14 +41,7 @@ def _tied(text: str, a: int, b: int, key: Collection[str]) -> bool:
     >>> _tied("Scrooge inherits it, becoming Marley's sole executor.", 0, 7, {"executor"})
     True
     """
-    for m in _WORD.finditer(text):
-        if not set(_word_roots(m.group(0))) & set(key):
-            continue
-        if m.start() >= b and _TIE_AFTER.match(text[b : m.start()]):
-            return True
-        if m.end() <= a and _TIE_BEFORE.match(text[m.end() : a]):
-            return True
-    return False
+    return _beside(text, a, b, key, _TIE_AFTER, _TIE_BEFORE)
 
 
 #: between a name and the act it does ("Belle married", "Belle, who later married", "Belle had married"), and between
@@ -74,12 +67,22 @@ def _acted(text: str, a: int, b: int, verbs: Collection[str]) -> bool:
     >>> _acted("Topper, who later married her, sang.", 0, 6, {"marri"})
     True
     """
+    return _beside(text, a, b, verbs, _ACT_AFTER, _ACT_BEFORE)
+
+
+def _beside(text: str, a: int, b: int, roots: Collection[str], after: re.Pattern[str], before: re.Pattern[str]) -> bool:
+    """Whether a word of ``roots`` stands after the name at ``text[a:b]`` with only what ``after``
+    matches between them, or before it with only what ``before`` matches.
+
+    >>> _beside("Fred laughed.", 0, 4, {"laugh"}, re.compile(r"^\\s*$"), re.compile(r"^$"))
+    True
+    """
     for m in _WORD.finditer(text):
-        if not set(_word_roots(m.group(0))) & set(verbs):
+        if not set(_word_roots(m.group(0))) & set(roots):
             continue
-        if m.start() >= b and _ACT_AFTER.match(text[b : m.start()]):
+        if m.start() >= b and after.match(text[b : m.start()]):
             return True
-        if m.end() <= a and _ACT_BEFORE.match(text[m.end() : a]):
+        if m.end() <= a and before.match(text[m.end() : a]):
             return True
     return False
 
