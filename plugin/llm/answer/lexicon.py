@@ -20,9 +20,8 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable
-from importlib import resources
-from pathlib import Path
 
+from ...resources import data_dir
 from ..text import STOPWORDS
 
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
@@ -49,9 +48,9 @@ _LOCAL = threading.local()
 def _db() -> sqlite3.Connection:
     db: sqlite3.Connection | None = getattr(_LOCAL, "db", None)
     if db is None:
-        path = Path(str(resources.files("ragprov").joinpath("data/wordnet/lexicon.sqlite"))).resolve()
+        path = (data_dir() / "wordnet" / "lexicon.sqlite").resolve()  # no importlib.resources: an ask stays light
         # read-only and immutable: no lock, no journal; the URI escapes what a path may hold ("?", "#", spaces)
-        db = _LOCAL.db = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+        db = _LOCAL.db = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
     return db
 
 
