@@ -115,16 +115,20 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     if qt.kind == "yes-no":
         sentences = _addressed(question, q, sentences)
     cite = _Citations(passages)
-    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else [frozenset[str]()] * len(passages)
+    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else []
 
     def score(s: _Sentence) -> float:  # a yes-no question: how well it states the asked predication
         if qt.kind == "yes-no":
             return statement_score(s, question, q, passage_roots[s.passage])
         return _sentence_score(s, q, qt)
 
+    scores: list[float] = []  # each sentence's score, computed once (the sentences are ranked up to three times)
+
     def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
+        if not scores:
+            scores.extend(score(s) for s in sentences)
         idx = range(len(sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-score(sentences[k]), sentences[k].passage, k))
+        return sorted(idx, key=lambda k: (-scores[k], sentences[k].passage, k))
 
     thing = None
     kind = asked_kind(question) if qt.kind in ("what", "which") else None
