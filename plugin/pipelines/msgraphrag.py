@@ -228,7 +228,8 @@ class LocalSearch(_Mode):
         entities' units are the ones their names were extracted from, in the order of the
         entities; the sentence that answers is often in a unit no mapped entity was found in
         ("He ran home to Camden Town" is not among Bob Cratchit's units). Each joins the
-        candidates the Exploration records; a kept one is a Focus selection like the others."""
+        candidates the Exploration records; a kept one is a Focus selection like the others, with
+        the rerank's score it led by (the entities' units have none: their order is Microsoft's)."""
         query = [*concepts, *([self.drift_query] if self.drift_query else [])]
         if QUESTION_UNITS < 1 or not query:
             return units
@@ -236,7 +237,7 @@ class LocalSearch(_Mode):
             found = self.reader.chunk_index().search(query, limit=QUESTION_READ)
             chosen = self.engine.rerank(question, query, [Passage(rec.text) for rec, _ in found], keep=QUESTION_UNITS).value
         lead = [{"item": found[c.index][0].chunk, "kind": "text_unit", "order": -1, "entities": set(), "relationships": 0,
-                 "estimate": approx_tokens(found[c.index][0].text), "matched": c.score} for c in chosen]
+                 "estimate": approx_tokens(found[c.index][0].text), "score": round(float(c.score), 6)} for c in chosen]
         ahead = {u["item"] for u in lead}
         return lead + [u for u in units if u["item"] not in ahead]
 

@@ -11,6 +11,7 @@ from pyoxigraph import NamedNode
 
 from ragprov.namespaces import PROV, RDF, TG
 from ragprov.pipelines import GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
+from ragprov.pipelines.msgraphrag import QUESTION_UNITS
 from ragprov.record import EndOfSession, ExplainEvent, event_from_json, event_to_json
 
 from .conftest import FACTS, carol_index, llm_engine, validate
@@ -366,6 +367,28 @@ def test_offline_local_search_leads_with_the_text_units_that_say_the_question(in
     unit = one(index, NamedNode(lead.item), TG.item)
     assert unit in kept and unit in set(values(index, exploration, TG.candidate))
     assert "Peter" in pipe.result.answer.splitlines()[0]
+
+
+def test_offline_local_search_records_the_score_its_question_units_led_by(index):
+    """Each text unit the question's words put ahead is a Focus selection with the rerank's score
+    it was chosen by (rounded like every recorded score); the entities' own units have none."""
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    chosen: list[list[dict]] = []
+    question_units = pipe._question_units
+
+    def spy(units, question, concepts):
+        out = question_units(units, question, concepts)
+        chosen.append(out)
+        return out
+
+    pipe._question_units = spy
+    focus = explains(list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?")))[3].explain_id
+    led = {u["item"]: u["score"] for u in chosen[0] if "score" in u}
+    assert 0 < len(led) <= QUESTION_UNITS and all(s > 0 and s == round(s, 6) for s in led.values())
+    units = [k for k in values(index, focus, TG.selectedItem) if one(index, k, TG.itemKind).value == "text_unit"]
+    scored = {one(index, k, TG.item): float(one(index, k, TG.score).value) for k in units if values(index, k, TG.score)}
+    assert scored == led
+    assert len(units) > len(scored)  # the entities' units were kept too, with no score
 
 
 def test_no_text_unit_leads_when_none_says_the_question_s_words(index):
