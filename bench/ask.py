@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import subprocess
 import sys
@@ -180,6 +181,82 @@ def stalled(store_dir: Path, before: dict[str, int]) -> bool:
     return "Stalling writes" in text or "Stopping writes" in text
 
 
+@dataclasses.dataclass
+class Rounds:
+    """What the interleaved rounds measured, per mode (and the floor): wall and CPU seconds, peak
+    RSS (KiB), runs that paid for a compaction; the floor's store-open and look-up seconds."""
+
+    modes: tuple[str, ...]
+    walls: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    cpus: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    rss: dict[str, int] = dataclasses.field(default_factory=dict)
+    stalls: dict[str, int] = dataclasses.field(default_factory=dict)
+    opens: list[float] = dataclasses.field(default_factory=list)
+    lookups: list[float] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for m in (*self.modes, "floor"):
+            self.walls[m], self.cpus[m], self.rss[m] = [], [], 0
+        self.stalls.update({m: 0 for m in self.modes})
+
+    def add(self, mode: str, wall: float, peak: int) -> None:
+        self.walls[mode].append(wall)
+        self.cpus[mode].append(CPU[-1])
+        self.rss[mode] = max(self.rss[mode], peak)
+
+
+def run_rounds(ragprov: list[str], env_store: list[str], store_dir: Path, modes: tuple[str, ...], rounds: int) -> Rounds:
+    """``rounds`` rounds, each one ``ask`` per mode then one floor process, interleaved."""
+    out = Rounds(modes)
+    for r in range(rounds):
+        question = QUESTIONS[r % len(QUESTIONS)]
+        for mode in modes:
+            files = table_files(store_dir)
+            wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
+            out.add(mode, wall, peak)
+            out.stalls[mode] += stalled(store_dir, files)
+        wall, peak, printed = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
+        t_open, t_lookup, _ = printed.split()
+        out.add("floor", wall, peak)
+        out.opens.append(float(t_open))
+        out.lookups.append(float(t_lookup))
+    return out
+
+
+def print_rounds(m: Rounds, store_dir: Path, rounds: int, files_before: int) -> None:
+    """The floor, the store's table files, and per mode wall p50/p95, CPU and peak RSS."""
+    floor50 = percentiles(m.walls["floor"])[0]
+    print(f"store: {store_dir} ({rounds} rounds, interleaved)")
+    floor_cpu = percentiles(m.cpus["floor"])[0]
+    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
+          f"open {percentiles(m.opens)[0] * 1000:.1f} ms; lookup {percentiles(m.lookups)[0] * 1e6:.0f} µs; "
+          f"peak {m.rss['floor'] / 1024:.0f} MiB")
+    print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
+          "(stalls: runs that paid for a compaction of the store, see the module docstring)")
+    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
+    for mode in m.modes:
+        p50, p95 = percentiles(m.walls[mode])
+        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(m.cpus[mode])[0] * 1000:8.0f} "
+              f"{max(m.cpus[mode]) * 1000:8.0f} {m.rss[mode] / 1024:9.0f} {m.stalls[mode]:7d}")
+
+
+def print_phases(env_store: list[str], modes: tuple[str, ...]) -> None:
+    """Per mode, where one run's time goes, then the pipeline's own CPU for each question."""
+    print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
+    runs: dict[str, list[float]] = {}
+    for mode in modes:
+        p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
+        stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
+        print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
+              f"[{stages}]; sparql {p['sparql'][0]} ({p['sparql'][1] * 1000:.0f} ms), sqlite {p['sqlite']}")
+        runs[mode] = [p["cpu_run"]] + [phases(["--facts-graph", FACTS, *env_store], q, mode)["cpu_run"] for q in QUESTIONS[1:]]
+    # the pipeline alone (its stages and the trace kept in memory; not imports, store opens nor the trace's
+    # write, whose cost follows the store's compaction state): what a change to a pipeline changes
+    print("\npipeline CPU per question (in-process, ms, without imports, store opens and the trace's write):")
+    for mode in modes:
+        print(f"{mode:10} " + " ".join(f"{c * 1000:4.0f}" for c in runs[mode]) + f"  (p50 {percentiles(runs[mode])[0] * 1000:.0f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--facts", type=int, default=1_000_000)
@@ -202,54 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     # one warm-up of each (bytecode and template caches, page cache)
     for mode in modes:
         measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
-    walls: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
-    cpus: dict[str, list[float]] = {m: [] for m in (*modes, "floor")}
-    rss: dict[str, int] = {m: 0 for m in (*modes, "floor")}
-    opens: list[float] = []
-    lookups: list[float] = []
-    stalls: dict[str, int] = {m: 0 for m in modes}
     files_before = len(table_files(store_dir))
-    for r in range(args.rounds):
-        question = QUESTIONS[r % len(QUESTIONS)]
-        for mode in modes:
-            files = table_files(store_dir)
-            wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
-            walls[mode].append(wall)
-            cpus[mode].append(CPU[-1])
-            rss[mode] = max(rss[mode], peak)
-            stalls[mode] += stalled(store_dir, files)
-        wall, peak, out = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
-        t_open, t_lookup, _ = out.split()
-        walls["floor"].append(wall)
-        cpus["floor"].append(CPU[-1])
-        rss["floor"] = max(rss["floor"], peak)
-        opens.append(float(t_open))
-        lookups.append(float(t_lookup))
-    floor50 = percentiles(walls["floor"])[0]
-    print(f"store: {store_dir} ({args.rounds} rounds, interleaved)")
-    floor_cpu = percentiles(cpus["floor"])[0]
-    print(f"floor process (python + open store + one bound lookup): p50 {floor50 * 1000:.0f} ms (CPU {floor_cpu * 1000:.0f} ms); "
-          f"open {percentiles(opens)[0] * 1000:.1f} ms; lookup {percentiles(lookups)[0] * 1e6:.0f} µs; peak {rss['floor'] / 1024:.0f} MiB")
-    print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
-          "(stalls: runs that paid for a compaction of the store, see the module docstring)")
-    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
-    for mode in modes:
-        p50, p95 = percentiles(walls[mode])
-        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(cpus[mode])[0] * 1000:8.0f} "
-              f"{max(cpus[mode]) * 1000:8.0f} {rss[mode] / 1024:9.0f} {stalls[mode]:7d}")
-    print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
-    runs: dict[str, list[float]] = {}
-    for mode in modes:
-        p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
-        stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
-        print(f"{mode:10} total {p['total'] * 1000:4.0f} = imports {p['import'] * 1000:3.0f} + open {p['open'] * 1000:3.0f} + stages "
-              f"[{stages}]; sparql {p['sparql'][0]} ({p['sparql'][1] * 1000:.0f} ms), sqlite {p['sqlite']}")
-        runs[mode] = [p["cpu_run"]] + [phases(["--facts-graph", FACTS, *env_store], q, mode)["cpu_run"] for q in QUESTIONS[1:]]
-    # the pipeline alone (its stages and the trace kept in memory; not imports, store opens nor the trace's
-    # write, whose cost follows the store's compaction state): what a change to a pipeline changes
-    print("\npipeline CPU per question (in-process, ms, without imports, store opens and the trace's write):")
-    for mode in modes:
-        print(f"{mode:10} " + " ".join(f"{c * 1000:4.0f}" for c in runs[mode]) + f"  (p50 {percentiles(runs[mode])[0] * 1000:.0f})")
+    measured = run_rounds(ragprov, env_store, store_dir, modes, args.rounds)
+    print_rounds(measured, store_dir, args.rounds, files_before)
+    print_phases(env_store, modes)
     return 0
 
 

@@ -76,6 +76,19 @@ class AgentParams:
             raise ConfigurationError("the agent needs at least 1 iteration")
 
 
+@dataclasses.dataclass
+class _Loop:
+    """The ReAct loop's state: the turns so far, the sources the tools named, and how it ended."""
+
+    history: list[Turn] = dataclasses.field(default_factory=list)
+    sources: list[Source] = dataclasses.field(default_factory=list)
+    answer: str | None = None
+    reason: str = "iteration-limit"
+    final_tokens: tuple[int | None, int | None] = (None, None)
+    lead: RunResult | None = None  # the first tool run that answered best: its evidence is the answer's
+    support: Any = None  # the final step's own extraction over every tool's evidence (offline), if any
+
+
 class Agent(Pipeline):
     """The ReAct agent over one store; ``run(question)`` yields the session's events, sub-traces'
     explain events included, and sets :attr:`result`. ``graph_rag`` / ``doc_rag`` are the
@@ -107,68 +120,76 @@ class Agent(Pipeline):
 
     def run(self, question: str, *, used: NamedNode | None = None) -> Iterator[Event]:
         result = self.result = RunResult()
-        timings, tokens = result.timings, result.tokens
+        timings = result.timings
         with timings.measure("record"):
             trace = self.recorder.agent(question, model=self.engine.model, used=used)
         result.question = trace.question
         yield trace.started_event
 
         tools = [t for t in TOOLS if t.name in self.tools]
-        history: list[Turn] = []
-        sources: list[Source] = []
-        answer: str | None = None
-        reason = "iteration-limit"
-        final_tokens: tuple[int | None, int | None] = (None, None)
-        lead: RunResult | None = None  # the first tool run that answered: its evidence is the answer's
-        support = None  # the final step's own extraction over every tool's evidence (offline), if any
+        loop = _Loop()
         for _step_number in range(1, self.params.max_iterations + 1):
             with timings.measure("react"):
-                step = self.engine.react(question, tools, history)
-            tokens.add(step.in_token, step.out_token)
+                step = self.engine.react(question, tools, loop.history)
+            result.tokens.add(step.in_token, step.out_token)
             try:
                 parsed = parse_react(step.value)
             except RagprovError as e:
-                history.append((yield from self._unparsed(trace, step, e)))
+                loop.history.append((yield from self._unparsed(trace, step, e)))
                 continue
             if parsed.final_answer is not None:
-                answer = parsed.final_answer
-                reason = "final-answer"
-                final_tokens = (step.in_token, step.out_token)
-                support = step.support
+                loop.answer = parsed.final_answer
+                loop.reason = "final-answer"
+                loop.final_tokens = (step.in_token, step.out_token)
+                loop.support = step.support
                 break
-            arguments_json = json.dumps(parsed.arguments, ensure_ascii=False, sort_keys=True)
-            with timings.measure("record"):
-                event = trace.analysis(
-                    parsed.thought,
-                    parsed.action or "",
-                    arguments_json,
-                    in_token=step.in_token,
-                    out_token=step.out_token,
-                    prompt=step.prompt,
-                )
-            analysis = event.explain_id
-            yield event
-            if parsed.thought:
-                yield ChunkEvent(parsed.thought, NamedNode(f"{analysis.value}/thought"), "thought")
-
-            started = self.clock()
-            observation, error, sub_result, sub_last = yield from self._call_tool(parsed, analysis, sources)
-            # evidence that the tool could not turn into an answer is not an answer
-            useful = sub_result is not None and sub_result.selected > 0 and sub_result.answered is not False
-            cover = _cover(sub_result) if sub_result is not None and useful else None
-            passages = tuple(sub_result.passages) if sub_result is not None else ()  # the sub-trace's selection
+            turn, sub_result = yield from self._act(trace, step, parsed, loop.sources)
             # the answer resting on the evidence that states the most of the question leads (the
             # first on a tie): a graph whose facts miss what is asked gives way to the text
-            if useful and (lead is None or (cover or 0.0) > (_cover(lead) or 0.0)):
-                lead = sub_result
-            duration = self.clock() - started
-            with timings.measure("record"):
-                event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
-            yield event
-            yield ChunkEvent(observation or error or "", event.explain_id, "observation")
-            history.append(Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful,
-                                cover=cover, passages=passages))
+            if turn.useful and (loop.lead is None or (turn.cover or 0.0) > (_cover(loop.lead) or 0.0)):
+                loop.lead = sub_result
+            loop.history.append(turn)
+        yield from self._conclude(trace, loop)
 
+    def _act(self, trace: Any, step: Any, parsed: Any, sources: list[Source]) -> Generator[Event, None, tuple[Turn, RunResult | None]]:
+        """One tool step: the Analysis (thought and chosen action), the tool's run, the
+        Observation; returns the turn and the tool's result (``None`` when it failed)."""
+        timings = self.result.timings
+        arguments_json = json.dumps(parsed.arguments, ensure_ascii=False, sort_keys=True)
+        with timings.measure("record"):
+            event = trace.analysis(
+                parsed.thought,
+                parsed.action or "",
+                arguments_json,
+                in_token=step.in_token,
+                out_token=step.out_token,
+                prompt=step.prompt,
+            )
+        analysis = event.explain_id
+        yield event
+        if parsed.thought:
+            yield ChunkEvent(parsed.thought, NamedNode(f"{analysis.value}/thought"), "thought")
+
+        started = self.clock()
+        observation, error, sub_result, sub_last = yield from self._call_tool(parsed, analysis, sources)
+        # evidence that the tool could not turn into an answer is not an answer
+        useful = sub_result is not None and sub_result.selected > 0 and sub_result.answered is not False
+        cover = _cover(sub_result) if sub_result is not None and useful else None
+        passages = tuple(sub_result.passages) if sub_result is not None else ()  # the sub-trace's selection
+        duration = self.clock() - started
+        with timings.measure("record"):
+            event = trace.observation(observation, duration=round(duration, 6), tool_error=error, sub_trace_last=sub_last)
+        yield event
+        yield ChunkEvent(observation or error or "", event.explain_id, "observation")
+        turn = Turn(parsed.thought, parsed.action or "", parsed.arguments or {}, observation, error=error, useful=useful,
+                    cover=cover, passages=passages)
+        return turn, sub_result
+
+    def _conclude(self, trace: Any, loop: _Loop) -> Iterator[Event]:
+        """The final answer (at the iteration limit, the first useful observation), what it rests
+        on, the Conclusion and the end of the session."""
+        result, history, support, lead = self.result, loop.history, loop.support, loop.lead
+        answer = loop.answer
         if answer is None:
             useful_turns = [t for t in history if t.useful and not t.error]
             answer = useful_turns[0].observation if useful_turns else (
@@ -189,18 +210,18 @@ class Agent(Pipeline):
         drawn = NO_SUPPORT
         if support is not None:
             drawn = answer_support(support, result.passages)
-        elif lead is not None and reason == "final-answer" and llm_of(self.engine) is None:
+        elif lead is not None and loop.reason == "final-answer" and llm_of(self.engine) is None:
             drawn = answer_support(lead.support, lead.passages)
-        with timings.measure("record"):
-            event = trace.conclusion(answer, termination_reason=reason, in_token=final_tokens[0], out_token=final_tokens[1],
-                                     support=drawn)
+        with result.timings.measure("record"):
+            event = trace.conclusion(answer, termination_reason=loop.reason, in_token=loop.final_tokens[0],
+                                     out_token=loop.final_tokens[1], support=drawn)
         yield event
         result.answer = answer
         result.last = trace.last
-        result.termination_reason = reason
-        result.sources = tuple(sources)
+        result.termination_reason = loop.reason
+        result.sources = tuple(loop.sources)
         result.selected = sum(1 for t in history if t.useful)
-        yield EndOfSession(trace.question, tokens.in_token, tokens.out_token, result.sources)
+        yield EndOfSession(trace.question, result.tokens.in_token, result.tokens.out_token, result.sources)
 
     def _unparsed(self, trace: Any, step: Any, e: RagprovError) -> Generator[Event, None, Turn]:
         """Record what the model said, then the parse error as the observation; the turn to go on with."""

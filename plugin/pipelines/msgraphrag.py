@@ -57,6 +57,7 @@ from typing import Any
 from pyoxigraph import NamedNode
 
 from ..errors import ConfigurationError, LLMError
+from ..llm.answer import root_tokens
 from ..llm.embeddings import embedder_for
 from ..llm.engine import Mention, Passage
 from ..llm.history import ConversationTurn, previous_questions
@@ -228,7 +229,8 @@ class LocalSearch(_Mode):
         entities' units are the ones their names were extracted from, in the order of the
         entities; the sentence that answers is often in a unit no mapped entity was found in
         ("He ran home to Camden Town" is not among Bob Cratchit's units). Each joins the
-        candidates the Exploration records; a kept one is a Focus selection like the others."""
+        candidates the Exploration records; a kept one is a Focus selection like the others, with
+        the rerank's score it led by (the entities' units have none: their order is Microsoft's)."""
         query = [*concepts, *([self.drift_query] if self.drift_query else [])]
         if QUESTION_UNITS < 1 or not query:
             return units
@@ -236,7 +238,7 @@ class LocalSearch(_Mode):
             found = self.reader.chunk_index().search(query, limit=QUESTION_READ)
             chosen = self.engine.rerank(question, query, [Passage(rec.text) for rec, _ in found], keep=QUESTION_UNITS).value
         lead = [{"item": found[c.index][0].chunk, "kind": "text_unit", "order": -1, "entities": set(), "relationships": 0,
-                 "estimate": approx_tokens(found[c.index][0].text), "matched": c.score} for c in chosen]
+                 "estimate": approx_tokens(found[c.index][0].text), "score": round(float(c.score), 6)} for c in chosen]
         ahead = {u["item"] for u in lead}
         return lead + [u for u in units if u["item"] not in ahead]
 
@@ -803,7 +805,8 @@ class DriftSearch(_Mode):
         states an answer to its own follow-up query) but the evidence they were drawn from — the
         primer's report points, and the structured context each kept local search kept (its
         entities, relationships and claims, typed, each passage once: :func:`_structured`) that
-        states a word of the question, best-rated action first — one that states none was kept
+        states a word of the question (by the answer step's word roots, :func:`.root_tokens`: "Who
+        married …?" reads "… marry …"), best-rated action first — one that states none was kept
         for its follow-up query, not for the question (at 1M facts, "Who is Scrooge's nephew?"
         reads 34 passages instead of 71, its answer step 57 → 43 ms CPU; ``bench/answers.py
         --modes drift`` right or wrong as before on every tuning question). Each passage names the reduce step's selection of its action as
@@ -816,7 +819,7 @@ class DriftSearch(_Mode):
         passages: list[Passage] = []
         units = best_passages(question, [dataclasses.replace(u, item=sel["iri"].value)
                                          for sel, a in zip(selections, ranked, strict=False) for u in a.get("units", ())])
-        asked = frozenset(content_tokens(question))
+        asked = frozenset(root_tokens(question))  # the answer step's word roots: "married" states "marry"
         seen: set[str] = set()
         primers = []
         for sel, a in zip(selections, ranked, strict=False):
@@ -829,7 +832,7 @@ class DriftSearch(_Mode):
                 continue
             for p in a["evidence"]:
                 key = " ".join(p.text.split()).lower()
-                if key in seen or (asked and not asked & passage_terms(p.text).present):
+                if key in seen or (asked and asked.isdisjoint(root_tokens(p.text))):
                     continue
                 seen.add(key)
                 passages.append(dataclasses.replace(p, item=sel["iri"].value))

@@ -317,7 +317,9 @@ def select_local(
     candidates: dict[str, list[dict]], texts: Mapping, *, entity_scores: dict, max_tokens: int, community_prop: float,
     text_unit_prop: float, top_k_relationships: int,
 ) -> list[dict]:
-    """Keep candidates in rank order while they fit their budget (GraphRAG's proportions)."""
+    """Keep candidates in rank order while they fit their budget (GraphRAG's proportions), each
+    with the score it was ranked by: an entity's similarity, a report's matched entities, a
+    relationship's links; a claim or text unit its own ``score`` if it has one."""
     budget = {
         "report": int(max_tokens * community_prop),
         "text_unit": int(max_tokens * text_unit_prop),
@@ -338,7 +340,7 @@ def select_local(
                 break
             used += tokens
             score = entity_scores.get(c["item"]) if kind == "entity" else (
-                float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else None))
+                float(len(c["matches"])) if kind == "report" else (float(c["links"]) if kind == "relationship" else c.get("score")))
             kept.append({**c, "tokens": tokens, "score": score})
         return used
 

@@ -11,6 +11,7 @@ from pyoxigraph import NamedNode
 
 from ragprov.namespaces import PROV, RDF, TG
 from ragprov.pipelines import GlobalSearch, GlobalSearchParams, LocalSearch, LocalSearchParams
+from ragprov.pipelines.msgraphrag import QUESTION_UNITS
 from ragprov.record import EndOfSession, ExplainEvent, event_from_json, event_to_json
 
 from .conftest import FACTS, carol_index, llm_engine, validate
@@ -368,6 +369,28 @@ def test_offline_local_search_leads_with_the_text_units_that_say_the_question(in
     assert "Peter" in pipe.result.answer.splitlines()[0]
 
 
+def test_offline_local_search_records_the_score_its_question_units_led_by(index):
+    """Each text unit the question's words put ahead is a Focus selection with the rerank's score
+    it was chosen by (rounded like every recorded score); the entities' own units have none."""
+    pipe = LocalSearch(index, facts_graph=FACTS)
+    chosen: list[list[dict]] = []
+    question_units = pipe._question_units
+
+    def spy(units, question, concepts):
+        out = question_units(units, question, concepts)
+        chosen.append(out)
+        return out
+
+    pipe._question_units = spy
+    focus = explains(list(pipe.run("Who mashes the potatoes for the Cratchits' Christmas dinner?")))[3].explain_id
+    led = {u["item"]: u["score"] for u in chosen[0] if "score" in u}
+    assert 0 < len(led) <= QUESTION_UNITS and all(s > 0 and s == round(s, 6) for s in led.values())
+    units = [k for k in values(index, focus, TG.selectedItem) if one(index, k, TG.itemKind).value == "text_unit"]
+    scored = {one(index, k, TG.item): float(one(index, k, TG.score).value) for k in units if values(index, k, TG.score)}
+    assert scored == led
+    assert len(units) > len(scored)  # the entities' units were kept too, with no score
+
+
 def test_no_text_unit_leads_when_none_says_the_question_s_words(index):
     pipe = LocalSearch(index, facts_graph=FACTS)
     units = [{"item": NamedNode("urn:u:1"), "kind": "text_unit"}]
@@ -398,3 +421,12 @@ def test_drift_offline_answer_reads_the_structured_evidence_that_states_the_ques
     assert [p.item for p in read] == ["urn:x:item/1", "urn:x:item/2", "urn:x:item/2"]  # each names its action's selection
     # a question of stopwords only leaves nothing to match: every passage is read
     assert len(pipe._offline_evidence("What is it?", sel, ranked)) == 4
+    # the question's words are matched by their roots, as the answer step matches them ("married" ~ "marry",
+    # "gave" ~ "gives"); a word the passage does not state in any form still leaves it out
+    forms = [{**ranked[0], "units": (), "evidence": (Passage("Fred wants to marry her.", "r3", kind="relationship"),
+                                                      Passage("Fezziwig gives a ball.", "r2", kind="relationship"),
+                                                      Passage("Belle was married.", "r4", kind="relationship"))}]
+    read = pipe._offline_evidence("Whom did Fred's wife's sister marry, and who gave the ball?", sel[:1], forms)
+    assert [p.text for p in read] == ["Fred wants to marry her.", "Fezziwig gives a ball.", "Belle was married."]
+    read = pipe._offline_evidence("Who married the apprentice?", sel[:1], forms)
+    assert [p.text for p in read] == ["Fred wants to marry her.", "Belle was married."]

@@ -38,7 +38,14 @@ _CAPITALISED = re.compile(r"\b(?:[A-Z][\w'’.-]*\s+(?:(?:of|the|and|de|van|von)
 
 def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: QuestionType,
              question: str = "", described: Collection[str] = ()) -> dict[str, _Cand]:
-    asked = _roots(question)
+    cands = _mentioned(passages)
+    _spanned(cands, sentences, qt, question, described)
+    _gazetteer(cands, sentences)
+    return cands
+
+
+def _mentioned(passages: Sequence[Passage]) -> dict[str, _Cand]:
+    """The candidates the passages' mentions name (a structural passage's mentions: its own)."""
     cands: dict[str, _Cand] = {}
     for i, p in enumerate(passages):
         structural = p.kind in _ABOUT_ITS_MENTIONS
@@ -50,6 +57,14 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             c.type = c.type or m.type
             if structural:
                 c.mentions.add(i)
+    return cands
+
+
+def _spanned(cands: dict[str, _Cand], sentences: Sequence[_Sentence], qt: QuestionType, question: str,
+             described: Collection[str]) -> None:
+    """The candidates the question's kind finds in the sentences' text: counts, dates, names the
+    text introduces, places and noun phrases, nouns of the asked kind."""
+    asked = _roots(question)
     if qt.kind == "how-many":
         _spans(cands, sentences, _NUMBER, "NUMBER")
     elif qt.kind == "when":
@@ -72,6 +87,10 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
         # "What fabric …": the evidence's nouns WordNet makes kinds of the asked one ("calico", bare as it often is)
         for name in kinds_in((s.text for s in sentences), kind):
             cands.setdefault(_key(name), _Cand(_key(name), name, None, phrase=True))
+
+
+def _gazetteer(cands: dict[str, _Cand], sentences: Sequence[_Sentence]) -> None:
+    """Each candidate's hits and surfaces in the sentences."""
     # the gazetteer: every known name, found in every sentence; where names overlap, the longest
     # takes the words ("Scrooge" inside "Scrooge and Marley" or "Scrooge's clerk" is not a mention of Scrooge)
     known = sorted(cands.values(), key=lambda c: (-len(c.key), c.key))
@@ -98,7 +117,6 @@ def _collect(passages: Sequence[Passage], sentences: Sequence[_Sentence], qt: Qu
             c.surfaces.append(s.text[a:b])
             if _DETERMINER.search(s.text[max(0, a - 8) : a]):
                 c.determined += 1
-    return cands
 
 
 _P = TypeVar("_P", bound=tuple)

@@ -19,7 +19,8 @@ import functools
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from ...resources import data_dir
 from ..text import STOPWORDS
@@ -55,8 +56,9 @@ def _db() -> sqlite3.Connection:
 
 
 @functools.lru_cache(maxsize=16384)
-def _senses(word: str, pos: str) -> dict[str, tuple[int, ...]]:
-    """The WordNet lemmas ``word`` is a form of, each with its synsets (most frequent sense first): one query."""
+def _senses(word: str, pos: str) -> Mapping[str, tuple[int, ...]]:
+    """The WordNet lemmas ``word`` is a form of, each with its synsets (most frequent sense first): one query;
+    read-only, as the cache shares it with every caller."""
     w = " ".join(word.lower().replace("_", " ").split())
     db = _db()
     found = [r for (r,) in db.execute("SELECT lemma FROM form WHERE form = ? AND pos = ?", (w, pos))] + [w]
@@ -69,7 +71,7 @@ def _senses(word: str, pos: str) -> dict[str, tuple[int, ...]]:
     out: dict[str, list[int]] = {f: [] for f in forms}
     for lemma, synset in rows:
         out[lemma].append(synset)
-    return {f: tuple(v) for f, v in out.items() if v}
+    return MappingProxyType({f: tuple(v) for f, v in out.items() if v})
 
 
 def lemmas(word: str, pos: str = "n") -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
-from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .candidates import _PRONOUN, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
@@ -387,11 +387,14 @@ SCENE = 0.8
 
 def _of_subject(s: _Sentence, q: _Question) -> bool:
     """Whether a sentence speaks of what the question names: it names it, or opens with a pronoun
-    after a sentence of its passage that does ("Tiny Tim sat down. He was nine years old.")."""
-    return q.links(s.tokens) > 0 or (_OPENS_WITH_PRONOUN.match(s.text) is not None and q.links(_roots(s.before[-200:])) > 0)
+    after a sentence of its passage that does ("Tiny Tim sat down. He was nine years old."): the
+    pronoun the candidates' step resolves (:data:`.candidates._PRONOUN`).
 
-
-_OPENS_WITH_PRONOUN = re.compile(r"\W*(?:he|she|they|his|her|their)\b", re.I)
+    >>> ss = _sentences([Passage('Tiny Tim sat down. He was nine. "Nine," she said. Bob was forty.', "c")])
+    >>> [_of_subject(s, _Question("How old is Tiny Tim?", [])) for s in ss]
+    [True, True, True, False]
+    """
+    return q.links(s.tokens) > 0 or (_PRONOUN.match(s.text) is not None and q.links(_roots(s.before[-200:])) > 0)
 
 
 #: how much the question's terms in the few sentences from a time of the asked unit (:func:`_stating`)
