@@ -88,6 +88,7 @@ from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .reasons import reason_score, reason_spans
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
@@ -144,6 +145,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing
+    elif qt.kind == "why":  # the span stating the asked predicate and the reason given for it
+        first, chosen, rejected = _why_answer(question, qt, q, sentences, cite)
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
         first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)
@@ -243,6 +246,16 @@ def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: S
     marks = cite([s.passage])
     first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
     return first, chosen, rejected
+
+
+def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], cite: _Citations
+                ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected spans of a why-question: the sentences (or a sentence)
+    that best state what it asks together with the reason they give (:mod:`.reasons`)."""
+    spans = reason_spans(sentences)
+    scored = {id(s): reason_score(s, w, q) for s, w in spans}
+    order = sorted(range(len(spans)), key=lambda k: (-scored[id(spans[k][0])], spans[k][0].passage, k))
+    return _sentence_answer(question, qt, q, [s for s, _ in spans], order, lambda s: scored[id(s)], cite)
 
 
 def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,

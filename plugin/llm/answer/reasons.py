@@ -1,0 +1,153 @@
+"""Why-questions: the reason the evidence gives, not only a sentence that mentions the question's words.
+
+A reason is said in a few general ways, each found here by its form, never by its words' meaning:
+
+- inside the sentence that states what is asked, by a causal connective ("because", "so that", "in
+  order to", "due to", ", for he kept …", "since it …", "just to lighten …": :data:`_CAUSAL`,
+  :data:`_WEAKER`);
+- in a sentence right after it that points back to it ("Because …", "For …", "That is why …", "X
+  explained their reasoning …": :data:`_POINTS_BACK`), up to two sentences on;
+- in dialogue, by the turn that answers a quoted why-question ("'Tell me why?' — 'I wear the chain I
+  forged in life,' replied the Ghost."), the exchange before it saying what the "why" asks about.
+
+Each such *span* (a sentence, or the sentences from the one stating the asked predicate to the one
+giving its reason) is scored by how much of the question its words cover, times a bonus for how
+clearly it gives a reason (:func:`reason_weight`); a span giving a reason also covers the question's
+own "reason", "purpose", "motive" ("What reason did X give for …?"). The best span is the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .question import _Question
+from .words import _root, _Sentence
+
+#: a connective that plainly introduces a reason or a purpose
+_CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+(?:to|that)|so\s+as\s+to|due\s+to|owing\s+to|on\s+account\s+of"
+                     r"|for\s+the\s+sake\s+of|(?:that|this|which|it)(?:['’]s|\s+is|\s+was)\s+why|the\s+reason|reasoning"
+                     r"|explain(?:s|ed|ing)?\b)", re.I)
+
+#: a weaker sign of a reason: "for" or "since" joining a clause (", for he stood …"), a purpose
+#: infinitive after a pause ("—just to lighten the mood"), "lest", "therefore"
+_WEAKER = re.compile(r"(?:[,;:—–]|--)\s*(?:for|since)\s+(?:(?:he|she|it|they|we|I|you|there)\b(?!['’]s)"
+                     r"|(?:the\s+)?[A-Za-z]+\s+(?:had|was|were|is|are|would|could|did|does|has|kept|knew|thought|saw|[a-z]+ed)\b)"
+                     r"|(?:[,;:—–]|--)\s*(?:just|only|simply|merely)\s+to\s+[a-z]+"
+                     r"|\b(?:lest|therefore|hence|thus|as\s+a\s+result)\b")
+
+#: a sentence that gives the reason of what the sentence before it says: it opens with a causal
+#: connective ("Because …", "For …", "That is why …") or says someone explains ("explained their reasoning")
+_POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|for\s+(?!example|instance|a\s+moment|once)|since|so\s+that"
+                          r"|(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:why|because))\b|\bexplain(?:s|ed|ing)?\b|\breasoning\b", re.I)
+
+#: a quoted question asking why ("'Tell me why?'", "'Why did you get married?'"): not the "Why, …!" of
+#: surprise, nor a narrator's question ("Why did he not go on?": nobody answers it)
+_ASKS_WHY = re.compile(r"(?:^[\"“‘']|[\"“‘']\s*\w).*?\bwhy\b(?![,!])[^.!?]*\?|\bwhy\b(?![,!])[^.!?]*\?\s*[\"”’']", re.I)
+
+#: how much a span that gives a reason weighs over one that does not: a reply to a why asked in
+#: dialogue (more when it opens with "Because …"), a plain connective, a weaker sign
+REPLY, CAUSAL, WEAKER = 0.3, 0.25, 0.15
+
+#: how far (in sentences) a reason may be given after what it explains, and how many turns
+#: (paragraphs) of a dialogue before the "why" say what it asks about
+AFTER, EXCHANGE = 2, 4
+
+#: the words of a question that ask for a reason itself ("What reason did X give …?")
+_REASON_WORDS = frozenset(_root(w) for w in ("reason", "reasons", "purpose", "motive", "cause"))
+
+
+def reason_weight(text: str) -> float:
+    """The bonus a sentence earns for giving a reason: :data:`CAUSAL` for a plain connective,
+    :data:`WEAKER` for a weaker sign, 0 for none.
+
+    >>> reason_weight("But he couldn't replenish it, for Scrooge kept the coal-box in his own room.")
+    0.15
+    >>> reason_weight("Edgar left because of the storm."), reason_weight("Edgar left at dawn, for the first time.")
+    (0.25, 0)
+    >>> reason_weight("I'd laugh if we ran into Martians—just to lighten the mood.")
+    0.15
+    """
+    if _CAUSAL.search(text):
+        return CAUSAL
+    return WEAKER if _WEAKER.search(text) else 0
+
+
+def _span(sentences: Sequence[_Sentence], a: int, b: int, shown: int | None = None) -> _Sentence:
+    """Sentences ``a``..``b`` as one: their words together, the text from ``shown`` (default ``a``)."""
+    text = " ".join(s.text for s in sentences[(a if shown is None else shown) : b + 1])
+    tokens = frozenset().union(*(s.tokens for s in sentences[a : b + 1]))
+    return _Sentence(sentences[b].passage, text, tokens, sentences[a].before, sentences[b].after, sentences[b].paragraph)
+
+
+def _replies(sentences: Sequence[_Sentence]) -> list[tuple[int, int, int]]:
+    """The dialogue turns that answer a quoted why-question: (first sentence of the exchange, first
+    sentence of the "why" turn, the reply's first sentence), the reply being the first sentence of the
+    paragraph right after a paragraph that asks why, and no question itself.
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> s = _sentences([Passage("'You are fettered,' said Scrooge.\\n\\n'Tell me why?'\\n\\n'I wear it,' replied the Ghost.", "c")])
+    >>> [(a, w, b) for a, w, b in _replies(s)]
+    [(0, 1, 2)]
+    >>> _replies(_sentences([Passage("'Why?'\\n\\n'Why did you marry?'", "c")]))  # a why asked back answers nothing
+    []
+    >>> _replies(_sentences([Passage("'Why, how late you are!' said she.\\n\\n'We had work to do,' replied the girl.", "c")]))
+    []
+    >>> _replies(_sentences([Passage("Why did he not go on?\\n\\nThe mother laid her work down.", "c")]))  # the narrator asks
+    []
+    """
+    out = []
+    for b in range(1, len(sentences)):
+        s, before = sentences[b], sentences[b - 1]
+        if s.passage != before.passage or s.paragraph == before.paragraph:
+            continue
+        turn = [k for k in range(b - 1, max(-1, b - 1 - EXCHANGE), -1)
+                if sentences[k].passage == s.passage and sentences[k].paragraph == before.paragraph]
+        if turn and any(_ASKS_WHY.search(sentences[k].text) for k in turn) and not s.text.rstrip("'’\"” ").endswith("?"):
+            w = a = turn[-1]  # the exchange: up to EXCHANGE turns before the "why"
+            while a > 0 and sentences[a - 1].passage == s.passage and before.paragraph - sentences[a - 1].paragraph <= EXCHANGE:
+                a -= 1
+            out.append((a, w, b))
+    return out
+
+
+def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]]:
+    """Every span that may answer a why-question, with its reason bonus: each sentence alone; a
+    sentence with the one or two before it when it points back to them with a reason
+    (:data:`_POINTS_BACK`); a reply to a why asked in dialogue with the exchange before it (its text
+    the "why" turn and the reply), unless the reply is an exclamation ("'Man of the worldly mind!'")
+    that does not say "because".
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> s = _sentences([Passage("It looked out of place. Jordan explained their reasoning: 'It is a recent addition.'", "c")])
+    >>> [(x.text, w) for x, w in reason_spans(s)][-1]
+    ("It looked out of place. Jordan explained their reasoning: 'It is a recent addition.'", 0.25)
+    >>> len(reason_spans(_sentences([Passage("It looked out of place. Jordan came in.", "c")])))  # no reason: the sentences alone
+    2
+    """
+    out = [(s, float(reason_weight(s.text))) for s in sentences]
+    for b, s in enumerate(sentences):
+        if _POINTS_BACK.search(s.text):
+            for a in range(max(0, b - AFTER), b):
+                if sentences[a].passage == s.passage:
+                    out.append((_span(sentences, a, b), max(CAUSAL, reason_weight(s.text))))
+    for a, w, b in _replies(sentences):
+        because = _POINTS_BACK.search(sentences[b].text) is not None
+        if because or not re.search(r"!['’\"”]?\s*$", sentences[b].text):  # an exclamation answers no why unless it says because
+            out.append((_span(sentences, a, b, shown=w), REPLY + (WEAKER if because else 0)))
+    return out
+
+
+def reason_score(span: _Sentence, weight: float, q: _Question) -> float:
+    """How well a span answers a why-question: its coverage of the question's terms (a span giving a
+    reason also covers the question's "reason", "purpose"), more by its reason bonus.
+
+    >>> q = _Question("What reason did Fred give for getting married?", ["Fred"])
+    >>> s = _Sentence(0, "'Why did Fred get married?' 'Because he fell in love.'", frozenset({"fred", "get", "marri"}))
+    >>> reason_score(s, REPLY, q) > reason_score(s, 0, q)
+    True
+    """
+    tokens = span.tokens | (_REASON_WORDS if weight > 0 else frozenset())
+    return q.coverage(tokens) * (1 + weight)
