@@ -254,7 +254,9 @@ def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequen
     that best state what it asks together with the reason they give (:mod:`.reasons`)."""
     spans = reason_spans(sentences)
     scored = {id(s): reason_score(s, w, q) for s, w in spans}
-    order = sorted(range(len(spans)), key=lambda k: (-scored[id(spans[k][0])], spans[k][0].passage, k))
+    # a tie goes to the span whose own text (not the dialogue before it) says more of the question
+    shown = [q.coverage(_roots(s.text)) for s, _ in spans]
+    order = sorted(range(len(spans)), key=lambda k: (-scored[id(spans[k][0])], -shown[k], spans[k][0].passage, k))
     return _sentence_answer(question, qt, q, [s for s, _ in spans], order, lambda s: scored[id(s)], cite)
 
 
