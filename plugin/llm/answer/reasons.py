@@ -46,8 +46,11 @@ _POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|for\
 _ASKS_WHY = re.compile(r"(?:^[\"“‘']|[\"“‘']\s*\w).*?\bwhy\b(?![,!])[^.!?]*\?|\bwhy\b(?![,!])[^.!?]*\?\s*[\"”’']", re.I)
 
 #: how much a span that gives a reason weighs over one that does not: a reply to a why asked in
-#: dialogue (more when it opens with "Because …"), a plain connective, a weaker sign
+#: dialogue (more by a plain connective's when it opens with "Because …"), a plain connective, a weaker sign
 REPLY, CAUSAL, WEAKER = 0.3, 0.25, 0.15
+
+#: what a span ending in a question keeps of its score ("Why did he not go on?" repeats the question)
+ASKED = 0.5
 
 #: how far (in sentences) a reason may be given after what it explains, and how many turns
 #: (paragraphs) of a dialogue before the "why" say what it asks about
@@ -136,18 +139,23 @@ def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]
     for a, w, b in _replies(sentences):
         because = _POINTS_BACK.search(sentences[b].text) is not None
         if because or not re.search(r"!['’\"”]?\s*$", sentences[b].text):  # an exclamation answers no why unless it says because
-            out.append((_span(sentences, a, b, shown=w), REPLY + (WEAKER if because else 0)))
+            out.append((_span(sentences, a, b, shown=w), REPLY + (CAUSAL if because else 0)))
     return out
 
 
 def reason_score(span: _Sentence, weight: float, q: _Question) -> float:
     """How well a span answers a why-question: its coverage of the question's terms (a span giving a
-    reason also covers the question's "reason", "purpose"), more by its reason bonus.
+    reason also covers the question's "reason", "purpose"), more by its reason bonus; less by
+    :data:`ASKED` for a span ending in a question.
 
     >>> q = _Question("What reason did Fred give for getting married?", ["Fred"])
     >>> s = _Sentence(0, "'Why did Fred get married?' 'Because he fell in love.'", frozenset({"fred", "get", "marri"}))
     >>> reason_score(s, REPLY, q) > reason_score(s, 0, q)
     True
+    >>> asked = _Sentence(0, "Why did Fred get married?", frozenset({"fred", "get", "marri"}))
+    >>> reason_score(asked, 0, q) < reason_score(s, 0, q)
+    True
     """
     tokens = span.tokens | (_REASON_WORDS if weight > 0 else frozenset())
-    return q.coverage(tokens) * (1 + weight)
+    asks = span.text.rstrip("'’\"”)_*] ").endswith("?")  # a question states no reason: it is asked, not answered
+    return q.coverage(tokens) * (1 + weight) * (ASKED if asks else 1)
