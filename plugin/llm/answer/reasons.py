@@ -133,7 +133,7 @@ def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]
     out = [(s, float(reason_weight(s.text))) for s in sentences]
     for b, s in enumerate(sentences):
         if _POINTS_BACK.search(s.text):
-            for a in range(max(0, b - AFTER), b):
+            for a in range(b - 1, max(-1, b - 1 - AFTER), -1):  # the shorter first: it wins a tie
                 if sentences[a].passage == s.passage:
                     out.append((_span(sentences, a, b), max(CAUSAL, reason_weight(s.text))))
     for a, w, b in _replies(sentences):
