@@ -52,10 +52,13 @@ evidence supports it. The algorithm, deterministic and question-independent:
    husband" does not; nor does a name the act of "the man Belle married" is not said of, :func:`_acted`);
    an act on one singled out ("Who sent the last transmission?") must be said itself (:func:`_qualified_act`);
    "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
-   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A why /
-   what / how question is answered by the best-aligned sentence (a why-question prefers one giving
-   a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
-   the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
+   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A what /
+   how question is answered by the best-aligned sentence, a why-question (or "What reason …?") by the
+   best-aligned span giving a reason (:mod:`.reasons`: a sentence with a causal connective, one with
+   the sentence after it that gives the reason — "Because …", "X explained their reasoning …" —, a
+   dialogue turn answering a quoted "why" with the exchange before it; a sentence that points back —
+   "And that's worth more than protocol." — is read with the one before it), without the "A → B:"
+   header of a relationship; a yes-no question by
    "Yes" or "No" and the sentence that best states its predication (:mod:`.yesno`: its adjuncts —
    "visibly", "at night" — weigh little, a quotation over several sentences is one statement, a
    supposition weighs less): "No" when the focus of the question stands after a denial in its clause
