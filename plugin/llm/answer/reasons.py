@@ -18,6 +18,7 @@ own "reason", "purpose", "motive" ("What reason did X give for …?"). The best 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 
@@ -52,6 +53,9 @@ REPLY, CAUSAL, WEAKER = 0.3, 0.25, 0.15
 #: what a span ending in a question keeps of its score ("Why did he not go on?" repeats the question)
 ASKED = 0.5
 
+#: the least length of what follows a reason's clause for a semicolon to cut it off (:func:`trimmed`)
+TRIM_AFTER = 40
+
 #: how far (in sentences) a reason may be given after what it explains, and how many turns
 #: (paragraphs) of a dialogue before the "why" say what it asks about
 AFTER, EXCHANGE = 2, 4
@@ -74,6 +78,25 @@ def reason_weight(text: str) -> float:
     if _CAUSAL.search(text):
         return CAUSAL
     return WEAKER if _WEAKER.search(text) else 0
+
+
+def trimmed(text: str) -> str:
+    """A sentence giving a reason, cut after the clause that gives it: at the first semicolon after
+    its connective, when a clause of some length follows (what comes after says something else).
+
+    >>> trimmed("But he couldn't replenish it, for Scrooge kept the coal-box in his own room; and so surely as the "
+    ...         "clerk came in with the shovel, the master predicted that they would part.")
+    "But he couldn't replenish it, for Scrooge kept the coal-box in his own room."
+    >>> trimmed("Nobody under the table; spoon and basin ready, for he had a cold; and the saucepan.")  # too little after
+    'Nobody under the table; spoon and basin ready, for he had a cold; and the saucepan.'
+    """
+    m = _CAUSAL.search(text) or _WEAKER.search(text)
+    if m is None or m.start() == 0:
+        return text
+    cut = text.find(";", m.end())
+    if cut < 0 or len(text) - cut < TRIM_AFTER:
+        return text
+    return text[:cut].rstrip(" ,") + "."
 
 
 def _span(sentences: Sequence[_Sentence], a: int, b: int, shown: int | None = None) -> _Sentence:
@@ -116,7 +139,8 @@ def _replies(sentences: Sequence[_Sentence]) -> list[tuple[int, int, int]]:
 
 
 def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]]:
-    """Every span that may answer a why-question, with its reason bonus: each sentence alone; a
+    """Every span that may answer a why-question, with its reason bonus: each sentence alone (cut
+    after the clause giving its reason, :func:`trimmed`, its words all counted); a
     sentence with the one or two before it when it points back to them with a reason
     (:data:`_POINTS_BACK`); a reply to a why asked in dialogue with the exchange before it (its text
     the "why" turn and the reply), unless the reply is an exclamation ("'Man of the worldly mind!'")
@@ -130,7 +154,7 @@ def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]
     >>> len(reason_spans(_sentences([Passage("It looked out of place. Jordan came in.", "c")])))  # no reason: the sentences alone
     2
     """
-    out = [(s, float(reason_weight(s.text))) for s in sentences]
+    out = [(dataclasses.replace(s, text=trimmed(s.text)) if w else s, float(w)) for s in sentences for w in [reason_weight(s.text)]]
     for b, s in enumerate(sentences):
         if _POINTS_BACK.search(s.text):
             for a in range(b - 1, max(-1, b - 1 - AFTER), -1):  # the shorter first: it wins a tie
