@@ -38,8 +38,9 @@ _WEAKER = re.compile(r"(?:[,;:—–]|--)\s*(?:for|since)\s+(?:(?:he|she|it|they
                      r"|\b(?:lest|therefore|hence|thus|as\s+a\s+result)\b")
 
 #: a sentence that gives the reason of what the sentence before it says: it opens with a causal
-#: connective ("Because …", "For …", "That is why …") or says someone explains ("explained their reasoning")
-_POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|for\s+(?!example|instance|a\s+moment|once)|since|so\s+that"
+#: connective ("Because …", "For they said …", "That is why …"; not the preposition: "For years …",
+#: "For Alex, …") or says someone explains ("explained their reasoning")
+_POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|(?:for|since)\s+(?:he|she|it|they|we|i|you|there)\b(?!,)|so\s+that"
                           r"|(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:why|because))\b|\bexplain(?:s|ed|ing)?\b|\breasoning\b", re.I)
 
 #: a quoted question asking why ("'Tell me why?'", "'Why did you get married?'"): not the "Why, …!" of
@@ -153,6 +154,10 @@ def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]
     ("It looked out of place. Jordan explained their reasoning: 'It is a recent addition.'", 0.25)
     >>> len(reason_spans(_sentences([Passage("It looked out of place. Jordan came in.", "c")])))  # no reason: the sentences alone
     2
+    >>> len(reason_spans(_sentences([Passage("It looked out of place. For years it had hung there.", "c")])))  # "for" a preposition
+    2
+    >>> len(reason_spans(_sentences([Passage("It looked out of place. For it had been painted.", "c")])))
+    3
     """
     out = [(dataclasses.replace(s, text=trimmed(s.text)) if w else s, float(w)) for s in sentences for w in [reason_weight(s.text)]]
     for b, s in enumerate(sentences):
