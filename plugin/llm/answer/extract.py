@@ -91,7 +91,7 @@ from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
-from .reasons import reason_score, reason_spans
+from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
@@ -255,12 +255,9 @@ def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequen
                 ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
     """The first line, chosen and rejected spans of a why-question: the sentences (or a sentence)
     that best state what it asks together with the reason they give (:mod:`.reasons`)."""
-    spans = reason_spans(sentences)
-    scored = {id(s): reason_score(s, w, q) for s, w in spans}
-    # a tie goes to the span whose own text (not the dialogue before it) says more of the question
-    shown = [q.coverage(_roots(s.text)) for s, _ in spans]
-    order = sorted(range(len(spans)), key=lambda k: (-scored[id(spans[k][0])], -shown[k], spans[k][0].passage, k))
-    return _sentence_answer(question, qt, q, [s for s, _ in spans], order, lambda s: scored[id(s)], cite)
+    spans, scores, order = ranked_reasons(question, q, sentences)
+    scored = {id(s): scores[k] for k, s in enumerate(spans)}
+    return _sentence_answer(question, qt, q, spans, order, lambda s: scored[id(s)], cite)
 
 
 def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from .question import _Question
-from .words import _root, _Sentence
+from .words import _root, _roots, _Sentence
 
 #: a connective that plainly introduces a reason or a purpose
 _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+(?:to|that)|so\s+as\s+to|due\s+to|owing\s+to|on\s+account\s+of"
@@ -60,6 +60,9 @@ TRIM_AFTER = 40
 #: how far (in sentences) a reason may be given after what it explains, and how many turns
 #: (paragraphs) of a dialogue before the "why" say what it asks about
 AFTER, EXCHANGE = 2, 4
+
+#: the words of an "of" phrase after a noun ("the obedience of the troops"): they qualify it, it is what is asked about
+_OF_PHRASE = re.compile(r"\bof\s+(?:(?:the|a|an|his|her|their|its|my|our|your)\s+)?([\w'’-]+)", re.I)
 
 #: the words of a question that ask for a reason itself ("What reason did X give …?")
 _REASON_WORDS = frozenset(_root(w) for w in ("reason", "reasons", "purpose", "motive", "cause"))
@@ -188,3 +191,27 @@ def reason_score(span: _Sentence, weight: float, q: _Question) -> float:
     tokens = span.tokens | (_REASON_WORDS if weight > 0 else frozenset())
     asks = span.text.rstrip("'’\"”)_*] ").endswith("?")  # a question states no reason: it is asked, not answered
     return q.coverage(tokens) * (1 + weight) * (ASKED if asks else 1)
+
+
+def ranked_reasons(question: str, q: _Question, sentences: Sequence[_Sentence]
+                   ) -> tuple[list[_Sentence], list[float], list[int]]:
+    """The spans that may answer a why-question (:func:`reason_spans`), their scores
+    (:func:`reason_score`) and their indices best first. A tie goes to the span whose own text (not the
+    dialogue before it) says more of the question, then to the one saying more of it besides the
+    words of an "of" phrase ("Why does X value the obedience of the troops?": the obedience, more
+    than the troops), then to the first.
+
+    >>> question = "Why does Cruz value the obedience of the troops?"
+    >>> q = _Question(question, ["Cruz"])
+    >>> said = [_Sentence(0, t, _roots(t)) for t in ("Cruz eyed the troops.", "Obedience was a tool, and Cruz wielded it.")]
+    >>> spans, scores, order = ranked_reasons(question, q, said)
+    >>> scores[0] == scores[1], spans[order[0]].text
+    (True, 'Obedience was a tool, and Cruz wielded it.')
+    """
+    spans = reason_spans(sentences)
+    scores = [reason_score(s, w, q) for s, w in spans]
+    shown = [q.coverage(_roots(s.text)) for s, _ in spans]
+    qualifiers = frozenset(_root(m.group(1).lower()) for m in _OF_PHRASE.finditer(question))
+    heads = [q.coverage(s.tokens - qualifiers) for s, _ in spans]
+    order = sorted(range(len(spans)), key=lambda k: (-scores[k], -shown[k], -heads[k], spans[k][0].passage, k))
+    return [s for s, _ in spans], scores, order
