@@ -60,3 +60,11 @@ def test_what_reason_and_for_what_purpose_ask_why():
     assert [classify(q).kind for q in ("What reason did Edgar give?", "For what purpose did Mira come?",
                                        "What was the reason for the storm?", "What reasonable price did Edgar ask?")] == [
         "why", "why", "why", "what"]
+
+
+def test_a_reply_in_text_without_paragraphs_is_the_next_quotation_past_the_speech_tag():
+    ps = [_chunk("The storm rose. 'Is there oil in the lamp?' asked Mira. 'There is.' 'Would it burn all night?' asked Mira. "
+                 "'All night, and longest in a storm.' 'Why longest in a storm?' asked Mira. 'Because the ships need it most.' "
+                 "The lamp burned on.")]
+    found = extract_answer("Why does the lamp burn longest in a storm?", ps)
+    assert found.first_line == "'Why longest in a storm?' asked Mira. 'Because the ships need it most.' [1]", found.first_line

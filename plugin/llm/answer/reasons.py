@@ -47,6 +47,10 @@ _POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|(?:f
 #: surprise, nor a narrator's question ("Why did he not go on?": nobody answers it)
 _ASKS_WHY = re.compile(r"(?:^[\"“‘']|[\"“‘']\s*\w).*?\bwhy\b(?![,!])[^.!?]*\?|\bwhy\b(?![,!])[^.!?]*\?\s*[\"”’']", re.I)
 
+#: a sentence opening a quotation, and one ending in a question
+_OPENS_QUOTE = re.compile(r"^[\"“‘']")
+_ENDS_ASKING = re.compile(r"\?[\s'’\"”)_*\]]*$")
+
 #: how much a span that gives a reason weighs over one that does not: a reply to a why asked in
 #: dialogue (more by a plain connective's when it opens with "Because …"), a plain connective, a weaker sign
 REPLY, CAUSAL, WEAKER = 0.3, 0.25, 0.15
@@ -58,7 +62,7 @@ ASKED = 0.5
 TRIM_AFTER = 40
 
 #: how far (in sentences) a reason may be given after what it explains, and how many turns
-#: (paragraphs) of a dialogue before the "why" say what it asks about
+#: (paragraphs; twice as many sentences at most) of a dialogue before the "why" say what it asks about
 AFTER, EXCHANGE = 2, 4
 
 #: the words of an "of" phrase after a noun ("the obedience of the troops"): they qualify it, it is what is asked about
@@ -112,14 +116,17 @@ def _span(sentences: Sequence[_Sentence], a: int, b: int, shown: int | None = No
 
 def _replies(sentences: Sequence[_Sentence]) -> list[tuple[int, int, int]]:
     """The dialogue turns that answer a quoted why-question: (first sentence of the exchange, first
-    sentence of the "why" turn, the reply's first sentence), the reply being the first sentence of the
-    paragraph right after a paragraph that asks why, and no question itself.
+    sentence shown of the "why" turn, the reply's first sentence). The reply is the first sentence
+    after the why (past its speech tag, "asked Scrooge.") that opens another turn — a new paragraph,
+    or a new quotation where the text keeps no paragraphs — and asks nothing itself.
 
     >>> from ragprov.llm.engine import Passage
     >>> from ragprov.llm.answer.words import _sentences
     >>> s = _sentences([Passage("'You are fettered,' said Scrooge.\\n\\n'Tell me why?'\\n\\n'I wear it,' replied the Ghost.", "c")])
-    >>> [(a, w, b) for a, w, b in _replies(s)]
+    >>> _replies(s)
     [(0, 1, 2)]
+    >>> _replies(_sentences([Passage("'To a poor one most.' 'Why to a poor one?' asked he. 'Because it needs it.'", "c")]))
+    [(0, 1, 3)]
     >>> _replies(_sentences([Passage("'Why?'\\n\\n'Why did you marry?'", "c")]))  # a why asked back answers nothing
     []
     >>> _replies(_sentences([Passage("'Why, how late you are!' said she.\\n\\n'We had work to do,' replied the girl.", "c")]))
@@ -128,17 +135,24 @@ def _replies(sentences: Sequence[_Sentence]) -> list[tuple[int, int, int]]:
     []
     """
     out = []
-    for b in range(1, len(sentences)):
-        s, before = sentences[b], sentences[b - 1]
-        if s.passage != before.passage or s.paragraph == before.paragraph:
+    for w, s in enumerate(sentences):
+        if not _ASKS_WHY.search(s.text):
             continue
-        turn = [k for k in range(b - 1, max(-1, b - 1 - EXCHANGE), -1)
-                if sentences[k].passage == s.passage and sentences[k].paragraph == before.paragraph]
-        if turn and any(_ASKS_WHY.search(sentences[k].text) for k in turn) and not s.text.rstrip("'’\"” ").endswith("?"):
-            w = a = turn[-1]  # the exchange: up to EXCHANGE turns before the "why"
-            while a > 0 and sentences[a - 1].passage == s.passage and before.paragraph - sentences[a - 1].paragraph <= EXCHANGE:
-                a -= 1
-            out.append((a, w, b))
+        b = w + 1
+        while b < len(sentences) and sentences[b].passage == s.passage and sentences[b].text[:1].islower():
+            b += 1  # the why's speech tag
+        if b >= len(sentences) or sentences[b].passage != s.passage:
+            continue
+        reply = sentences[b]
+        if (reply.paragraph == s.paragraph and not _OPENS_QUOTE.match(reply.text)) or _ENDS_ASKING.search(reply.text):
+            continue  # the asker goes on, or a question is asked back
+        shown = w if reply.paragraph == s.paragraph else min(  # the why's turn, where turns are paragraphs
+            k for k in range(max(0, w - 2), w + 1) if sentences[k].passage == s.passage and sentences[k].paragraph == s.paragraph)
+        a = shown  # the exchange: a few turns (or sentences) before the why
+        while (a > 0 and sentences[a - 1].passage == s.passage and w - a < 2 * EXCHANGE
+               and s.paragraph - sentences[a - 1].paragraph <= EXCHANGE):
+            a -= 1
+        out.append((a, shown, b))
     return out
 
 
@@ -189,7 +203,7 @@ def reason_score(span: _Sentence, weight: float, q: _Question) -> float:
     True
     """
     tokens = span.tokens | (_REASON_WORDS if weight > 0 else frozenset())
-    asks = span.text.rstrip("'’\"”)_*] ").endswith("?")  # a question states no reason: it is asked, not answered
+    asks = _ENDS_ASKING.search(span.text) is not None  # a question states no reason: it is asked, not answered
     return q.coverage(tokens) * (1 + weight) * (ASKED if asks else 1)
 
 
