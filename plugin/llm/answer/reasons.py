@@ -5,10 +5,13 @@ A reason is said in a few general ways, each found here by its form, never by it
 - inside the sentence that states what is asked, by a causal connective ("because", "so that", "in
   order to", "due to", ", for he kept …", "since it …", "just to lighten …": :data:`_CAUSAL`,
   :data:`_WEAKER`);
-- in a sentence right after it that points back to it ("Because …", "For …", "That is why …", "X
-  explained their reasoning …": :data:`_POINTS_BACK`), up to two sentences on;
+- in a sentence right after it that points back to it ("Because …", "For they said …", "That is why
+  …", "X explained their reasoning …": :data:`_POINTS_BACK`), up to two sentences on;
 - in dialogue, by the turn that answers a quoted why-question ("'Tell me why?' — 'I wear the chain I
   forged in life,' replied the Ghost."), the exchange before it saying what the "why" asks about.
+
+The first line states the best span: a sentence cut after its reason's clause, two or three
+sentences ending in the one giving the reason, or the "why" asked and the reply.
 
 Each such *span* (a sentence, or the sentences from the one stating the asked predicate to the one
 giving its reason) is scored by how much of the question its words cover, times a bonus for how
