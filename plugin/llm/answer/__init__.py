@@ -10,6 +10,7 @@ each importing only the ones above it:
 - :mod:`~ragprov.llm.answer.records`: :class:`Candidate`, :class:`Extraction` and the candidate being collected
 - :mod:`~ragprov.llm.answer.relations`: relational questions ("Who is X's R?") and the sentences stating them
 - :mod:`~ragprov.llm.answer.sentence`: answers that are a sentence (why / what / how, yes-no)
+- :mod:`~ragprov.llm.answer.reasons`: why-questions: the span stating what is asked with the reason given for it
 - :mod:`~ragprov.llm.answer.yesno`: yes-no questions: the sentence stating the asked predication, affirmed or denied
 - :mod:`~ragprov.llm.answer.speech`: quotations and their speakers
 - :mod:`~ragprov.llm.answer.things`, :mod:`~ragprov.llm.answer.places`: noun phrases and place phrases

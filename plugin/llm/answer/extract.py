@@ -52,10 +52,13 @@ evidence supports it. The algorithm, deterministic and question-independent:
    husband" does not; nor does a name the act of "the man Belle married" is not said of, :func:`_acted`);
    an act on one singled out ("Who sent the last transmission?") must be said itself (:func:`_qualified_act`);
    "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
-   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A why /
-   what / how question is answered by the best-aligned sentence (a why-question prefers one giving
-   a reason, and reads a sentence that points back — "And that's worth more than protocol." — with
-   the sentence before it), without the "A → B:" header of a relationship; a yes-no question by
+   which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A what /
+   how question is answered by the best-aligned sentence, a why-question (or "What reason …?") by the
+   best-aligned span giving a reason (:mod:`.reasons`: a sentence with a causal connective, one with
+   the sentence after it that gives the reason — "Because …", "X explained their reasoning …" —, a
+   dialogue turn answering a quoted "why" with the exchange before it; a sentence that points back —
+   "And that's worth more than protocol." — is read with the one before it), without the "A → B:"
+   header of a relationship; a yes-no question by
    "Yes" or "No" and the sentence that best states its predication (:mod:`.yesno`: its adjuncts —
    "visibly", "at night" — weigh little, a quotation over several sentences is one statement, a
    supposition weighs less): "No" when the focus of the question stands after a denial in its clause
@@ -88,6 +91,7 @@ from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
@@ -144,6 +148,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing
+    elif qt.kind == "why":  # the span stating the asked predicate and the reason given for it
+        first, chosen, rejected = _why_answer(question, qt, q, sentences, cite)
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
         first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)
@@ -243,6 +249,15 @@ def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: S
     marks = cite([s.passage])
     first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
     return first, chosen, rejected
+
+
+def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], cite: _Citations
+                ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected spans of a why-question: the sentences (or a sentence)
+    that best state what it asks together with the reason they give (:mod:`.reasons`)."""
+    spans, scores, order = ranked_reasons(question, q, sentences)
+    scored = {id(s): scores[k] for k, s in enumerate(spans)}
+    return _sentence_answer(question, qt, q, spans, order, lambda s: scored[id(s)], cite)
 
 
 def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,

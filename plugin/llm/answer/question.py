@@ -81,7 +81,7 @@ def classify(question: str) -> QuestionType:
         return QuestionType("where", {_GEO: 1.0, _ORG: 0.5}, True)
     if first == "when":
         return QuestionType("when", {_EVENT: 1.0}, True)
-    if first == "why":
+    if first == "why" or re.match(r"(?:for\s+)?what\s+(?:(?:is|was|were|are)\s+(?:the\s+)?)?(?:reason|purpose|motive)s?\b", low):
         return QuestionType("why", {}, False)
     if first == "how":
         return QuestionType("how", {}, False)
