@@ -71,3 +71,19 @@ def test_an_existential_question_needs_a_sentence_saying_the_thing():
     assert _first("Is there a dog in the tower?", "Edgar worked in the tower.").startswith("The data does not answer")
     # must not fire: a sentence saying the thing answers
     assert _first("Is there a dog in the tower?", "A dog slept in the tower.").startswith("Yes: A dog")
+
+
+def test_a_yes_no_question_after_an_opening_adjunct_is_answered_yes_or_no():
+    question = "After Mira left, was the door of the tower still locked?"
+    assert _first(question, "The door of the tower was locked, as Edgar had locked it.").startswith("Yes: The door")
+    assert _first("In the first watch, does Edgar tell Mira he agrees that the lamp is broken?",
+                  'Edgar looked up. "I agree, Mira. The lamp is broken," he said.').startswith('Yes: "I agree, Mira.')
+    # must not fire: a wh-question after an opening phrase still asks its wh-word
+    assert not _first("After Mira left, who locked the door of the tower?", "Edgar locked the door of the tower.").startswith(("Yes", "No"))
+
+
+def test_ajar_is_the_contrary_of_shut_even_when_an_adverb_follows():
+    question = "Were the doors of the tower shut tight when Mira arrived?"
+    assert _first(question, "When Mira arrived, the doors of the tower stood ajar.").startswith("No: When Mira")
+    # must not fire: the doors said to be shut tight
+    assert _first(question, "When Mira arrived, the doors of the tower were shut tight.").startswith("Yes: When Mira")

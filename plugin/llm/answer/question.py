@@ -54,6 +54,10 @@ class QuestionType:
     ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
     >>> classify("When he calls at the house, where does the girl say her master is?").kind, classify("When does he call, and where?").kind
     ('where', 'when')
+    >>> classify("After the Ghost left, was the door locked?").kind, classify("In the first briefing, does Alex agree?").kind
+    ('yes-no', 'yes-no')
+    >>> classify("In which city, after the war, did he live?").kind  # a wh-word in the opening phrase: it asks
+    'which'
     """
 
     kind: str
@@ -110,10 +114,14 @@ def classify(question: str) -> QuestionType:
     return QuestionType("what", {}, False)
 
 
-#: a question that opens with a when-clause ("When Scrooge calls at his nephew's house, where does the girl
-#: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word, says what is asked
-_LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
-                           r"[^,?]+,\s+(?P<main>(?:where|who|whom|whose|what|which|how|why)\b.*)$", re.I)
+#: a question that opens with a clause or phrase of time or place ("When Scrooge calls at his nephew's house,
+#: where does the girl say …?", "After the Ghost left, was the door …?", "In the first briefing, does …?"; not
+#: "When does …?", "In which city …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
+_LEADING_WHEN = re.compile(r"^(?:when|after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
+                           r"(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
+                           r"(?![^,?]*\b(?:what|which|who|whom|whose|where|how|why)\b)[^,?]+,\s+"
+                           r"(?P<main>(?:where|who|whom|whose|what|which|how|why|is|are|was|were|do|does|did|has|have|had|can|could|"
+                           r"will|would|should)\b.*)$", re.I)
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)
