@@ -87,3 +87,12 @@ def test_ajar_is_the_contrary_of_shut_even_when_an_adverb_follows():
     assert _first(question, "When Mira arrived, the doors of the tower stood ajar.").startswith("No: When Mira")
     # must not fire: the doors said to be shut tight
     assert _first(question, "When Mira arrived, the doors of the tower were shut tight.").startswith("Yes: When Mira")
+
+
+def test_a_pronoun_opening_the_next_sentence_says_the_subject_the_sentence_before_names():
+    question = "Was the door of the tower still double-locked?"
+    text = "Edgar examined the door of the tower by the lamp. It was double-locked, as he had left it."
+    assert _first(question, text).startswith("Yes: It was double-locked"), _first(question, text)
+    # must not fire: the sentence before names another thing; the pronoun is not the door
+    assert _first(question, "Edgar examined the lamp of the tower. It was double-locked, as he had left it.").startswith(
+        "The data does not answer")

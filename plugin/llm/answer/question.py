@@ -58,6 +58,8 @@ class QuestionType:
     ('yes-no', 'yes-no')
     >>> classify("In which city, after the war, did he live?").kind  # a wh-word in the opening phrase: it asks
     'which'
+    >>> classify("Once inside, how often did he call?").kind, classify("When he woke, was it dark?").kind
+    ('what', 'yes-no')
     """
 
     kind: str
@@ -68,7 +70,7 @@ class QuestionType:
 def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
-    main = _LEADING_WHEN.match(text)
+    main = _LEADING_WHEN.match(text) or _LEADING_ADJUNCT.match(text)
     if main:  # "When Scrooge calls, where does the girl say …?": the main clause asks
         text = main.group("main")
     low = text.lower()
@@ -114,14 +116,17 @@ def classify(question: str) -> QuestionType:
     return QuestionType("what", {}, False)
 
 
-#: a question that opens with a clause or phrase of time or place ("When Scrooge calls at his nephew's house,
-#: where does the girl say …?", "After the Ghost left, was the door …?", "In the first briefing, does …?"; not
-#: "When does …?", "In which city …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
-_LEADING_WHEN = re.compile(r"^(?:when|after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
-                           r"(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
-                           r"(?![^,?]*\b(?:what|which|who|whom|whose|where|how|why)\b)[^,?]+,\s+"
-                           r"(?P<main>(?:where|who|whom|whose|what|which|how|why|is|are|was|were|do|does|did|has|have|had|can|could|"
-                           r"will|would|should)\b.*)$", re.I)
+#: a question that opens with a when-clause ("When Scrooge calls at his nephew's house, where does the girl
+#: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
+_AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b"
+_LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
+                           r"[^,?]+,\s+(?P<main>(?:(?:where|who|whom|whose|what|which|how|why)\b|" + _AUX_OPENING + r").*)$", re.I)
+
+#: a yes-no question that opens with another phrase or clause of time or place ("After the Ghost left, was the
+#: door …?", "In the first briefing, does …?"; not "In which city …?"): its main clause after the comma asks
+_LEADING_ADJUNCT = re.compile(r"^(?:after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
+                              r"(?![^,?]*\b(?:what|which|who|whom|whose|where|when|how|why)\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
+                              re.I)
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)

@@ -249,12 +249,39 @@ def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str])
     return sum(1 for n in names if n[0] in tokens or (len(n) <= 2 and n[-1] in tokens)) / len(names)
 
 
-def _said(s: _Sentence, weights: dict[str, float]) -> set[str]:
-    """The question's terms a sentence says, itself or by a contrary word."""
-    said = {t for t in weights if t in s.tokens}
+def _said(s: _Sentence, weights: dict[str, float], question: str = "") -> set[str]:
+    """The question's terms a sentence says, itself, by a contrary word, or by a pronoun that opens it
+    and stands for the question's subject (:func:`_antecedent`)."""
+    said = {t for t in weights if t in s.tokens} | (_antecedent(s, question) & weights.keys())
     for w in re.findall(r"[a-z][a-z-]+", s.low):
         said.update(t for t in _contrary(w) if t in weights)
     return said
+
+
+#: a sentence opened by a pronoun for a thing or things, its subject
+_OPENS_WITH_IT = re.compile(r"^\W*(?:it|they|this|these)\b(?!\s+(?:is|was)\s+(?:not\s+)?(?:that|to|for)\b)", re.I)
+
+
+def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
+    """The roots of a yes-no question's subject, a noun after a determiner ("was the door …?"), where the
+    sentence opens with a pronoun ("It was double-locked") and the sentence before it says that noun: the
+    pronoun stands for it. None for a subject that is a name (a name's pronouns count in :func:`_linked`).
+
+    >>> q = "Was the door still locked?"
+    >>> said = lambda text, before: sorted(_antecedent(_Sentence(0, text, _roots(text), before=before), q))
+    >>> said("It was double-locked.", "He examined the door. ")
+    ['door']
+    >>> said("It was double-locked.", "He examined the window. "), said("He was double-locked.", "He examined the door. ")
+    ([], [])
+    """
+    if not question or not _OPENS_WITH_IT.match(s.text):
+        return frozenset()
+    m = _SUBJECT.match(_main(question))
+    if m is None or not re.search(r"\s(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+\S+$", m.group(0)):
+        return frozenset()
+    subject = _roots(m.group(0).split()[-1])
+    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
+    return subject if subject and subject <= _roots(previous) else frozenset()
 
 
 #: words that make a sentence a supposition, not a statement ("If he be like to die", "the potential death of …")
@@ -291,7 +318,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
-    said = _said(s, weights)
+    said = _said(s, weights, question)
     cover = (sum(weights[t] for t in said) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
