@@ -96,3 +96,12 @@ def test_a_pronoun_opening_the_next_sentence_says_the_subject_the_sentence_befor
     # must not fire: the sentence before names another thing; the pronoun is not the door
     assert _first(question, "Edgar examined the lamp of the tower. It was double-locked, as he had left it.").startswith(
         "The data does not answer")
+
+
+def test_a_verb_said_only_by_a_noun_names_the_event_and_a_statement_outweighs_it():
+    question = "Does Edgar die in the end?"
+    first = _first(question, "Mira grieves over Edgar's death at the harbour.", "Edgar, who did not die, rowed home.")
+    assert first.startswith("No: Edgar, who did not die"), first
+    # must not fire: a statement by the verb answers as before
+    first = _first(question, "Edgar died at the harbour.", "Mira, who did not weep, rowed home.")
+    assert first.startswith("Yes: Edgar died"), first

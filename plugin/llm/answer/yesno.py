@@ -284,6 +284,46 @@ def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
     return subject if subject and subject <= _roots(previous) else frozenset()
 
 
+#: the weight of a question's verb said only by a noun after a determiner or a possessive ("his death" for "die")
+NOMINAL = 0.5
+
+#: what before a noun makes it name an event it does not state ("the death", "his death", "Tim's death")
+_REFERRING = re.compile(r"(?:^|\s)(?:the|a|an|his|her|their|its|this|that|whose|[\w-]+['’]s?)\s*$", re.I)
+
+
+def _verb(question: str) -> str | None:
+    """The root of the verb of a question asked with do ("Did Tiny Tim die …?" → die); None for other questions.
+
+    >>> _verb("Did Tiny Tim die in the end?"), _verb("After he left, did the man speak?"), _verb("Was Tim ill?")
+    ('die', 'speak', None)
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if m is None or not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
+        return None
+    after = re.match(r"\s+([a-z][\w-]*)", main[m.end():])
+    return _root(after.group(1)) if after else None
+
+
+def _nominal(s: _Sentence, verb: str) -> bool:
+    """Whether a sentence says ``verb`` (a root) only by a noun after a determiner or a possessive, a noun
+    that is no verb ("the death of Tiny Tim", "his death"): it names the event, it does not state it.
+
+    >>> nominal = lambda text: _nominal(_Sentence(0, text, _roots(text)), "die")
+    >>> nominal("Bob mourns his son's death."), nominal("Tiny Tim, who did not die, grew strong."), nominal("Tim was dead.")
+    (True, False, False)
+    """
+    found = False
+    for m in re.finditer(r"[A-Za-z][\w-]*", s.text):
+        if verb not in _word_roots(m.group(0)):
+            continue
+        word = m.group(0).lower()
+        if lemmas(word, "v") or not lemmas(word, "n") or not _REFERRING.search(s.text[:m.start()]):
+            return False
+        found = True
+    return found
+
+
 #: words that make a sentence a supposition, not a statement ("If he be like to die", "the potential death of …")
 _HYPOTHETICAL = frozenset("if unless whether potential potentially possible possibly possibility perhaps maybe might "
                           "suppose supposing imagine imagined lest".split())
@@ -319,7 +359,9 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
-    cover = (sum(weights[t] for t in said) / total * (0.6 + 0.4 * link)) if total else link
+    verb = _verb(question)
+    weak = NOMINAL * weights[verb] if verb in said and _nominal(s, verb) else 0.0  # "his death" names, not states, it
+    cover = ((sum(weights[t] for t in said) - weak) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
     there = _THERE.match(_main(question))
