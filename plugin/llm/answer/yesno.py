@@ -287,8 +287,9 @@ def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
 #: the weight of a question's verb said only by a noun after a determiner or a possessive ("his death" for "die")
 NOMINAL = 0.5
 
-#: what before a noun makes it name an event it does not state ("the death", "his death", "Tim's death")
-_REFERRING = re.compile(r"(?:^|\s)(?:the|a|an|his|her|their|its|this|that|whose|[\w-]+['’]s?)\s*$", re.I)
+#: what before a noun makes it name an event it does not state ("the death", "his death", "Tim's death", "the
+#: potential death", "Tim's illness and death"): a determiner or a possessive, up to two words after it
+_REFERRING = re.compile(r"(?:^|\s)(?:the|a|an|his|her|their|its|this|that|whose|[\w-]+['’]s?)\s+(?:[\w-]+\s+){0,2}$", re.I)
 
 
 def _verb(question: str) -> str | None:
@@ -312,6 +313,8 @@ def _nominal(s: _Sentence, verb: str) -> bool:
     >>> nominal = lambda text: _nominal(_Sentence(0, text, _roots(text)), "die")
     >>> nominal("Bob mourns his son's death."), nominal("Tiny Tim, who did not die, grew strong."), nominal("Tim was dead.")
     (True, False, False)
+    >>> nominal("They mourn Tim's illness and death."), nominal("Death came for Tim.")  # no determiner: it states
+    (True, False)
     """
     found = False
     for m in re.finditer(r"[A-Za-z][\w-]*", s.text):
