@@ -71,3 +71,37 @@ def test_an_existential_question_needs_a_sentence_saying_the_thing():
     assert _first("Is there a dog in the tower?", "Edgar worked in the tower.").startswith("The data does not answer")
     # must not fire: a sentence saying the thing answers
     assert _first("Is there a dog in the tower?", "A dog slept in the tower.").startswith("Yes: A dog")
+
+
+def test_a_yes_no_question_after_an_opening_adjunct_is_answered_yes_or_no():
+    question = "After Mira left, was the door of the tower still locked?"
+    assert _first(question, "The door of the tower was locked, as Edgar had locked it.").startswith("Yes: The door")
+    assert _first("In the first watch, does Edgar tell Mira he agrees that the lamp is broken?",
+                  'Edgar looked up. "I agree, Mira. The lamp is broken," he said.').startswith('Yes: "I agree, Mira.')
+    # must not fire: a wh-question after an opening phrase still asks its wh-word
+    assert not _first("After Mira left, who locked the door of the tower?", "Edgar locked the door of the tower.").startswith(("Yes", "No"))
+
+
+def test_ajar_is_the_contrary_of_shut_even_when_an_adverb_follows():
+    question = "Were the doors of the tower shut tight when Mira arrived?"
+    assert _first(question, "When Mira arrived, the doors of the tower stood ajar.").startswith("No: When Mira")
+    # must not fire: the doors said to be shut tight
+    assert _first(question, "When Mira arrived, the doors of the tower were shut tight.").startswith("Yes: When Mira")
+
+
+def test_a_pronoun_opening_the_next_sentence_says_the_subject_the_sentence_before_names():
+    question = "Was the door of the tower still double-locked?"
+    text = "Edgar examined the door of the tower by the lamp. It was double-locked, as he had left it."
+    assert _first(question, text).startswith("Yes: It was double-locked"), _first(question, text)
+    # must not fire: the sentence before names another thing; the pronoun is not the door
+    assert _first(question, "Edgar examined the lamp of the tower. It was double-locked, as he had left it.").startswith(
+        "The data does not answer")
+
+
+def test_a_verb_said_only_by_a_noun_names_the_event_and_a_statement_outweighs_it():
+    question = "Does Edgar die in the end?"
+    first = _first(question, "Mira grieves over Edgar's death at the harbour.", "Edgar, who did not die, rowed home.")
+    assert first.startswith("No: Edgar, who did not die"), first
+    # must not fire: a statement by the verb answers as before
+    first = _first(question, "Edgar died at the harbour.", "Mira, who did not weep, rowed home.")
+    assert first.startswith("Yes: Edgar died"), first

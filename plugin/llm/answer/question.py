@@ -54,6 +54,12 @@ class QuestionType:
     ['yes-no', 'how-many', 'when', 'when', 'when', 'what', 'how']
     >>> classify("When he calls at the house, where does the girl say her master is?").kind, classify("When does he call, and where?").kind
     ('where', 'when')
+    >>> classify("After the Ghost left, was the door locked?").kind, classify("In the first briefing, does Alex agree?").kind
+    ('yes-no', 'yes-no')
+    >>> classify("In which city, after the war, did he live?").kind  # a wh-word in the opening phrase: it asks
+    'which'
+    >>> classify("Once inside, how often did he call?").kind, classify("When he woke, was it dark?").kind
+    ('what', 'yes-no')
     """
 
     kind: str
@@ -64,7 +70,7 @@ class QuestionType:
 def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
-    main = _LEADING_WHEN.match(text)
+    main = _LEADING_WHEN.match(text) or _LEADING_ADJUNCT.match(text)
     if main:  # "When Scrooge calls, where does the girl say …?": the main clause asks
         text = main.group("main")
     low = text.lower()
@@ -111,9 +117,16 @@ def classify(question: str) -> QuestionType:
 
 
 #: a question that opens with a when-clause ("When Scrooge calls at his nephew's house, where does the girl
-#: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word, says what is asked
+#: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
+_AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b"
 _LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
-                           r"[^,?]+,\s+(?P<main>(?:where|who|whom|whose|what|which|how|why)\b.*)$", re.I)
+                           r"[^,?]+,\s+(?P<main>(?:(?:where|who|whom|whose|what|which|how|why)\b|" + _AUX_OPENING + r").*)$", re.I)
+
+#: a yes-no question that opens with another phrase or clause of time or place ("After the Ghost left, was the
+#: door …?", "In the first briefing, does …?"; not "In which city …?"): its main clause after the comma asks
+_LEADING_ADJUNCT = re.compile(r"^(?:after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
+                              r"(?![^,?]*\b(?:what|which|who|whom|whose|where|when|how|why)\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
+                              re.I)
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 from .lexicon import lemmas
 from .question import _TITLES, _Question
@@ -53,6 +54,21 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
                    r"|(?:during|throughout|when|while|whenever|until|as\s+soon\s+as)\b[^,;?]*)", re.I)
 
 
+#: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
+#: "In the first briefing, does …?"): an adjunct
+_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b)", re.I)
+
+
+def _main(question: str) -> str:
+    """A yes-no question without its opening adjunct (:data:`_LEADING`), from its auxiliary on.
+
+    >>> _main("After the Ghost left, was the door still locked?"), _main("Was the door, too, locked?")
+    ('was the door still locked?', 'Was the door, too, locked?')
+    """
+    m = _LEADING.match(question)
+    return question[m.end():] if m and not re.match(r"\s*(?:is|are|was|were|do|does|did|has|have|had)\b", question, re.I) else question
+
+
 @functools.lru_cache(maxsize=256)
 def _adjuncts(question: str) -> frozenset[str]:
     """The roots of a yes-no question's adjuncts: its manner adverbs, hedges and times.
@@ -65,16 +81,21 @@ def _adjuncts(question: str) -> frozenset[str]:
     []
     >>> sorted(_adjuncts("Did Scrooge once love Belle?"))  # "once" an adverb of time, not a clause
     []
+    >>> sorted(_adjuncts("In the first briefing, does Alex agree?"))  # an opening phrase
+    ['brief', 'first']
     """
-    out = {_root(w) for w in re.findall(r"[a-z]+", question.lower())
+    main = _main(question)
+    out = {_root(w) for w in re.findall(r"[a-z]+", main.lower())
            if w in _HEDGES or (w.endswith("ly") and len(w) > 5 and w not in _NOT_ADVERBS)}
-    for m in _TIME.finditer(question):
+    for m in _TIME.finditer(main):
         out.update(_roots(m.group(0)))
+    out.update(_roots(question[:len(question) - len(main)]))
     return frozenset(out)
 
 
 #: pairs of contrary words (general English): one said of a thing denies the other
-_CONTRARIES = ("open shut", "open closed", "alive dead", "awake asleep", "full empty", "present absent", "rich poor",
+_CONTRARIES = ("open shut", "open closed", "ajar shut", "ajar closed",
+               "alive dead", "awake asleep", "full empty", "present absent", "rich poor",
                "young old", "new old", "light dark", "happy sad", "true false", "right wrong", "early late",
                "hot cold", "warm cold", "safe dangerous", "friendly hostile", "kind cruel", "strong weak",
                "loud quiet", "loud silent", "fast slow", "wet dry", "clean dirty", "win lose", "accept refuse",
@@ -89,13 +110,21 @@ _NEGATING_PREFIX = re.compile(r"^(?:(?P<sure>un|non-?)|in|im|il|ir|dis)(?=[a-z]{
 
 
 @functools.lru_cache(maxsize=1)
-def _contrary_roots() -> dict[str, frozenset[str]]:
+def _contrary_roots() -> Mapping[str, frozenset[str]]:
+    """Each word root of :data:`_CONTRARIES` → the roots of its contraries, read-only (the cached value is shared).
+
+    >>> sorted(_contrary_roots()["shut"])
+    ['ajar', 'open']
+    >>> _contrary_roots()["shut"] = frozenset()
+    Traceback (most recent call last):
+    TypeError: 'mappingproxy' object does not support item assignment
+    """
     pairs: dict[str, set[str]] = {}
     for pair in _CONTRARIES:
         a, b = (_root(w) for w in pair.split())
         pairs.setdefault(a, set()).add(b)
         pairs.setdefault(b, set()).add(a)
-    return {k: frozenset(v) for k, v in pairs.items()}
+    return MappingProxyType({k: frozenset(v) for k, v in pairs.items()})
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -143,14 +172,17 @@ def _focus(question: str, q: _Question) -> frozenset[str]:
     (['attack', 'team'], ['shut'])
     >>> f("Does Jordan Hayes embrace fantastical theories?")  # a name for subject
     ['embrac', 'fantast', 'theori']
+    >>> f("After the Ghost left, was the door still locked?")  # after an opening adjunct
+    ['lock']
     """
-    for m in (_THERE.match(question), _IT_NOUN.match(question)):
+    main = _main(question)
+    for m in (_THERE.match(main), _IT_NOUN.match(main)):
         if m is not None:
             return frozenset({_root(m.group(m.lastgroup or 0).split()[-1].lower())})
-    m = _SUBJECT.match(question)
-    after = [r for w in re.findall(r"[\w'’-]+", question[m.end():]) for r in _word_roots(w)] if m else list(q.rest)
+    m = _SUBJECT.match(main)
+    after = [r for w in re.findall(r"[\w'’-]+", main[m.end():]) for r in _word_roots(w)] if m else list(q.rest)
     terms = [t for t in after if t in q.rest and t not in _adjuncts(question)]
-    predicate = _predicate(question, terms)
+    predicate = _predicate(main, terms)
     return frozenset({predicate} if predicate else terms or q.rest)
 
 
@@ -217,12 +249,82 @@ def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str])
     return sum(1 for n in names if n[0] in tokens or (len(n) <= 2 and n[-1] in tokens)) / len(names)
 
 
-def _said(s: _Sentence, weights: dict[str, float]) -> set[str]:
-    """The question's terms a sentence says, itself or by a contrary word."""
-    said = {t for t in weights if t in s.tokens}
+def _said(s: _Sentence, weights: dict[str, float], question: str = "") -> set[str]:
+    """The question's terms a sentence says, itself, by a contrary word, or by a pronoun that opens it
+    and stands for the question's subject (:func:`_antecedent`)."""
+    said = {t for t in weights if t in s.tokens} | (_antecedent(s, question) & weights.keys())
     for w in re.findall(r"[a-z][a-z-]+", s.low):
         said.update(t for t in _contrary(w) if t in weights)
     return said
+
+
+#: a sentence opened by a pronoun for a thing or things, its subject
+_OPENS_WITH_IT = re.compile(r"^\W*(?:it|they|this|these)\b(?!\s+(?:is|was)\s+(?:not\s+)?(?:that|to|for)\b)", re.I)
+
+
+def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
+    """The roots of a yes-no question's subject, a noun after a determiner ("was the door …?"), where the
+    sentence opens with a pronoun ("It was double-locked") and the sentence before it says that noun: the
+    pronoun stands for it. None for a subject that is a name (a name's pronouns count in :func:`_linked`).
+
+    >>> q = "Was the door still locked?"
+    >>> said = lambda text, before: sorted(_antecedent(_Sentence(0, text, _roots(text), before=before), q))
+    >>> said("It was double-locked.", "He examined the door. ")
+    ['door']
+    >>> said("It was double-locked.", "He examined the window. "), said("He was double-locked.", "He examined the door. ")
+    ([], [])
+    """
+    if not question or not _OPENS_WITH_IT.match(s.text):
+        return frozenset()
+    m = _SUBJECT.match(_main(question))
+    if m is None or not re.search(r"\s(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+\S+$", m.group(0)):
+        return frozenset()
+    subject = _roots(m.group(0).split()[-1])
+    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
+    return subject if subject and subject <= _roots(previous) else frozenset()
+
+
+#: the weight of a question's verb said only by a noun after a determiner or a possessive ("his death" for "die")
+NOMINAL = 0.5
+
+#: what before a noun makes it name an event it does not state ("the death", "his death", "Tim's death", "the
+#: potential death", "Tim's illness and death"): a determiner or a possessive, up to two words after it
+_REFERRING = re.compile(r"(?:^|\s)(?:the|a|an|his|her|their|its|this|that|whose|[\w-]+['’]s?)\s+(?:[\w-]+\s+){0,2}$", re.I)
+
+
+def _verb(question: str) -> str | None:
+    """The root of the verb of a question asked with do ("Did Tiny Tim die …?" → die); None for other questions.
+
+    >>> _verb("Did Tiny Tim die in the end?"), _verb("After he left, did the man speak?"), _verb("Was Tim ill?")
+    ('die', 'speak', None)
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if m is None or not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
+        return None
+    after = re.match(r"\s+([a-z][\w-]*)", main[m.end():])
+    return _root(after.group(1)) if after else None
+
+
+def _nominal(s: _Sentence, verb: str) -> bool:
+    """Whether a sentence says ``verb`` (a root) only by a noun after a determiner or a possessive, a noun
+    that is no verb ("the death of Tiny Tim", "his death"): it names the event, it does not state it.
+
+    >>> nominal = lambda text: _nominal(_Sentence(0, text, _roots(text)), "die")
+    >>> nominal("Bob mourns his son's death."), nominal("Tiny Tim, who did not die, grew strong."), nominal("Tim was dead.")
+    (True, False, False)
+    >>> nominal("They mourn Tim's illness and death."), nominal("Death came for Tim.")  # no determiner: it states
+    (True, False)
+    """
+    found = False
+    for m in re.finditer(r"[A-Za-z][\w-]*", s.text):
+        if verb not in _word_roots(m.group(0)):
+            continue
+        word = m.group(0).lower()
+        if lemmas(word, "v") or not lemmas(word, "n") or not _REFERRING.search(s.text[:m.start()]):
+            return False
+        found = True
+    return found
 
 
 #: words that make a sentence a supposition, not a statement ("If he be like to die", "the potential death of …")
@@ -259,11 +361,13 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
-    said = _said(s, weights)
-    cover = (sum(weights[t] for t in said) / total * (0.6 + 0.4 * link)) if total else link
+    said = _said(s, weights, question)
+    verb = _verb(question)
+    weak = NOMINAL * weights[verb] if verb in said and _nominal(s, verb) else 0.0  # "his death" names, not states, it
+    cover = ((sum(weights[t] for t in said) - weak) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
-    there = _THERE.match(question)
+    there = _THERE.match(_main(question))
     if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
         cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
     return cover * 0.5 if _linked(names, near | passage) < 1 else cover
@@ -294,6 +398,9 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Were the doors shut when they arrived?"
     >>> denies("When they arrived, the doors stood open.", q, _Question(q, [])), denies("The doors were not open.", q, _Question(q, []))
     (True, False)
+    >>> q = "Were the doors to the vault shut tight?"  # a contrary says the predicate, though the focus is another word
+    >>> [denies(t, q, _Question(q, [])) for t in ("The doors to the vault stood ajar.", "The doors to the vault were shut tight.")]
+    [True, False]
     >>> q = "Is the panel a recent addition?"  # a denial in another clause, or before a comma, does not count
     >>> denies("This panel is a recent addition — covering something they didn't want found.", q, _Question(q, []))
     False
@@ -329,8 +436,8 @@ def denies(text: str, question: str, q: _Question) -> bool:
             for r in _contrary(tok):
                 if r in weights:
                     contrary.setdefault(r, not denied)
-    said = {**contrary, **said}  # the word itself, where the sentence says it, before its contrary
-    voted = {t: d for t, d in said.items() if t in focus} or said
+    # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
+    voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
     return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
 
 
