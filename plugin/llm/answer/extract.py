@@ -89,6 +89,7 @@ from .lexicon import asked_kind, kind_fit
 from .question import _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
+from .slots import slot_answer
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
 from .words import _roots, _Sentence, _sentences
@@ -132,6 +133,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
 
     thing = None
     kind = asked_kind(question) if qt.kind in ("what", "which") else None
+    filled = slot_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
     if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):  # "what creature …": a common noun
         # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
@@ -139,7 +141,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         if kind:
             top = ranked_sentences()[:1]
             thing = _of_kind(thing, kind, sentences[top[0]] if top else None, passages)
-    if qt.wants_name and q.rest:
+    if filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
+        s = sentences[filled[0]]
+        chosen = Candidate(filled[1], None, round(scores[filled[0]], 6), (s.passage,), "the phrase in the asked slot",
+                           cover=round(scores[filled[0]], 6))
+        first, rejected = f"The answer is {filled[1]} {cite([s.passage])}.", ()
+    elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line

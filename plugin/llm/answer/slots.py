@@ -1,0 +1,271 @@
+"""The slot a what-question asks: align the question's verb (or the word its stranded preposition
+follows) with a sentence and take the noun phrase standing where the wh-word stands — the verb's
+object ("What did she pull out of her bundle?"), the object of the question's preposition ("What is
+Alex fidgeting with?"), the complement of "made of", the N of "the N of X" for "what N"
+("From what stronghold …?": "in the stronghold of the Mansion House"). A pronoun object ("pressed
+it down") stands for the noun phrase its clause took before ("seized the extinguisher-cap").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from ..text import STOPWORDS
+from .lexicon import asked_noun, lemmas, same_act
+from .words import _AUXILIARIES, _root, _Sentence
+
+#: the words that open a noun phrase (a determiner, a possessive, a number word)
+_OPENERS = frozenset("the a an his her their its our my your this that these those some another every each one two three".split())
+
+#: the particles and adverbs a verb may take before its object ("pull out", "pressed down")
+_PARTICLES = frozenset("out down up off away back in on over forth about aside together again".split())
+
+#: the object pronouns that stand for a noun phrase said before them
+_PRONOUNS = frozenset("it them".split())
+
+#: the prepositions: a phrase after one is no object of the verb
+_PREPOSITIONS = frozenset("of in on at to from with by for into onto upon over under through behind beside near across "
+                          "along among around about against between toward towards within without during after before "
+                          "like as than".split())
+
+#: a word of a sentence and where it starts
+_TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[,;:!?.()\"“”—–]")
+
+#: "What did X VERB …?", "What object did X press …?": the auxiliary after the wh-part and what follows it
+_FRAME = re.compile(r"^\s*(?:(?P<p>[a-z]+)\s+)?(?i:what|which)(?:\s+(?:[a-z-]+\s+of\s+)?[a-z-]+)??\s+"
+                    r"(?P<aux>is|was|are|were|do|does|did|has|had|have|will|would|can|could)\s+(?P<rest>.+?)[\s?.!]*$",
+                    re.I)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """What a what-question asks: the words that may be its verb (lower-case, in order), the
+    preposition whose object it asks (None: the verb's object), the word before that preposition
+    and the noun it asks a kind of."""
+
+    verbs: tuple[str, ...]
+    prep: str | None
+    before_prep: str | None
+    noun: str | None
+
+
+def frame(question: str) -> Frame | None:
+    """The slot a "What (N) AUX SUBJECT VERB …?" question asks; None for other questions. Its verb
+    is the first word after the subject (a name, or a determiner and a noun) that WordNet has as a
+    verb; the preposition whose object it asks ends the question or follows the verb before no
+    object ("fiddling with while walking"). A question opening with a preposition ("From what
+    stronghold …?") asks only "the N of X".
+
+    >>> frame("What did the charwoman pull out of her bundle?")
+    Frame(verbs=('pull',), prep=None, before_prep=None, noun=None)
+    >>> frame("What was the chain made of?").prep, frame("What is Alex fidgeting with?")
+    ('of', Frame(verbs=('fidgeting',), prep='with', before_prep='fidgeting', noun=None))
+    >>> frame("What was Sam fiddling with while walking the hallway?").prep, frame("What does the alien device emit?").verbs
+    ('with', ('emit',))
+    >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
+    (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold'), None)
+    """
+    m = _FRAME.match(" ".join(question.split()))
+    if m is None or (m.group("p") and m.group("p").lower() not in _PREPOSITIONS):
+        return None
+    if m.group("p"):
+        return Frame((), None, None, asked_noun(question))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest"))
+    low = [w.lower() for w in words]
+    prep = low[-1] if len(low) > 1 and low[-1] in _PREPOSITIONS else None
+    if prep == "of" and low[-2] == "made":
+        return Frame(("made",), "of", "made", asked_noun(question))
+    v = _verb_at(words)
+    if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
+        return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
+    after = _after_particles(low, v + 1)
+    if prep is None and after < len(low) and low[after] in _PREPOSITIONS and (after + 1 == len(low) or _CONJUNCTION.match(low[after + 1])):
+        prep = low[after]
+    before = low[-2] if prep and low[-1] == prep and words[-2][:1].islower() else (low[after - 1] if prep else None)
+    return Frame((low[v],), prep, before, asked_noun(question))
+
+
+#: verbs of saying, thinking and wanting: their object is a clause ("What does she say is good enough?")
+_CLAUSE_VERBS = frozenset(_root(w) for w in "say tell think hope believe know wish want suppose expect claim remember "
+                          "reckon guess imagine fear feel".split())
+
+#: nouns that ask for a reason ("What reason did he give …?"): a clause answers, not a noun phrase
+_REASON_NOUNS = frozenset("reason reasons cause causes purpose motive explanation".split())
+
+#: a word that opens a clause after a stranded preposition ("fiddling with while walking")
+_CONJUNCTION = re.compile(r"^(?:while|when|as|before|after|during|since|until|because|if|and|but|or|to)$")
+
+
+def _verb_at(words: Sequence[str]) -> int | None:
+    """The index of the verb after the subject of ``words`` (a question after its auxiliary): the
+    first word after a name or a determiner's noun that WordNet has as a verb."""
+    i = 0
+    while i < len(words) and (words[i][:1].isupper() or words[i].lower() in _OPENERS):
+        i += 1
+    if i and words[i - 1].lower() in _OPENERS:
+        i += 1  # the determiner's noun ("the charwoman pull")
+    for k in range(max(i, 1) if words and words[0][:1].isupper() or i else 0, len(words)):
+        w = words[k].lower()
+        if w not in STOPWORDS and w not in _AUXILIARIES and w[:1].isalpha() and lemmas(w, "v"):
+            return k
+    return None
+
+
+def fill(fr: Frame, s: _Sentence, asked: frozenset[str]) -> str | None:
+    """The phrase of sentence ``s`` in the slot ``fr`` asks (``asked``: the question's word roots,
+    which the phrase must not only repeat); None when the sentence does not have it.
+
+    >>> s = _Sentence(0, "Scrooge seized the ruler with such energy that the singer fled.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    'the ruler'
+    >>> s = _Sentence(0, "He seized the extinguisher-cap, and by a sudden action pressed it down upon its head.", frozenset())
+    >>> fill(frame("What object did Scrooge press down over its head?"), s, frozenset({"press", "head"}))
+    'the extinguisher-cap'
+    >>> s = _Sentence(0, "It was long; and it was made (for Scrooge observed it closely) of cash-boxes, keys, padlocks.", frozenset())
+    >>> fill(frame("What was the chain made of?"), s, frozenset({"chain", "made"}))
+    'cash-boxes, keys, padlocks'
+    >>> s = _Sentence(0, "The Lord Mayor, in the stronghold of the mighty Mansion House, gave orders.", frozenset())
+    >>> fill(frame("From what stronghold did the Lord Mayor order his cooks?"), s, frozenset({"lord", "mayor", "order"}))
+    'the mighty Mansion House'
+
+    It does not fire on a sentence whose verb has no object, nor on an object the question says:
+
+    >>> s = _Sentence(0, "Scrooge seized upon the moment and left.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    >>> s = _Sentence(0, "Scrooge grabbed the boy.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    """
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    if fr.noun is not None:  # "the stronghold of the Mansion House" for "what stronghold"
+        for i in range(2, len(low) - 2):  # in a place: "in the stronghold of X", not "the state of technology"
+            if _root(low[i]) == _root(fr.noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _PREPOSITIONS:
+                found = _phrase(toks, i + 2, asked)
+                if found:
+                    return found
+    anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
+    if fr.prep == "of" and fr.before_prep == "made":
+        anchors = ["made"]
+    for i, w in enumerate(low):
+        if not any(w == a or _root(w) == _root(a) or same_act(w, a) for a in anchors):
+            continue
+        j = _after_particles(low, i + 1)
+        if fr.prep is not None:
+            j = _to_prep(low, j, fr.prep)
+            if j is None:
+                continue
+            j += 1
+        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
+        acts = {_root(a) for a in anchors}
+        if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
+            return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
+    return None
+
+
+def _after_particles(low: Sequence[str], j: int) -> int:
+    """The first word from ``j`` that is no particle nor -ly adverb ("pressed down", "quickly")."""
+    while j < len(low) and (low[j] in _PARTICLES or low[j].endswith("ly")) and not (j + 1 < len(low) and low[j + 1] in _OPENERS
+                                                                                  and low[j] in _PREPOSITIONS):
+        j += 1
+    return j
+
+
+def _to_prep(low: Sequence[str], j: int, prep: str) -> int | None:
+    """The index of ``prep`` within the clause from ``j`` (a parenthesis skipped: "made (for …) of"), else None."""
+    depth = 0
+    for k in range(j, min(len(low), j + 12)):
+        if low[k] == "(":
+            depth += 1
+        elif low[k] == ")":
+            depth -= 1
+        elif depth == 0 and low[k] == prep:
+            return k
+        elif depth == 0 and low[k] in ",;:.!?" and k > j + 4:
+            return None
+    return None
+
+
+def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> str | None:
+    """The noun phrase opening at token ``j``: a determiner and up to four words up to a function word or
+    a mark, with "of X" after it and a list of bare nouns ("cash-boxes, keys, padlocks"); None when
+    none opens there or it says only the question's words."""
+    if j >= len(toks) or not toks[j][0][:1].isalpha():
+        return None
+    low = [t.lower() for t, _ in toks]
+    if low[j] in _PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
+        return None
+    end = j + 1 if low[j] in _OPENERS else j
+    while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
+        end += 1
+    if end == j or (end == j + 1 and low[j] in _OPENERS):
+        return None
+    if end + 1 < len(low) and low[end] == "of" and (low[end + 1] in _OPENERS or toks[end + 1][0][:1].isalpha()):
+        tail = _phrase(toks, end + 1, frozenset())
+        if tail:
+            end = end + 1 + len(tail.split())
+    while (low[j] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
+           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
+        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
+    text = toks[j][0] if end == j + 1 else _span(toks, j, end)
+    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
+    if not words or _root(words[-1].lower()) in asked:
+        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
+    return text
+
+
+def _span(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
+    last, start = toks[end - 1]
+    return _text_of(toks, j, start + len(last))
+
+
+def _text_of(toks: Sequence[tuple[str, int]], j: int, stop: int) -> str:
+    out = []
+    for t, a in toks:
+        if a >= toks[j][1] and a < stop:
+            out.append(("" if t in ",;:" else " ") + t)
+    return "".join(out).strip()
+
+
+def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) -> str | None:
+    """The noun phrase a pronoun object after the verb at ``i`` stands for: the nearest one before it
+    in the sentence that no preposition governs and no possessive opens ("seized the extinguisher-cap,
+    and by a sudden action pressed it")."""
+    low = [t.lower() for t, _ in toks]
+    for k in range(i - 1, 0, -1):
+        if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and low[k - 1] not in _PREPOSITIONS:
+            found = _phrase(toks, k, asked)
+            if found:
+                return found
+    return None
+
+
+#: how many of the best-aligned sentences the slot is looked for in
+SLOT_SENTENCES = 3
+
+
+def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                least: float) -> tuple[int, str] | None:
+    """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
+    :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
+    cover at least ``least`` of the question (``scores``); None when the question asks no slot or none fills it.
+
+    >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
+    ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
+    >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
+    (1, 'the ruler')
+    >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
+    (None, None)
+    """
+    fr = frame(question)
+    if fr is None:
+        return None
+    asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < least:
+            break
+        found = fill(fr, sentences[k], asked)
+        if found:
+            return k, found
+    return None
