@@ -86,10 +86,10 @@ from collections.abc import Callable, Sequence
 from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
-from .question import _PERSON, QuestionType, _Question, classify
+from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .records import Candidate, Extraction
-from .slots import slot_answer
+from .slots import slot_answer, where_answer
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .things import _stranded, _thing_head
 from .words import _roots, _Sentence, _sentences
@@ -148,6 +148,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         first, rejected = f"The answer is {filled[1]} {cite([s.passage])}.", ()
     elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
+        placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind == "where" and chosen is None else None
+        if placed is not None:  # no place candidate is supported enough: the place after the asked act in its sentence
+            s = sentences[placed[0]]
+            chosen = Candidate(placed[1], _GEO, round(scores[placed[0]], 6), (s.passage,), "the place after the asked act",
+                               cover=round(scores[placed[0]], 6))
+            first = f"The answer is {placed[1]} {cite([s.passage])}."
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing

@@ -108,7 +108,7 @@ def _verb_at(words: Sequence[str]) -> int | None:
         i += 1  # the determiner's noun ("the charwoman pull")
     for k in range(max(i, 1) if words and words[0][:1].isupper() or i else 0, len(words)):
         w = words[k].lower()
-        if w not in STOPWORDS and w not in _AUXILIARIES and w[:1].isalpha() and lemmas(w, "v"):
+        if words[k][:1].islower() and w not in STOPWORDS and w not in _AUXILIARIES and lemmas(w, "v"):
             return k
     return None
 
@@ -241,15 +241,16 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
     return None
 
 
-#: how many of the best-aligned sentences the slot is looked for in
-SLOT_SENTENCES = 3
+#: how many of the best-aligned sentences the slot is looked for in, and the least share of the best one's score
+#: each must have: the sentence that says the act may say less of the question's other words
+SLOT_SENTENCES, SLOT_SHARE = 10, 0.4
 
 
 def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
                 least: float) -> tuple[int, str] | None:
     """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
     :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
-    cover at least ``least`` of the question (``scores``); None when the question asks no slot or none fills it.
+    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``); None when the question asks no slot or none fills it.
 
     >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
@@ -262,10 +263,66 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     if fr is None:
         return None
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
-        if scores[k] < least:
+        if scores[k] < max(least, SLOT_SHARE * top):
             break
         found = fill(fr, sentences[k], asked)
         if found:
             return k, found
+    return None
+
+
+#: "Where did the apprentices sleep?", "Where does the vibration seem to come from?"
+_WHERE = re.compile(r"^\s*(?i:where)\s+(?:is|was|are|were|do|does|did|has|had|have|will|would|can|could)\s+(?P<rest>.+?)[\s?.!]*$")
+
+#: the prepositions of place a where-answer's phrase follows
+_PLACE_PREPS = frozenset("in at inside into under on upon beside near within from to toward towards onto behind across "
+                         "through beneath below above over outside".split())
+
+
+def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                 least: float) -> tuple[int, str] | None:
+    """For "Where AUX SUBJECT VERB …?", the sentence (its index) and the place phrase after the
+    question's verb in its clause (a preposition of place and a noun phrase; the question's stranded
+    preposition when it ends with one: "come from"), from the sentences :func:`slot_answer` reads.
+
+    >>> ss = [_Sentence(0, "He stood with Scrooge beside him in a baker's doorway, and sprinkled incense.", frozenset())]
+    >>> where_answer("Where does the Spirit stand while sprinkling incense?", ss, [0], [0.5], 0.15)
+    (0, "a baker's doorway")
+    >>> where_answer("Where does the Spirit sleep?", ss, [0], [0.5], 0.15), where_answer("Who stands there?", ss, [0], [1], 0.1)
+    (None, None)
+    """
+    m = _WHERE.match(" ".join(question.split()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
+    v = _verb_at(words)
+    if v is None:
+        return None
+    verb, last = words[v].lower(), words[-1].lower()
+    preps = frozenset({last}) if last in _PLACE_PREPS and len(words) > v + 1 else _PLACE_PREPS
+    asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        found = _place_after(sentences[k], verb, preps, asked)
+        if found:
+            return k, found
+    return None
+
+
+def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str]) -> str | None:
+    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym) in its clause."""
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if not (_root(w) == _root(verb) or same_act(w, verb)):
+            continue
+        for j in range(i + 1, min(len(low) - 1, i + 12)):
+            if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
+                break
+            if low[j] in preps and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+                found = _phrase(toks, j + 1, asked)
+                if found:
+                    return found
     return None
