@@ -243,19 +243,23 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
 
 #: how many of the best-aligned sentences the slot is looked for in, and the least share of the best one's score
 #: each must have: the sentence that says the act may say less of the question's other words
-SLOT_SENTENCES, SLOT_SHARE = 10, 0.4
+SLOT_SENTENCES, SLOT_SHARE = 12, 0.3
 
 
 def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
                 least: float) -> tuple[int, str] | None:
     """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
     :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
-    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``); None when the question asks no slot or none fills it.
+    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or
+    from the sentence after one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
 
     >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
     (1, 'the ruler')
+    >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of cash-boxes, keys.", frozenset())]
+    >>> slot_answer("What was the chain made of?", ss, [0], [0.5, 0.0], 0.15)
+    (1, 'cash-boxes, keys')
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
     (None, None)
     """
@@ -267,10 +271,16 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     for k in order[:SLOT_SENTENCES]:
         if scores[k] < max(least, SLOT_SHARE * top):
             break
-        found = fill(fr, sentences[k], asked)
-        if found:
-            return k, found
+        for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
+            if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
+                found = fill(fr, sentences[n], asked)
+                if found:
+                    return n, found
     return None
+
+
+#: a sentence that opens with a pronoun subject goes on about what the sentence before it said
+_GOES_ON = re.compile(r"^\W*(?:It|They|He|She)\b")
 
 
 #: "Where did the apprentices sleep?", "Where does the vibration seem to come from?"
