@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import STOPWORDS
-from .lexicon import asked_noun, lemmas, same_act
+from .lexicon import asked_kind, asked_noun, kind_fit, lemmas, same_act
 from .words import _AUXILIARIES, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
@@ -64,6 +64,8 @@ def frame(question: str) -> Frame | None:
     ('of', Frame(verbs=('fidgeting',), prep='with', before_prep='fidgeting', noun=None))
     >>> frame("What was Sam fiddling with while walking the hallway?").prep, frame("What does the alien device emit?").verbs
     ('with', ('emit',))
+    >>> frame("What did Cruz run their fingers over in the bay?")
+    Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None)
     >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
     (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold'), None)
     """
@@ -80,10 +82,13 @@ def frame(question: str) -> Frame | None:
     v = _verb_at(words)
     if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
         return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
-    after = _after_particles(low, v + 1)
-    if prep is None and after < len(low) and low[after] in _PREPOSITIONS and (after + 1 == len(low) or _CONJUNCTION.match(low[after + 1])):
-        prep = low[after]
-    before = low[-2] if prep and low[-1] == prep and words[-2][:1].islower() else (low[after - 1] if prep else None)
+    # a preposition without its object: the question's last word, or one before a conjunction or another
+    # preposition ("fiddling with while walking", "ran their fingers over in the bay")
+    at = len(low) - 1 if prep else next((j for j in range(v + 1, len(low) - 1) if low[j] in _PREPOSITIONS
+                                         and (low[j + 1] in _PREPOSITIONS or _CONJUNCTION.match(low[j + 1]))), None)
+    if at is not None:
+        prep = low[at]
+    before = low[at - 1] if at is not None and words[at - 1][:1].islower() and at - 1 >= v else None
     return Frame((low[v],), prep, before, asked_noun(question))
 
 
@@ -275,8 +280,23 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked)
                 if found:
-                    return n, found
+                    return n, _of_kind(found, asked_kind(question))
     return None
+
+
+def _of_kind(phrase: str, kind: str | None) -> str:
+    """The part of "X of Y" that is a kind of what the question asks (``kind``: :func:`asked_kind`), when
+    only Y is ("the sleek surface of a radio transmitter" for a piece of equipment); else the phrase.
+
+    >>> _of_kind("the sleek surface of a radio transmitter", "equipment"), _of_kind("a box of matches", None)
+    ('a radio transmitter', 'a box of matches')
+    >>> _of_kind("the stronghold of the Mansion House", "stronghold")
+    'the stronghold of the Mansion House'
+    """
+    head, of, tail = phrase.partition(" of ")
+    if kind is None or not of or kind_fit(head, kind) == 1 or kind_fit(tail, kind) != 1:
+        return phrase
+    return tail
 
 
 #: a sentence that opens with a pronoun subject goes on about what the sentence before it said
