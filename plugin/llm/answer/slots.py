@@ -111,7 +111,7 @@ def _verb_at(words: Sequence[str]) -> int | None:
         i += 1
     if i and words[i - 1].lower() in _OPENERS:
         i += 1  # the determiner's noun ("the charwoman pull")
-    for k in range(max(i, 1) if words and words[0][:1].isupper() or i else 0, len(words)):
+    for k in range(i, len(words)):
         w = words[k].lower()
         if words[k][:1].islower() and w not in STOPWORDS and w not in _AUXILIARIES and lemmas(w, "v"):
             return k
@@ -158,10 +158,10 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str]) -> str | None:
             continue
         j = _after_particles(low, i + 1)
         if fr.prep is not None:
-            j = _to_prep(low, j, fr.prep)
-            if j is None:
+            at = _to_prep(low, j, fr.prep)
+            if at is None:
                 continue
-            j += 1
+            j = at + 1
         found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
         acts = {_root(a) for a in anchors}
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
