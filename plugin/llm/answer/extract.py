@@ -133,8 +133,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
 
     thing = None
     kind = asked_kind(question) if qt.kind in ("what", "which") else None
-    filled = slot_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
-        if qt.kind in ("what", "which") and not qt.wants_name else None
+    filled = slot_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
     if filled is None and not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):
         # "what creature …": a common noun; what a preposition's object is, not whom: a person is no
         # answer ("Bob Cratchit" is the clerk, not what he warms himself at)
@@ -146,15 +145,16 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
-    if filled is not None:  # the phrase in the slot the wh-word stands for
+    if filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
         first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
     elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-        # no place candidate is supported enough: the place after the asked act in its sentence
+        # no candidate is supported enough: the place after the asked act in its sentence, or the phrase in the asked slot
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
-        if placed is not None:
-            first, chosen, rejected = _slot_line(placed, _GEO, "the place after the asked act", sentences, scores, cite)
+        if placed is not None or (filled is not None and chosen is None and qt.kind == "which"):
+            first, chosen, rejected = _slot_line(placed or filled, _GEO if placed else None, "the phrase in the asked slot",
+                                                 sentences, scores, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import STOPWORDS
-from .lexicon import asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .lexicon import OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
 from .words import _AUXILIARIES, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
@@ -118,9 +118,10 @@ def _verb_at(words: Sequence[str]) -> int | None:
     return None
 
 
-def fill(fr: Frame, s: _Sentence, asked: frozenset[str]) -> str | None:
+def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None) -> str | None:
     """The phrase of sentence ``s`` in the slot ``fr`` asks (``asked``: the question's word roots,
-    which the phrase must not only repeat); None when the sentence does not have it.
+    which the phrase must not only repeat; ``kind``: the kind of thing it asks, :func:`asked_kind`,
+    which a phrase in the verb's slot must not be known as something else of); None when the sentence does not have it.
 
     >>> s = _Sentence(0, "Scrooge seized the ruler with such energy that the singer fled.", frozenset())
     >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
@@ -139,6 +140,8 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str]) -> str | None:
 
     >>> s = _Sentence(0, "Scrooge seized upon the moment and left.", frozenset())
     >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    >>> s = _Sentence(0, "When the clock struck eleven, the ball broke up.", frozenset())
+    >>> fill(frame("Which tune does the fiddler strike up?"), s, frozenset({"fiddler", "strike"}), "tune")
     >>> s = _Sentence(0, "Scrooge grabbed the boy.", frozenset())
     >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
     """
@@ -164,6 +167,8 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str]) -> str | None:
             j = at + 1
         found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
         acts = {_root(a) for a in anchors}
+        if found and kind is not None and kind_fit(_of_kind(found, kind), kind) <= OTHER_FIT:
+            continue  # "the clock struck eleven" for which tune he struck up
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
     return None
@@ -271,6 +276,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     fr = frame(question)
     if fr is None:
         return None
+    kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
@@ -278,9 +284,9 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
             break
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
-                found = fill(fr, sentences[n], asked)
+                found = fill(fr, sentences[n], asked, kind)
                 if found:
-                    return n, _of_kind(found, asked_kind(question))
+                    return n, _of_kind(found, kind)
     return None
 
 
