@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import STOPWORDS
-from .lexicon import OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
 from .words import _AUXILIARIES, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
@@ -129,6 +129,8 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     >>> s = _Sentence(0, "He seized the extinguisher-cap, and by a sudden action pressed it down upon its head.", frozenset())
     >>> fill(frame("What object did Scrooge press down over its head?"), s, frozenset({"press", "head"}))
     'the extinguisher-cap'
+    >>> s = _Sentence(0, "It is also a fact that Scrooge had seen it.", frozenset())
+    >>> fill(frame("What does Scrooge see in the knocker?"), s, frozenset({"scroog", "see", "knocker"}))
     >>> s = _Sentence(0, "It was long; and it was made (for Scrooge observed it closely) of cash-boxes, keys, padlocks.", frozenset())
     >>> fill(frame("What was the chain made of?"), s, frozenset({"chain", "made"}))
     'cash-boxes, keys, padlocks'
@@ -172,6 +174,12 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
     return None
+
+
+def _says(fr: Frame, s: _Sentence) -> bool:
+    """Whether sentence ``s`` says the asked act (a word whose root is the question's verb's)."""
+    acts = {_root(a) for a in ([fr.before_prep] if fr.before_prep else fr.verbs)}
+    return any(_root(t.lower()) in acts for t in re.findall(r"[A-Za-z][\w'’-]*", s.text))
 
 
 def _after_particles(low: Sequence[str], j: int) -> int:
@@ -220,7 +228,9 @@ def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> s
         end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
     text = toks[j][0] if end == j + 1 else _span(toks, j, end)
     words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
-    if not words or _root(words[-1].lower()) in asked:
+    if not [w for w in words if w.lower() not in LIGHT_NOUNS and w.lower() not in _OPENERS]:
+        return None  # "every one", "something": no thing said
+    if _root(words[-1].lower()) in asked:
         return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
     return text
 
@@ -238,13 +248,20 @@ def _text_of(toks: Sequence[tuple[str, int]], j: int, stop: int) -> str:
     return "".join(out).strip()
 
 
+def _takes_object(word: str) -> bool:
+    """Whether the word before a noun phrase may be a verb taking it as its object: no preposition, no
+    auxiliary or copula, no adverb ("is also a fact" says what something is)."""
+    return (word not in _PREPOSITIONS and word not in _AUXILIARIES and word not in STOPWORDS and not word.endswith("ly")
+            and word[:1].isalpha())
+
+
 def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) -> str | None:
     """The noun phrase a pronoun object after the verb at ``i`` stands for: the nearest one before it
     in the sentence that no preposition governs and no possessive opens ("seized the extinguisher-cap,
     and by a sudden action pressed it")."""
     low = [t.lower() for t, _ in toks]
     for k in range(i - 1, 0, -1):
-        if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and low[k - 1] not in _PREPOSITIONS:
+        if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and _takes_object(low[k - 1]):
             found = _phrase(toks, k, asked)
             if found:
                 return found
@@ -267,6 +284,13 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
     (1, 'the ruler')
+    >>> slot_answer("What does Scrooge grab?", list(reversed(ss)), [0, 1], [0.5, 0.5], 0.15)
+    (0, 'the ruler')
+
+    The best-aligned sentence saying the act with no phrase in the slot ends the search:
+
+    >>> seen = [_Sentence(0, "Scrooge grabbed, in a fright, at nothing.", frozenset()), ss[1]]
+    >>> slot_answer("What does Scrooge grab?", seen, [0, 1], [0.5, 0.5], 0.15)
     >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of cash-boxes, keys.", frozenset())]
     >>> slot_answer("What was the chain made of?", ss, [0], [0.5, 0.0], 0.15)
     (1, 'cash-boxes, keys')
@@ -287,6 +311,8 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                 found = fill(fr, sentences[n], asked, kind)
                 if found:
                     return n, _of_kind(found, kind)
+                if n == k == order[0] and _says(fr, sentences[n]):
+                    return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
 
 
