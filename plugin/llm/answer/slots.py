@@ -43,12 +43,13 @@ _FRAME = re.compile(r"^\s*(?:(?P<p>[a-z]+)\s+)?(?i:what|which)(?:\s+(?:[a-z-]+\s
 class Frame:
     """What a what-question asks: the words that may be its verb (lower-case, in order), the
     preposition whose object it asks (None: the verb's object), the word before that preposition
-    and the noun it asks a kind of."""
+    and the noun it asks a kind of; ``subject``: it asks the verb's subject ("What approaches …?")."""
 
     verbs: tuple[str, ...]
     prep: str | None
     before_prep: str | None
     noun: str | None
+    subject: bool = False
 
 
 def frame(question: str) -> Frame | None:
@@ -58,18 +59,24 @@ def frame(question: str) -> Frame | None:
     object ("fiddling with while walking"). A question opening with a preposition ("From what
     stronghold …?") asks only "the N of X".
 
+    >>> frame("What approaches the team?").subject, frame("What does Mira carry?").subject
+    (True, False)
     >>> frame("What did the charwoman pull out of her bundle?")
-    Frame(verbs=('pull',), prep=None, before_prep=None, noun=None)
+    Frame(verbs=('pull',), prep=None, before_prep=None, noun=None, subject=False)
     >>> frame("What was the chain made of?").prep, frame("What is Alex fidgeting with?")
-    ('of', Frame(verbs=('fidgeting',), prep='with', before_prep='fidgeting', noun=None))
+    ('of', Frame(verbs=('fidgeting',), prep='with', before_prep='fidgeting', noun=None, subject=False))
     >>> frame("What was Sam fiddling with while walking the hallway?").prep, frame("What does the alien device emit?").verbs
     ('with', ('emit',))
     >>> frame("What did Cruz run their fingers over in the bay?")
-    Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None)
+    Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None, subject=False)
     >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
-    (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold'), None)
+    (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
     """
     m = _FRAME.match(" ".join(question.split()))
+    v = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
+    if m is None and v is not None and v.group(1) not in _AUXILIARIES and v.group(1) not in STOPWORDS and lemmas(v.group(1), "v") \
+            and asked_noun(question) is None:
+        return Frame((v.group(1),), None, None, None, subject=True)  # "What approaches the team …?"
     if m is None or (m.group("p") and m.group("p").lower() not in _PREPOSITIONS):
         return None
     if m.group("p"):
@@ -155,6 +162,8 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
                 found = _phrase(toks, i + 2, asked)
                 if found:
                     return found
+    if fr.subject:
+        return _subject(toks, fr.verbs[0], asked)
     anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
@@ -173,6 +182,34 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             continue  # "the clock struck eleven" for which tune he struck up
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
+    return None
+
+
+def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) -> str | None:
+    """The thing that does the asked act in a sentence: the noun an "-ing" form of the verb qualifies
+    ("an approaching drone"), or the lower-case noun phrase just before the verb ("the drone
+    approached"); a name or a pronoun is no thing.
+
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("The whir of an approaching drone cut through.")]
+    >>> _subject(toks, "approaches", frozenset({"approach"}))
+    'drone'
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("As Sam approached, the hum grew.")]
+    >>> _subject(toks, "approaches", frozenset({"approach"}))
+    """
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if i == 0 or not (_root(w) == _root(verb) or same_act(w, verb)):
+            continue
+        if w.endswith("ing") and low[i - 1] in _OPENERS and i + 1 < len(low) and toks[i + 1][0][:1].islower() \
+                and low[i + 1] not in STOPWORDS and _root(low[i + 1]) not in asked:
+            return toks[i + 1][0]
+        k = i - 1
+        while k > 0 and toks[k][0][:1].islower() and low[k] not in STOPWORDS and low[k] not in _OPENERS:
+            k -= 1
+        if k < i - 1 and low[k] in _OPENERS:
+            found = _phrase(toks, k, asked)
+            if found and len(found.split()) <= i - k:
+                return found
     return None
 
 
@@ -311,7 +348,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                 found = fill(fr, sentences[n], asked, kind)
                 if found:
                     return n, _of_kind(found, kind)
-                if n == k == order[0] and _says(fr, sentences[n]):
+                if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
 
