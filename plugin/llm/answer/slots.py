@@ -334,6 +334,9 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
     (None, None)
     """
+    replied = _reply(sentences, order, scores, least)
+    if replied is not None:
+        return replied
     fr = frame(question)
     if fr is None:
         return None
@@ -350,6 +353,41 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                     return n, _of_kind(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
+    return None
+
+
+#: a question in the text's dialogue that asks what or which
+_ASKED_IN_TEXT = re.compile(r"^\W*(?:what|which)\b[^?]*\?\W*$", re.I)
+
+
+#: a speech tag set apart from its quotation ("he rejoined.", "said Joe."): a short lower-case sentence
+_SPEECH_TAG = re.compile(r"^\W*[a-z][\w'’-]*(?:\s+[\w'’.-]+){0,3}[.!]?\W*$")
+
+
+def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> tuple[int, str] | None:
+    """The reply a what-question the text's dialogue asks itself gets: among the sentences
+    :func:`slot_answer` reads, a what/which question whose next sentence (a short turn of eight
+    words or fewer, no question) answers it ("'What Idol has displaced you?' 'A golden one.'").
+
+    >>> ss = [_Sentence(0, "'What Idol has displaced you?'", frozenset()), _Sentence(0, "'A golden one.'", frozenset())]
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15)
+    (1, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15)
+    (2, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15)
+    """
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        n = k + 1
+        while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
+            n += 1  # "'What Idol has displaced you?' he rejoined.": the tag of the question, not the reply
+        if not _ASKED_IN_TEXT.match(sentences[k].text) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
+            continue
+        turn = sentences[n].text.strip(" '\"‘’“”_*.!")
+        if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
+            return n, turn
     return None
 
 
