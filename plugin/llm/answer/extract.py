@@ -152,8 +152,9 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         # no candidate is supported enough: the place after the asked act in its sentence, or the phrase in the asked slot
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
-        if placed is not None or (filled is not None and chosen is None and qt.kind == "which"):
-            first, chosen, rejected = _slot_line(placed or filled, _GEO if placed else None, "the phrase in the asked slot",
+        found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        if found is not None:
+            first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
                                                  sentences, scores, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line

@@ -73,10 +73,10 @@ def frame(question: str) -> Frame | None:
     (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
     """
     m = _FRAME.match(" ".join(question.split()))
-    v = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
-    if m is None and v is not None and v.group(1) not in _AUXILIARIES and v.group(1) not in STOPWORDS and lemmas(v.group(1), "v") \
-            and asked_noun(question) is None:
-        return Frame((v.group(1),), None, None, None, subject=True)  # "What approaches the team …?"
+    subj = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
+    if m is None and subj is not None and subj.group(1) not in _AUXILIARIES and subj.group(1) not in STOPWORDS \
+            and lemmas(subj.group(1), "v") and asked_noun(question) is None:
+        return Frame((subj.group(1),), None, None, None, subject=True)  # "What approaches the team …?"
     if m is None or (m.group("p") and m.group("p").lower() not in _PREPOSITIONS):
         return None
     if m.group("p"):
