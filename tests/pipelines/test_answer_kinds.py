@@ -135,8 +135,8 @@ def test_what_with_a_head_noun_no_type_answers_takes_the_noun_phrase_the_text_ti
     # no phrase answers, and the best sentence does as before
     found = extract_answer("What colour was the lamp?", ps)
     assert found.first_line == "Edgar repaired the old lamp in the lighthouse [1].", found.first_line
-    # nor on a what-question without a head noun
-    assert extract_answer("What did Edgar repair?", ps).first_line == "Edgar repaired the old lamp in the lighthouse [1]."
+    # a what-question without a head noun takes the phrase in the asked verb's slot (its object), not a noun phrase candidate
+    assert extract_answer("What did Edgar repair?", ps).first_line == "The answer is the old lamp [1]."
 
 
 def test_a_question_that_only_names_someone_is_still_answered_by_a_sentence():
@@ -230,6 +230,6 @@ def test_a_bare_noun_standing_for_the_passage_entity_named_by_it_is_no_place_of_
 def test_what_a_question_ends_with_a_preposition_for_is_that_preposition_s_object_in_the_act_s_clause():
     ps = [Passage("Edgar came in from the storm, and Mira tried to warm herself at the stove; Edgar sat at the table.", "c1",
                   kind="chunk", mentions=PEOPLE)]
-    assert extract_answer("What does Mira try to warm herself at?", ps).first_line == "The answer is stove [1]."
+    assert extract_answer("What does Mira try to warm herself at?", ps).first_line == "The answer is the stove [1]."
     # only that preposition's object: nothing stands after "with", so the best sentence answers as before
     assert not extract_answer("What does Mira try to warm herself with?", ps).first_line.startswith("The answer is")

@@ -89,11 +89,12 @@ from collections.abc import Callable, Sequence
 from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
-from .question import _PERSON, QuestionType, _Question, classify
+from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
+from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
@@ -136,15 +137,29 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
 
     thing = None
     kind = asked_kind(question) if qt.kind in ("what", "which") else None
-    if not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):  # "what creature …": a common noun
-        # what a preposition's object is, not whom: a person is no answer ("Bob Cratchit" is the clerk, not what he warms himself at)
+    filled = slot_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
+    if filled is None and not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):
+        # "what creature …": a common noun; what a preposition's object is, not whom: a person is no
+        # answer ("Bob Cratchit" is the clerk, not what he warms himself at)
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
         if kind:
             top = ranked_sentences()[:1]
             thing = _of_kind(thing, kind, sentences[top[0]] if top else None, passages)
-    if qt.wants_name and q.rest:
+    first: str
+    chosen: Candidate | None
+    rejected: tuple[Candidate, ...]
+    if filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
+        first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
+    elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
+        # no candidate is supported enough: the place after the asked act in its sentence, or the phrase in the asked slot
+        placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
+            if qt.kind == "where" and chosen is None else None
+        found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        if found is not None:
+            first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
+                                                 sentences, scores, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing
@@ -156,6 +171,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
+
+
+def _slot_line(found: tuple[int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
+               cite: _Citations) -> tuple[str, Candidate, tuple[Candidate, ...]]:
+    """The first line, chosen and rejected candidates of a phrase ``found`` in a sentence (its index) in the asked slot."""
+    k, phrase = found
+    chosen = Candidate(phrase, type_, round(scores[k], 6), (sentences[k].passage,), why, cover=round(scores[k], 6))
+    return f"The answer is {phrase} {cite([sentences[k].passage])}.", chosen, ()
 
 
 class _Citations:

@@ -213,13 +213,47 @@ def asked_kind(question: str) -> str | None:
     >>> asked_kind("Which storybook character does he see?"), asked_kind("What piece of equipment does she check?")
     ('character', 'equipment')
     """
+    noun = asked_noun(question)
+    found = lemmas(noun) if noun else ()
+    return found[0] if found and is_category(found[0]) else None
+
+
+@functools.lru_cache(maxsize=1024)
+def asked_noun(question: str) -> str | None:
+    """The noun after the wh-word of a "what/which NOUN …" question, as written (a compound's head, the
+    noun before the auxiliary; after a light noun and "of", the noun of it); None when a verb, an
+    auxiliary or a name follows the wh-word. The one parser of that noun (:func:`asked_kind`,
+    :func:`~ragprov.llm.answer.things._thing_head`, :mod:`~ragprov.llm.answer.slots`).
+
+    >>> asked_noun("What creature hovered over the lab?"), asked_noun("Which storybook character does he see?")
+    ('creature', 'character')
+    >>> asked_noun("What approaches Mira?"), asked_noun("What does Mira use?"), asked_noun("What Cratchit child is it?")
+    (None, None, None)
+    >>> asked_noun("From what stronghold did the Lord Mayor order them?"), asked_noun("What kind of idol is it?")
+    ('stronghold', 'idol')
+    """
     m = _ASKED_NOUN.match(" ".join(question.split()))
     if m is None or m.group("n") in _NO_NOUN or (m.group("light") and m.group("light") not in LIGHT_NOUNS):
         return None
     # "Which storybook character does …": a compound's head, the noun before the auxiliary
-    noun = m.group("n2") if m.group("n2") and lemmas(m.group("n2")) else m.group("n")
-    found = lemmas(noun)
-    return found[0] if found and is_category(found[0]) else None
+    return m.group("n2") if m.group("n2") and lemmas(m.group("n2")) else m.group("n")
+
+
+#: the senses of a verb :func:`same_act` reads: a verb's rare senses make every verb a synonym of another
+ACT_SENSES = 8
+
+
+@functools.lru_cache(maxsize=16384)
+def same_act(word: str, other: str) -> bool:
+    """Whether two words are forms of verbs WordNet puts in one synset (among the first
+    :data:`ACT_SENSES` senses of each): "seized" says "grab"; a word is its own act only through
+    its lemma (the caller matches forms itself).
+
+    >>> same_act("seized", "grab"), same_act("grabbed", "seize"), same_act("seized", "scare"), same_act("the", "grab")
+    (True, True, False, False)
+    """
+    mine, theirs = _synsets(word, "v", ACT_SENSES), _synsets(other, "v", ACT_SENSES)
+    return bool(mine) and not set(mine).isdisjoint(theirs)
 
 
 #: the fit of a candidate WordNet knows as no kind of the asked noun, and of one it does not know (a name)

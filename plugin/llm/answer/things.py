@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..text import STOPWORDS
+from .lexicon import asked_noun
 from .question import _HEAD_TYPES, classify
 from .words import _AUXILIARIES, _root
 
@@ -37,10 +38,10 @@ def _thing_head(question: str) -> str | None:
     >>> _thing_head("What does Mira use?"), _thing_head("Which company builds it?"), _thing_head("What Cratchit child?")
     (None, None, None)
     """
-    m = re.match(r"\s*(?i:what|which)\s+([a-z][a-z-]*)\b", question)  # a capitalised word is a name, no head
-    if not m:
+    w = asked_noun(question)  # the one parser of the head: a verb or a name after the wh-word is none
+    if w is None:
         return None
-    w = m.group(1).lower()
+    w = w.lower()
     if w in _AUXILIARIES or w in STOPWORDS or w in _HEAD_TYPES or w.rstrip("s") in _HEAD_TYPES:
         return None
     if classify(question).kind not in ("what", "which"):

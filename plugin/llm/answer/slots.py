@@ -1,0 +1,465 @@
+"""The slot a what-question asks: align the question's verb (or the word its stranded preposition
+follows) with a sentence and take the noun phrase standing where the wh-word stands — the verb's
+object ("What did she pull out of her bundle?"), the object of the question's preposition ("What is
+Alex fidgeting with?"), the complement of "made of", the N of "the N of X" for "what N"
+("From what stronghold …?": "in the stronghold of the Mansion House"). A pronoun object ("pressed
+it down") stands for the noun phrase its clause took before ("seized the extinguisher-cap").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from ..text import STOPWORDS
+from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .words import _AUXILIARIES, _root, _Sentence
+
+#: the words that open a noun phrase (a determiner, a possessive, a number word)
+_OPENERS = frozenset("the a an his her their its our my your this that these those some another every each one two three".split())
+
+#: the particles and adverbs a verb may take before its object ("pull out", "pressed down")
+_PARTICLES = frozenset("out down up off away back in on over forth about aside together again".split())
+
+#: the object pronouns that stand for a noun phrase said before them
+_PRONOUNS = frozenset("it them".split())
+
+#: the prepositions: a phrase after one is no object of the verb
+_PREPOSITIONS = frozenset("of in on at to from with by for into onto upon over under through behind beside near across "
+                          "along among around about against between toward towards within without during after before "
+                          "like as than".split())
+
+#: a word of a sentence and where it starts
+_TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[,;:!?.()\"“”—–]")
+
+#: "What did X VERB …?", "What object did X press …?": the auxiliary after the wh-part and what follows it
+_FRAME = re.compile(r"^\s*(?:(?P<p>[a-z]+)\s+)?(?i:what|which)(?:\s+(?:[a-z-]+\s+of\s+)?[a-z-]+)??\s+"
+                    r"(?P<aux>is|was|are|were|do|does|did|has|had|have|will|would|can|could)\s+(?P<rest>.+?)[\s?.!]*$",
+                    re.I)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """What a what-question asks: the words that may be its verb (lower-case, in order), the
+    preposition whose object it asks (None: the verb's object), the word before that preposition
+    and the noun it asks a kind of; ``subject``: it asks the verb's subject ("What approaches …?")."""
+
+    verbs: tuple[str, ...]
+    prep: str | None
+    before_prep: str | None
+    noun: str | None
+    subject: bool = False
+
+
+def frame(question: str) -> Frame | None:
+    """The slot a "What (N) AUX SUBJECT VERB …?" question asks; None for other questions. Its verb
+    is the first word after the subject (a name, or a determiner and a noun) that WordNet has as a
+    verb; the preposition whose object it asks ends the question or follows the verb before no
+    object ("fiddling with while walking"). A question opening with a preposition ("From what
+    stronghold …?") asks only "the N of X".
+
+    >>> frame("What approaches the team?").subject, frame("What does Mira carry?").subject
+    (True, False)
+    >>> frame("What did the charwoman pull out of her bundle?")
+    Frame(verbs=('pull',), prep=None, before_prep=None, noun=None, subject=False)
+    >>> frame("What was the chain made of?").prep, frame("What is Alex fidgeting with?")
+    ('of', Frame(verbs=('fidgeting',), prep='with', before_prep='fidgeting', noun=None, subject=False))
+    >>> frame("What was Sam fiddling with while walking the hallway?").prep, frame("What does the alien device emit?").verbs
+    ('with', ('emit',))
+    >>> frame("What did Cruz run their fingers over in the bay?")
+    Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None, subject=False)
+    >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
+    (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
+    """
+    m = _FRAME.match(" ".join(question.split()))
+    subj = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
+    if m is None and subj is not None and subj.group(1) not in _AUXILIARIES and subj.group(1) not in STOPWORDS \
+            and lemmas(subj.group(1), "v") and asked_noun(question) is None:
+        return Frame((subj.group(1),), None, None, None, subject=True)  # "What approaches the team …?"
+    if m is None or (m.group("p") and m.group("p").lower() not in _PREPOSITIONS):
+        return None
+    if m.group("p"):
+        return Frame((), None, None, asked_noun(question))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest"))
+    low = [w.lower() for w in words]
+    prep = low[-1] if len(low) > 1 and low[-1] in _PREPOSITIONS else None
+    if prep == "of" and low[-2] == "made":
+        return Frame(("made",), "of", "made", asked_noun(question))
+    v = _verb_at(words)
+    if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
+        return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
+    # a preposition without its object: the question's last word, or one before a conjunction or another
+    # preposition ("fiddling with while walking", "ran their fingers over in the bay")
+    at = len(low) - 1 if prep else next((j for j in range(v + 1, len(low) - 1) if low[j] in _PREPOSITIONS
+                                         and (low[j + 1] in _PREPOSITIONS or _CONJUNCTION.match(low[j + 1]))), None)
+    if at is not None:
+        prep = low[at]
+    before = low[at - 1] if at is not None and words[at - 1][:1].islower() and at - 1 >= v else None
+    return Frame((low[v],), prep, before, asked_noun(question))
+
+
+#: verbs of saying, thinking and wanting: their object is a clause ("What does she say is good enough?")
+_CLAUSE_VERBS = frozenset(_root(w) for w in "say tell think hope believe know wish want suppose expect claim remember "
+                          "reckon guess imagine fear feel".split())
+
+#: nouns that ask for a reason ("What reason did he give …?"): a clause answers, not a noun phrase
+_REASON_NOUNS = frozenset("reason reasons cause causes purpose motive explanation".split())
+
+#: a word that opens a clause after a stranded preposition ("fiddling with while walking")
+_CONJUNCTION = re.compile(r"^(?:while|when|as|before|after|during|since|until|because|if|and|but|or|to)$")
+
+
+def _verb_at(words: Sequence[str]) -> int | None:
+    """The index of the verb after the subject of ``words`` (a question after its auxiliary): the
+    first word after a name or a determiner's noun that WordNet has as a verb."""
+    i = 0
+    while i < len(words) and (words[i][:1].isupper() or words[i].lower() in _OPENERS):
+        i += 1
+    if i and words[i - 1].lower() in _OPENERS:
+        i += 1  # the determiner's noun ("the charwoman pull")
+    for k in range(i, len(words)):
+        w = words[k].lower()
+        if words[k][:1].islower() and w not in STOPWORDS and w not in _AUXILIARIES and lemmas(w, "v"):
+            return k
+    return None
+
+
+def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None) -> str | None:
+    """The phrase of sentence ``s`` in the slot ``fr`` asks (``asked``: the question's word roots,
+    which the phrase must not only repeat; ``kind``: the kind of thing it asks, :func:`asked_kind`,
+    which a phrase in the verb's slot must not be known as something else of); None when the sentence does not have it.
+
+    >>> s = _Sentence(0, "Scrooge seized the ruler with such energy that the singer fled.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    'the ruler'
+    >>> s = _Sentence(0, "He seized the extinguisher-cap, and by a sudden action pressed it down upon its head.", frozenset())
+    >>> fill(frame("What object did Scrooge press down over its head?"), s, frozenset({"press", "head"}))
+    'the extinguisher-cap'
+    >>> s = _Sentence(0, "It is also a fact that Scrooge had seen it.", frozenset())
+    >>> fill(frame("What does Scrooge see in the knocker?"), s, frozenset({"scroog", "see", "knocker"}))
+    >>> s = _Sentence(0, "It was long; and it was made (for Scrooge observed it closely) of cash-boxes, keys, padlocks.", frozenset())
+    >>> fill(frame("What was the chain made of?"), s, frozenset({"chain", "made"}))
+    'cash-boxes, keys, padlocks'
+    >>> s = _Sentence(0, "The Lord Mayor, in the stronghold of the mighty Mansion House, gave orders.", frozenset())
+    >>> fill(frame("From what stronghold did the Lord Mayor order his cooks?"), s, frozenset({"lord", "mayor", "order"}))
+    'the mighty Mansion House'
+
+    It does not fire on a sentence whose verb has no object, nor on an object the question says:
+
+    >>> s = _Sentence(0, "Scrooge seized upon the moment and left.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    >>> s = _Sentence(0, "When the clock struck eleven, the ball broke up.", frozenset())
+    >>> fill(frame("Which tune does the fiddler strike up?"), s, frozenset({"fiddler", "strike"}), "tune")
+    >>> s = _Sentence(0, "Scrooge grabbed the boy.", frozenset())
+    >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
+    """
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    if fr.noun is not None:  # "the stronghold of the Mansion House" for "what stronghold"
+        for i in range(2, len(low) - 2):  # in a place: "in the stronghold of X", not "the state of technology"
+            if _root(low[i]) == _root(fr.noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _PREPOSITIONS:
+                found = _phrase(toks, i + 2, asked)
+                if found:
+                    return found
+    if fr.subject:
+        return _subject(toks, fr.verbs[0], asked)
+    anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
+    if fr.prep == "of" and fr.before_prep == "made":
+        anchors = ["made"]
+    for i, w in enumerate(low):
+        if not any(w == a or _root(w) == _root(a) or same_act(w, a) for a in anchors):
+            continue
+        j = _after_particles(low, i + 1)
+        if fr.prep is not None:
+            at = _to_prep(low, j, fr.prep)
+            if at is None:
+                continue
+            j = at + 1
+        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
+        acts = {_root(a) for a in anchors}
+        if found and kind is not None and kind_fit(_of_kind(found, kind), kind) <= OTHER_FIT:
+            continue  # "the clock struck eleven" for which tune he struck up
+        if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
+            return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
+    return None
+
+
+def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) -> str | None:
+    """The thing that does the asked act in a sentence: the noun an "-ing" form of the verb qualifies
+    ("an approaching drone"), or the lower-case noun phrase just before the verb ("the drone
+    approached"); a name or a pronoun is no thing.
+
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("The whir of an approaching drone cut through.")]
+    >>> _subject(toks, "approaches", frozenset({"approach"}))
+    'drone'
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("As Sam approached, the hum grew.")]
+    >>> _subject(toks, "approaches", frozenset({"approach"}))
+    """
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if i == 0 or not (_root(w) == _root(verb) or same_act(w, verb)):
+            continue
+        if w.endswith("ing") and low[i - 1] in _OPENERS and i + 1 < len(low) and toks[i + 1][0][:1].islower() \
+                and low[i + 1] not in STOPWORDS and _root(low[i + 1]) not in asked:
+            return toks[i + 1][0]
+        k = i - 1
+        while k > 0 and toks[k][0][:1].islower() and low[k] not in STOPWORDS and low[k] not in _OPENERS:
+            k -= 1
+        if k < i - 1 and low[k] in _OPENERS:
+            found = _phrase(toks, k, asked)
+            if found and len(found.split()) <= i - k:
+                return found
+    return None
+
+
+def _says(fr: Frame, s: _Sentence) -> bool:
+    """Whether sentence ``s`` says the asked act (a word whose root is the question's verb's)."""
+    acts = {_root(a) for a in ([fr.before_prep] if fr.before_prep else fr.verbs)}
+    return any(_root(t.lower()) in acts for t in re.findall(r"[A-Za-z][\w'’-]*", s.text))
+
+
+def _after_particles(low: Sequence[str], j: int) -> int:
+    """The first word from ``j`` that is no particle nor -ly adverb ("pressed down", "quickly")."""
+    while j < len(low) and (low[j] in _PARTICLES or low[j].endswith("ly")) and not (j + 1 < len(low) and low[j + 1] in _OPENERS
+                                                                                  and low[j] in _PREPOSITIONS):
+        j += 1
+    return j
+
+
+def _to_prep(low: Sequence[str], j: int, prep: str) -> int | None:
+    """The index of ``prep`` within the clause from ``j`` (a parenthesis skipped: "made (for …) of"), else None."""
+    depth = 0
+    for k in range(j, min(len(low), j + 12)):
+        if low[k] == "(":
+            depth += 1
+        elif low[k] == ")":
+            depth -= 1
+        elif depth == 0 and low[k] == prep:
+            return k
+        elif depth == 0 and low[k] in ",;:.!?" and k > j + 4:
+            return None
+    return None
+
+
+def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> str | None:
+    """The noun phrase opening at token ``j``: a determiner and up to four words up to a function word or
+    a mark, with "of X" after it and a list of bare nouns ("cash-boxes, keys, padlocks"); None when
+    none opens there or it says only the question's words."""
+    if j >= len(toks) or not toks[j][0][:1].isalpha():
+        return None
+    low = [t.lower() for t, _ in toks]
+    if low[j] in _PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
+        return None
+    end = j + 1 if low[j] in _OPENERS else j
+    while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
+        end += 1
+    if end == j or (end == j + 1 and low[j] in _OPENERS):
+        return None
+    if end + 1 < len(low) and low[end] == "of" and (low[end + 1] in _OPENERS or toks[end + 1][0][:1].isalpha()):
+        tail = _phrase(toks, end + 1, frozenset())
+        if tail:
+            end = end + 1 + len(tail.split())
+    while (low[j] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
+           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
+        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
+    text = toks[j][0] if end == j + 1 else _span(toks, j, end)
+    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
+    if not [w for w in words if w.lower() not in LIGHT_NOUNS and w.lower() not in _OPENERS]:
+        return None  # "every one", "something": no thing said
+    if _root(words[-1].lower()) in asked:
+        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
+    return text
+
+
+def _span(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
+    last, start = toks[end - 1]
+    return _text_of(toks, j, start + len(last))
+
+
+def _text_of(toks: Sequence[tuple[str, int]], j: int, stop: int) -> str:
+    out = []
+    for t, a in toks:
+        if a >= toks[j][1] and a < stop:
+            out.append(("" if t in ",;:" else " ") + t)
+    return "".join(out).strip()
+
+
+def _takes_object(word: str) -> bool:
+    """Whether the word before a noun phrase may be a verb taking it as its object: no preposition, no
+    auxiliary or copula, no adverb ("is also a fact" says what something is)."""
+    return (word not in _PREPOSITIONS and word not in _AUXILIARIES and word not in STOPWORDS and not word.endswith("ly")
+            and word[:1].isalpha())
+
+
+def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) -> str | None:
+    """The noun phrase a pronoun object after the verb at ``i`` stands for: the nearest one before it
+    in the sentence that no preposition governs and no possessive opens ("seized the extinguisher-cap,
+    and by a sudden action pressed it")."""
+    low = [t.lower() for t, _ in toks]
+    for k in range(i - 1, 0, -1):
+        if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and _takes_object(low[k - 1]):
+            found = _phrase(toks, k, asked)
+            if found:
+                return found
+    return None
+
+
+#: how many of the best-aligned sentences the slot is looked for in, and the least share of the best one's score
+#: each must have: the sentence that says the act may say less of the question's other words
+SLOT_SENTENCES, SLOT_SHARE = 12, 0.3
+
+
+def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                least: float) -> tuple[int, str] | None:
+    """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
+    :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
+    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or
+    from the sentence after one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
+
+    >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
+    ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
+    >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
+    (1, 'the ruler')
+    >>> slot_answer("What does Scrooge grab?", list(reversed(ss)), [0, 1], [0.5, 0.5], 0.15)
+    (0, 'the ruler')
+
+    The best-aligned sentence saying the act with no phrase in the slot ends the search:
+
+    >>> seen = [_Sentence(0, "Scrooge grabbed, in a fright, at nothing.", frozenset()), ss[1]]
+    >>> slot_answer("What does Scrooge grab?", seen, [0, 1], [0.5, 0.5], 0.15)
+    >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of cash-boxes, keys.", frozenset())]
+    >>> slot_answer("What was the chain made of?", ss, [0], [0.5, 0.0], 0.15)
+    (1, 'cash-boxes, keys')
+    >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
+    (None, None)
+    """
+    replied = _reply(sentences, order, scores, least)
+    if replied is not None:
+        return replied
+    fr = frame(question)
+    if fr is None:
+        return None
+    kind = asked_kind(question)
+    asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
+            if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
+                found = fill(fr, sentences[n], asked, kind)
+                if found:
+                    return n, _of_kind(found, kind)
+                if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
+                    return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
+    return None
+
+
+#: a question in the text's dialogue that asks what or which
+_ASKED_IN_TEXT = re.compile(r"^\W*(?:what|which)\b[^?]*\?\W*$", re.I)
+
+
+#: a speech tag set apart from its quotation ("he rejoined.", "said Joe."): a short lower-case sentence
+_SPEECH_TAG = re.compile(r"^\W*[a-z][\w'’-]*(?:\s+[\w'’.-]+){0,3}[.!]?\W*$")
+
+
+def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> tuple[int, str] | None:
+    """The reply a what-question the text's dialogue asks itself gets: among the sentences
+    :func:`slot_answer` reads, a what/which question whose next sentence (a short turn of eight
+    words or fewer, no question) answers it ("'What Idol has displaced you?' 'A golden one.'").
+
+    >>> ss = [_Sentence(0, "'What Idol has displaced you?'", frozenset()), _Sentence(0, "'A golden one.'", frozenset())]
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15)
+    (1, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15)
+    (2, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15)
+    """
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        n = k + 1
+        while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
+            n += 1  # "'What Idol has displaced you?' he rejoined.": the tag of the question, not the reply
+        if not _ASKED_IN_TEXT.match(sentences[k].text) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
+            continue
+        turn = sentences[n].text.strip(" '\"‘’“”_*.!")
+        if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
+            return n, turn
+    return None
+
+
+def _of_kind(phrase: str, kind: str | None) -> str:
+    """The part of "X of Y" that is a kind of what the question asks (``kind``: :func:`asked_kind`), when
+    only Y is ("the sleek surface of a radio transmitter" for a piece of equipment); else the phrase.
+
+    >>> _of_kind("the sleek surface of a radio transmitter", "equipment"), _of_kind("a box of matches", None)
+    ('a radio transmitter', 'a box of matches')
+    >>> _of_kind("the stronghold of the Mansion House", "stronghold")
+    'the stronghold of the Mansion House'
+    """
+    head, of, tail = phrase.partition(" of ")
+    if kind is None or not of or kind_fit(head, kind) == 1 or kind_fit(tail, kind) != 1:
+        return phrase
+    return tail
+
+
+#: a sentence that opens with a pronoun subject goes on about what the sentence before it said
+_GOES_ON = re.compile(r"^\W*(?:It|They|He|She)\b")
+
+
+#: "Where did the apprentices sleep?", "Where does the vibration seem to come from?"
+_WHERE = re.compile(r"^\s*(?i:where)\s+(?:is|was|are|were|do|does|did|has|had|have|will|would|can|could)\s+(?P<rest>.+?)[\s?.!]*$")
+
+#: the prepositions of place a where-answer's phrase follows
+_PLACE_PREPS = frozenset("in at inside into under on upon beside near within from to toward towards onto behind across "
+                         "through beneath below above over outside".split())
+
+
+def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                 least: float) -> tuple[int, str] | None:
+    """For "Where AUX SUBJECT VERB …?", the sentence (its index) and the place phrase after the
+    question's verb in its clause (a preposition of place and a noun phrase; the question's stranded
+    preposition when it ends with one: "come from"), from the sentences :func:`slot_answer` reads.
+
+    >>> ss = [_Sentence(0, "He stood with Scrooge beside him in a baker's doorway, and sprinkled incense.", frozenset())]
+    >>> where_answer("Where does the Spirit stand while sprinkling incense?", ss, [0], [0.5], 0.15)
+    (0, "a baker's doorway")
+    >>> where_answer("Where does the Spirit sleep?", ss, [0], [0.5], 0.15), where_answer("Who stands there?", ss, [0], [1], 0.1)
+    (None, None)
+    """
+    m = _WHERE.match(" ".join(question.split()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
+    v = _verb_at(words)
+    if v is None:
+        return None
+    verb, last = words[v].lower(), words[-1].lower()
+    preps = frozenset({last}) if last in _PLACE_PREPS and len(words) > v + 1 else _PLACE_PREPS
+    asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        found = _place_after(sentences[k], verb, preps, asked)
+        if found:
+            return k, found
+    return None
+
+
+def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str]) -> str | None:
+    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym) in its clause."""
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if not (_root(w) == _root(verb) or same_act(w, verb)):
+            continue
+        for j in range(i + 1, min(len(low) - 1, i + 12)):
+            if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
+                break
+            if low[j] in preps and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+                found = _phrase(toks, j + 1, asked)
+                if found:
+                    return found
+    return None
