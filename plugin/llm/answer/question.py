@@ -121,7 +121,7 @@ _NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+t
                       r"family|maiden|real)\s+)?names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
 
 #: what ends a noun phrase's head: a preposition or a relative word after it
-_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
+_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|whose|that|which|when|while|before|after|during)\b.*$")
 
 
 def _name_of(question: str) -> str | None:
@@ -148,6 +148,8 @@ def _np_head(np: str) -> str:
 
     >>> _np_head("Tiny Tim's doctor"), _np_head("the captain of the whaling ship"), _np_head("the operation at Dulce")
     ('doctor', 'captain', 'operation')
+    >>> _np_head("the elite group whose members convene in the briefing room")  # a "whose" clause is no part of the head
+    'group'
     """
     words = _NP_END.sub("", np).split()
     return re.sub(r"['’]s?$", "", words[-1]).lower() if words else ""
