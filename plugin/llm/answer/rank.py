@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
+from .descriptions import Description, description, said_of
 from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
@@ -47,6 +48,8 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
+    if ctx.described is not None and said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at):
+        return True  # the relative clause the question asks by, said where the name is (:mod:`.descriptions`)
     if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
         return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
                    for k, a, b in c.hits)
@@ -135,6 +138,8 @@ class _Context:
     relative: bool = False  # "What is the name of the man Belle married?": the act must be said of it (:func:`_relative_verb`)
     act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
     quoted: Sequence[tuple[str, ...]] = ()  # the words the question quotes (:func:`_quoted`)
+    described: Description | None = None  # "Who was the old dealer who bought …?": the clause it asks by (:func:`description`)
+    named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -341,9 +346,12 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question), _quoted(question))
+                   _qualified_act(question), _quoted(question), description(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
+    for c in cands.values():
+        for k, a, b in c.hits:
+            ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
     scored = [_score(c, ctx, c.key in generic, kind) for c in _merge_aliases(cands, generic, _roots(question), wanted)]

@@ -1,0 +1,160 @@
+"""A description that identifies whom a question asks about: "Who was the old dealer who bought the dead
+man's belongings …?", "What is the name of the laundress who brought sheets, towels and teaspoons …?".
+
+Such a question names the one it asks about by what it did or underwent (its relative clause), and
+the evidence often says that in other words than the question's role noun ("a grey-haired rascal …
+buying stolen … items" for "the old dealer who bought …") or with another form of its verb ("relief"
+for "was relieved"). The role noun or the act said of a name is then not the only witness that the
+evidence states what is asked of it: the clause itself, said where the name is — in a sentence naming
+it, a short passage about it, or the sentences right after one naming it that name no one else
+("Mrs. Dilber was next. Sheets and towels, … two old-fashioned silver teaspoons …") — is one too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Collection, Mapping, Sequence
+
+from ..text import STOPWORDS
+from .question import _as_who
+from .words import _AUXILIARIES, _WORD, _root, _Sentence
+
+#: "Who is/was the [modifiers] N who/that/whose CLAUSE?" (a "What is the name of …?" question read as "Who is …?")
+_DESCRIBED = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|an?)\s+(?:[\w'’-]+,?\s+){1,5}?(?P<rel>who|that|whose)\s+"
+                        r"(?P<clause>.+?)[\s?.!]*$", re.I)
+
+#: adverbs that may stand before a clause's verb ("who later married", "who then ran")
+_ADVERBS = frozenset("also later then once still never finally soon first just only always often".split())
+
+#: how many nameless sentences after one naming a candidate still tell of it (the scene goes on about it)
+SCENE_SENTENCES = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Description:
+    """A question's relative clause: the root of its verb and the roots of its other content words."""
+
+    verb: str
+    terms: frozenset[str]
+
+
+def description(question: str) -> Description | None:
+    """The relative clause a "Who is the N who …?" or "What is the name of the N who …?" question asks by;
+    None when it has none. The question's names ("Scrooge") are no terms: they say whom the act
+    concerns, which :class:`~.question._Question` weighs already.
+
+    >>> d = description("What is the name of the laundress who brought sheets, towels and silver teaspoons to sell?")
+    >>> d.verb, sorted(d.terms)
+    ('bring', ['sell', 'sheet', 'silver', 'teaspoon', 'towel'])
+    >>> description("What is the first name of the debtor's wife who was relieved to hear the creditor had died?").verb
+    'reliev'
+    >>> sorted(description("What is the name of the elite group whose members convene in the briefing room?").terms)
+    ['brief', 'member', 'room']
+    >>> description("Who is the captain of the whaling ship?"), description("What is the name of the man Belle married?")
+    (None, None)
+    >>> sorted(description("Who was the young woman who released Scrooge and later married another man?").terms)
+    ['anoth', 'man', 'marri']
+    """
+    m = _DESCRIBED.match(_as_who(" ".join(question.split())))
+    if m is None:
+        return None
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("clause"))
+    if m.group("rel").lower() == "whose":
+        words = words[1:] if words else words  # "whose members convene": the possessed noun, then the verb
+        head = m.group("clause").split()[0] if m.group("clause").split() else ""
+    else:
+        head = ""
+    verb, terms = "", set()
+    for w in words:
+        low = w.lower()
+        if w[:1].isupper() or low in STOPWORDS or low in _AUXILIARIES:
+            continue  # a name, a function word, an auxiliary
+        if low in _ADVERBS:
+            continue
+        for part in re.split(r"[-'’]", low):
+            if not part or part in STOPWORDS or len(part) < 3:
+                continue
+            if not verb:
+                verb = _root(part)
+            else:
+                terms.add(_root(part))
+    if head:
+        terms.add(_root(head.lower()))
+    terms.discard(verb)
+    return Description(verb, frozenset(terms)) if verb else None
+
+
+def _kin(a: str, b: str) -> bool:
+    """Whether two word roots are one word's forms: equal, one the other's beginning when long enough
+    to tell ("deliver", "deliveri"), or a verb's and its noun's that end in v and f ("reliev" and "relief",
+    "griev" and "grief"); not "die" and "dig", nor "convey" and "conven".
+
+    >>> _kin("reliev", "relief"), _kin("die", "dig"), _kin("convey", "conven"), _kin("deliver", "deliveri")
+    (True, False, False, True)
+    """
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if len(short) >= 5 and long.startswith(short):
+        return True
+    return len(a) == len(b) >= 4 and a[:-1] == b[:-1] and {a[-1], b[-1]} == {"v", "f"}
+
+
+def _has(tokens: Collection[str], root: str) -> bool:
+    return root in tokens or any(_kin(root, t) for t in tokens if t[:1] == root[:1])
+
+
+def says(d: Description, tokens: Collection[str]) -> bool:
+    """Whether a text (its word roots) says the clause: its verb and one more of its words, or —
+    in other words than its verb — at least three of its other words and three quarters of them.
+
+    >>> d = description("What is the name of the laundress who brought sheets, towels and silver teaspoons to sell?")
+    >>> says(d, {"next", "sheet", "towel", "silver", "teaspoon", "boot"}), says(d, {"sheet", "towel", "bring"})
+    (True, True)
+    >>> says(d, {"sheet", "towel", "bed"}), says(d, {"bring", "bundl"})  # must NOT: too little of it
+    (False, False)
+    """
+    others = sum(1 for t in d.terms if _has(tokens, t))
+    if _has(tokens, d.verb):
+        return others >= 1
+    return len(d.terms) >= 3 and 4 * others >= 3 * len(d.terms)
+
+
+def said_of(d: Description, hits: Sequence[tuple[int, int, int]], sentences: Sequence[_Sentence],
+            named_at: Mapping[int, Collection[tuple[int, int]]]) -> bool:
+    """Whether the clause is said of a candidate: in a sentence naming it (``hits``) together with the
+    nameless sentences of its passage right after it (up to :data:`SCENE_SENTENCES`; ``named_at``: the
+    sentences that name anyone, with the spans of the names). The one a "who/that …" clause describes
+    does its act: where the sentence has the clause's verb, the name is the last before it, as its
+    subject ("MRS. DILBER → OLD JOE: Mrs. Dilber brings stolen goods to Old Joe to sell" says the
+    bringing of Mrs. Dilber, not of Old Joe).
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> ss = _sentences([Passage("Mrs. Dilber was next. Sheets and towels, and two silver teaspoons. Joe paid.", "c")])
+    >>> d = description("What is the name of the laundress who brought sheets, towels and silver teaspoons to sell?")
+    >>> said_of(d, [(0, 0, 11)], ss, {0: [(0, 11)], 2: [(0, 3)]}), said_of(d, [(2, 0, 3)], ss, {0: [(0, 11)], 2: [(0, 3)]})
+    (True, False)
+    >>> said_of(d, [(0, 0, 11)], ss, {0: [(0, 11)], 1: [(0, 6)], 2: [(0, 3)]})  # must NOT: the list follows one naming another
+    False
+    >>> ss = _sentences([Passage("OLD JOE: Mrs. Dilber brings sheets and towels to Old Joe to sell.", "c")])
+    >>> spans = {0: [(0, 7), (9, 20), (49, 56)]}
+    >>> said_of(d, [(0, 9, 20)], ss, spans), said_of(d, [(0, 0, 7)], ss, spans), said_of(d, [(0, 49, 56)], ss, spans)
+    (True, False, False)
+    """
+    for k, _, b in hits:
+        s = sentences[k]
+        if _has(s.tokens, d.verb) and not any(
+                m.start() >= b and _kin(_root(m.group(0).lower()), d.verb)
+                and not any(b <= x and y <= m.start() for x, y in named_at.get(k, ()))  # no other name between
+                for m in _WORD.finditer(s.text)):
+            continue  # the act is said, but not with this name as its subject
+        tokens = set(s.tokens)
+        for j in range(k + 1, min(len(sentences), k + 1 + SCENE_SENTENCES)):
+            if sentences[j].passage != s.passage or j in named_at:
+                break
+            tokens |= sentences[j].tokens
+        if says(d, tokens):
+            return True
+    return False
