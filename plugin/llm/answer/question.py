@@ -45,6 +45,8 @@ class QuestionType:
     {'PERSON': 1.0, 'ORGANIZATION': 0.5}
     >>> classify("Which company did Scrooge run?").types
     {'ORGANIZATION': 1.0, 'PERSON': 0.3}
+    >>> classify("Which team member fended off the drone?").types, classify("Which team leads?").types
+    ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {'ORGANIZATION': 1.0, 'PERSON': 0.3})
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
     >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
@@ -188,12 +190,15 @@ def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
     "which ghost", "what kind of business")."""
     skip = {"is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "did", "does", "do", "s"}
-    for w in rest[:6]:
+    for n, w in enumerate(rest[:6]):
         if w in skip:
             continue
         w = w.rstrip("'s") if w.endswith("'s") else w
         if w == "name" or w == "names":
             continue
+        following = rest[n + 1] if n + 1 < len(rest) else ""
+        if w in _HEAD_TYPES and not w.endswith("'s") and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+            continue  # "which team member": the last noun of a compound is its head
         for form in (w, w[:-1] if w.endswith("s") else w):
             if form in _HEAD_TYPES:
                 return dict(_HEAD_TYPES[form])

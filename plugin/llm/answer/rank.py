@@ -356,7 +356,9 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
     scored = [_score(c, ctx, c.key in generic, kind) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
     scored = [(c, f) for c, f in scored if c.score > 0]
-    scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
+    # a description identifies whom it describes: a name it is said of outranks one it is not (:mod:`.descriptions`)
+    described = ctx.described is not None
+    scored.sort(key=lambda cf: (described and cf[0].strength <= 0, -cf[0].score, cf[0].name))
     return scored
 
 
