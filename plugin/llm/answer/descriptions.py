@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..text import STOPWORDS
-from .question import _as_who
-from .words import _AUXILIARIES, _WORD, _root, _Sentence
+from .question import _as_who, _Question
+from .records import _Cand
+from .words import _AUXILIARIES, _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentence
 
 #: "Who is/was the [modifiers] N who/that/whose CLAUSE?" (a "What is the name of …?" question read as "Who is …?")
 _DESCRIBED = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|an?)\s+(?:[\w'’-]+,?\s+){1,5}?(?P<rel>who|that|whose)\s+"
@@ -158,3 +159,75 @@ def said_of(d: Description, hits: Sequence[tuple[int, int, int]], sentences: Seq
         if says(d, tokens):
             return True
     return False
+
+
+#: how well a sentence naming no one must match the question, against the best-matching sentence, to be
+#: a description of whom the next sentence names (:func:`resolve_scene`)
+SCENE_ALIGNED = 0.8
+
+
+#: what stands before a name a sentence identifies someone by: "it's (dear old) X", "that was X", "his name is X", "named X"
+_IDENTIFIED = re.compile(r"(?:\b(?:it|that|this|he|she|there)\s*(?:['’]s|\s+is|\s+was)|\bnamed|\bcalled|\bname\s+(?:is|was))"
+                         r"\s+(?:[a-z][\w-]*\s+){0,3}$", re.I)
+
+
+def resolve_scene(cands: Mapping[str, _Cand], sentences: Sequence[_Sentence], q: _Question, eligible: Callable[[_Cand], bool]) -> None:
+    """A sentence that says what the question asks but names no one — a description ("Suddenly a man in
+    foreign garments … stood outside the window, with an axe stuck in his belt") — speaks of the person
+    the next sentence of its passage names first, when it names them by identifying someone ("'Why, it's
+    Ali Baba!' Scrooge exclaimed"; "that was X", "his name is X", "named X"): the name the scene introduces.
+    A name merely next (the one who answers in a dialogue) is not it. That name gets a mention in the description, where its words match the
+    question best. Only a sentence aligned with the question about as well as the best one
+    (:data:`SCENE_ALIGNED`) counts; a name the question uses, or one that is no person
+    (``eligible``), is not the one described; a possessor ("Scrooge's") is not either.
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> ss = _sentences([Passage("A man stood outside the window with an axe. 'It's Ali Baba!' cried Scrooge. Fan came.", "c")])
+    >>> cands = {n: _Cand(n.lower(), n, "PERSON") for n in ("Ali Baba", "Scrooge", "Fan")}
+    >>> for c in cands.values():
+    ...     c.hits.extend((k, m.start(), m.end()) for k, s in enumerate(ss) for m in re.finditer(c.name, s.text))
+    >>> q = _Question("Who stood outside the window with an axe, as Scrooge saw?", ["Scrooge", "Ali Baba", "Fan"], ss)
+    >>> resolve_scene(cands, ss, q, lambda c: q.overlap(c.name) < 1)
+    >>> [(n, [k for k, _, _ in c.hits]) for n, c in cands.items()]
+    [('Ali Baba', [1, 0]), ('Scrooge', [2]), ('Fan', [3])]
+    >>> two = _sentences([Passage("A man stood outside the window with an axe. Ali Baba laughed.", "c")])
+    >>> one = {"ali baba": _Cand("ali baba", "Ali Baba", "PERSON", hits=[(1, 0, 8)])}
+    >>> resolve_scene(one, two, q, lambda c: True); one["ali baba"].hits  # must NOT: the next sentence does not identify him
+    [(1, 0, 8)]
+    >>> q = _Question("Who came?", ["Scrooge", "Ali Baba", "Fan"], ss)  # must NOT: no sentence naming no one says it
+    >>> resolve_scene(cands, ss, q, lambda c: q.overlap(c.name) < 1); [k for k, _, _ in cands["Fan"].hits]
+    [3]
+    """
+    cover = [q.coverage(s.tokens) for s in sentences]
+    top = max(cover, default=0.0)
+    if top <= 0:
+        return
+    named: dict[int, list[tuple[int, int, _Cand]]] = {}
+    for c in cands.values():
+        for k, a, b in c.hits:
+            named.setdefault(k, []).append((a, b, c))
+    for k, s in enumerate(sentences):
+        if cover[k] < SCENE_ALIGNED * top or k + 1 >= len(sentences) or sentences[k + 1].passage != s.passage:
+            continue
+        if any(eligible(c) for _, _, c in named.get(k, ())):
+            continue  # the sentence names someone who may be the answer: no description without a name
+        nxt = sentences[k + 1].text
+        following = sorted(((a, b, c) for a, b, c in named.get(k + 1, ()) if eligible(c)), key=lambda f: f[0])
+        first = following[0] if following else None
+        if first is not None and _IDENTIFIED.search(nxt, 0, first[0]) and not _POSSESSIVE_END.search(nxt[first[0] : first[1]]):
+            at = _best_window(s, q)
+            first[2].hits.append((k, at, at))
+
+
+def _best_window(s: _Sentence, q: _Question) -> int:
+    """Where in a sentence the question's descriptive terms stand closest together: the start of the word
+    with most of their weight within :data:`~.words.WINDOW` words either side."""
+    starts, _, roots = s.words
+    best, at = -1.0, 0
+    for i in range(len(roots)):
+        around = {r for w in roots[max(0, i - WINDOW) : i + WINDOW + 1] for r in w}
+        score = sum(wt for t, wt in q.weight.items() if t in around)
+        if score > best:
+            best, at = score, starts[i]
+    return at

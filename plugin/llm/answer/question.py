@@ -47,6 +47,10 @@ class QuestionType:
     {'ORGANIZATION': 1.0, 'PERSON': 0.3}
     >>> classify("Which team member fended off the drone?").types, classify("Which team leads?").types
     ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {'ORGANIZATION': 1.0, 'PERSON': 0.3})
+    >>> classify("Which storybook figure appeared?").types, classify("Which storybook appeared?").types
+    ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {})
+    >>> classify("What does Scrooge's clerk warm himself at?").types
+    {}
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
     >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
@@ -193,12 +197,13 @@ def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     for n, w in enumerate(rest[:6]):
         if w in skip:
             continue
-        w = w.rstrip("'s") if w.endswith("'s") else w
+        possessor = w.endswith("'s")
+        w = w.rstrip("'s") if possessor else w
         if w == "name" or w == "names":
             continue
         following = rest[n + 1] if n + 1 < len(rest) else ""
-        if w in _HEAD_TYPES and not w.endswith("'s") and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
-            continue  # "which team member": the last noun of a compound is its head
+        if not possessor and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+            continue  # "which team member", "which storybook figure": the last noun of a compound is its head ("Scrooge's clerk" is none)
         for form in (w, w[:-1] if w.endswith("s") else w):
             if form in _HEAD_TYPES:
                 return dict(_HEAD_TYPES[form])

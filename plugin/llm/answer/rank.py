@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
-from .descriptions import Description, description, said_of
-from .candidates import _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .descriptions import Description, description, resolve_scene, said_of
+from .candidates import _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
-from .question import _GEO, QuestionType, _name_of, _Question, classify
+from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
@@ -343,6 +343,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     joined = "\n".join(s.text for s in sentences)
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
+    if qt.types.get(_PERSON, 0.0) >= 1.0:  # a description naming no one: the name the scene introduces next
+        resolve_scene(cands, sentences, q, lambda c: _antecedent(c, q, generic))
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
@@ -354,12 +356,24 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
             ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
-    scored = [_score(c, ctx, c.key in generic, kind) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
-    scored = [(c, f) for c, f in scored if c.score > 0]
-    # a description identifies whom it describes: a name it is said of outranks one it is not (:mod:`.descriptions`)
-    described = ctx.described is not None
-    scored.sort(key=lambda cf: (described and cf[0].strength <= 0, -cf[0].score, cf[0].name))
-    return scored
+    merged = _merge_aliases(cands, generic, _roots(question), wanted)
+    scored = [(*_score(c, ctx, c.key in generic, kind), _identified(c, ctx)) for c in merged]
+    # a name the question's description or role noun is said of outranks one it is not
+    scored.sort(key=lambda cfi: (not cfi[2], -cfi[0].score, cfi[0].name))
+    return [(c, f) for c, f, _ in scored if c.score > 0]
+
+
+def _identified(c: _Cand, ctx: _Context) -> bool:
+    """Whether the evidence says of the candidate itself what the question identifies its answer by:
+    its relative clause ("the laundress who brought sheets …", :mod:`.descriptions`), or its role
+    noun as the name's predicate or in apposition to it ("Who is the cybersecurity expert …?": "Sam
+    Rivera is a technical expert", not a name beside "cybersecurity"; :func:`_tied`). True when the
+    question asks neither (a relation, an act), so that the rank alone orders the candidates."""
+    if ctx.described is not None:
+        return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
+    if ctx.key and not (ctx.key_is_loose or ctx.key_is_tied or ctx.relative or ctx.called):
+        return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
+    return True
 
 
 def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
