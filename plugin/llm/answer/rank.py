@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
-from .descriptions import Description, description, resolve_scene, said_of
 from .candidates import _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .descriptions import Description, description, resolve_scene, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
