@@ -144,21 +144,26 @@ def said_of(d: Description, hits: Sequence[tuple[int, int, int]], sentences: Seq
     >>> said_of(d, [(0, 9, 20)], ss, spans), said_of(d, [(0, 0, 7)], ss, spans), said_of(d, [(0, 49, 56)], ss, spans)
     (True, False, False)
     """
-    for k, _, b in hits:
-        s = sentences[k]
-        if _has(s.tokens, d.verb) and not any(
-                m.start() >= b and _kin(_root(m.group(0).lower()), d.verb)
-                and not any(b <= x and y <= m.start() for x, y in named_at.get(k, ()))  # no other name between
-                for m in _WORD.finditer(s.text)):
-            continue  # the act is said, but not with this name as its subject
-        tokens = set(s.tokens)
-        for j in range(k + 1, min(len(sentences), k + 1 + SCENE_SENTENCES)):
-            if sentences[j].passage != s.passage or j in named_at:
-                break
-            tokens |= sentences[j].tokens
-        if says(d, tokens):
-            return True
-    return False
+    return any(said_in(d, hit, sentences, named_at) for hit in hits)
+
+
+def said_in(d: Description, hit: tuple[int, int, int], sentences: Sequence[_Sentence],
+            named_at: Mapping[int, Collection[tuple[int, int]]]) -> frozenset[str]:
+    """The word roots of the text that says the clause of the name at ``hit`` (its sentence and the
+    nameless ones after it, see :func:`said_of`); empty when it does not say it there."""
+    k, _, b = hit
+    s = sentences[k]
+    if _has(s.tokens, d.verb) and not any(
+            m.start() >= b and _kin(_root(m.group(0).lower()), d.verb)
+            and not any(b <= x and y <= m.start() for x, y in named_at.get(k, ()))  # no other name between
+            for m in _WORD.finditer(s.text)):
+        return frozenset()  # the act is said, but not with this name as its subject
+    tokens = set(s.tokens)
+    for j in range(k + 1, min(len(sentences), k + 1 + SCENE_SENTENCES)):
+        if sentences[j].passage != s.passage or j in named_at:
+            break
+        tokens |= sentences[j].tokens
+    return frozenset(tokens) if says(d, tokens) else frozenset()
 
 
 #: how well a sentence naming no one must match the question, against the best-matching sentence, to be

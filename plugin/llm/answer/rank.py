@@ -13,7 +13,7 @@ from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
-from .descriptions import Description, description, resolve_scene, said_of
+from .descriptions import Description, description, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
@@ -190,6 +190,8 @@ def _mention_support(c: _Cand, ctx: _Context, is_kind: frozenset[str] = frozense
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
         if ctx.called and _names_the(s.text, a, b, ctx.called):
             near = max(near, RELATION_SUPPORT)  # "This girl is Want" for what the girl is called
+        if ctx.described is not None and (told := said_in(ctx.described, (k, a, b), sentences, ctx.named_at)):
+            near = max(near, q.coverage(told))  # the question's clause said of it, over the sentences that tell it
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
@@ -351,8 +353,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
                    _qualified_act(question), _quoted(question), description(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
-    for c in cands.values():
-        for k, a, b in c.hits:
+    for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
+        for k, a, b in ([] if c.phrase or c.key in generic else c.hits):
             ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
