@@ -204,7 +204,7 @@ def resolve_scene(cands: Mapping[str, _Cand], sentences: Sequence[_Sentence], q:
     >>> resolve_scene(cands, ss, q, lambda c: q.overlap(c.name) < 1); [k for k, _, _ in cands["Fan"].hits]
     [3]
     """
-    cover = [q.coverage(s.tokens) for s in sentences]
+    cover = [q.describes(s.tokens) for s in sentences]
     top = max(cover, default=0.0)
     if top <= 0:
         return
@@ -227,12 +227,24 @@ def resolve_scene(cands: Mapping[str, _Cand], sentences: Sequence[_Sentence], q:
 
 def _best_window(s: _Sentence, q: _Question) -> int:
     """Where in a sentence the question's descriptive terms stand closest together: the start of the word
-    with most of their weight within :data:`~.words.WINDOW` words either side."""
+    around which their weight, each counted less the further it stands (as :func:`~.evidence._near`
+    counts it), is greatest.
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> s = _sentences([Passage("A man, real and distinct to look at, stood outside the window.", "c")])[0]
+    >>> s.text[_best_window(s, _Question("Who stood outside the window?", [], [s])):]
+    'the window.'
+    """
     starts, _, roots = s.words
     best, at = -1.0, 0
     for i in range(len(roots)):
-        around = {r for w in roots[max(0, i - WINDOW) : i + WINDOW + 1] for r in w}
-        score = sum(wt for t, wt in q.weight.items() if t in around)
+        distance: dict[str, int] = {}
+        for j in range(max(0, i - WINDOW), min(len(roots), i + WINDOW + 1)):
+            for r in roots[j]:
+                if r in q.weight:
+                    distance[r] = min(distance.get(r, WINDOW + 1), abs(i - j))
+        score = sum(q.weight[t] / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
         if score > best:
             best, at = score, starts[i]
     return at
