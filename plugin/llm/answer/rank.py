@@ -359,7 +359,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
     merged = _merge_aliases(cands, generic, _roots(question), wanted)
-    scored = [(*_score(c, ctx, c.key in generic, kind), _identified(c, ctx)) for c in merged]
+    scored = [(c, f, c.score > 0 and _identified(m, ctx)) for m in merged for c, f in [_score(m, ctx, m.key in generic, kind)]]
     # a name the question's description or role noun is said of outranks one it is not
     scored.sort(key=lambda cfi: (not cfi[2], -cfi[0].score, cfi[0].name))
     return [(c, f) for c, f, _ in scored if c.score > 0]
@@ -374,7 +374,8 @@ def _identified(c: _Cand, ctx: _Context) -> bool:
     if ctx.described is not None:
         return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
     if ctx.key and not (ctx.key_is_loose or ctx.key_is_tied or ctx.relative or ctx.called):
-        return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
+        return bool(ctx.key & _roots(c.name)) or any(ctx.key & ctx.sentences[k].tokens and _tied(ctx.sentences[k].text, a, b, ctx.key)
+                                                     for k, a, b in c.hits)
     return True
 
 
