@@ -17,12 +17,13 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..text import STOPWORDS
+from .evidence import _tied
 from .question import _as_who, _Question
 from .records import _Cand
 from .words import _AUXILIARIES, _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentence
 
 #: "Who is/was the [modifiers] N who/that/whose CLAUSE?" (a "What is the name of …?" question read as "Who is …?")
-_DESCRIBED = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|an?)\s+(?:[\w'’-]+,?\s+){1,5}?(?P<rel>who|that|whose)\s+"
+_DESCRIBED = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|an?)\s+(?P<np>(?:[\w'’-]+,?\s+){1,5}?)(?P<rel>who|that|whose)\s+"
                         r"(?P<clause>.+?)[\s?.!]*$", re.I)
 
 #: adverbs that may stand before a clause's verb ("who later married", "who then ran")
@@ -38,6 +39,8 @@ class Description:
 
     verb: str
     terms: frozenset[str]
+    head: str = ""  # the root of the noun it describes, when that is a role ("laundress"), not a bare "man" or "woman"
+    owner: frozenset[str] = frozenset()  # the roots of the noun's possessor ("the debtor's wife": "debtor")
 
 
 def description(question: str) -> Description | None:
@@ -83,7 +86,41 @@ def description(question: str) -> Description | None:
     if head:
         terms.add(_root(head.lower()))
     terms.discard(verb)
-    return Description(verb, frozenset(terms)) if verb else None
+    if not verb:
+        return None
+    np = m.group("np").replace(",", " ").split()
+    head = re.sub(r"['’]s?$", "", np[-1]).lower() if np else ""
+    owner = frozenset(_root(re.sub(r"['’]s?$", "", w).lower()) for w in np[:-1] if re.search(r"['’]s?$", w) and w[:1].islower())
+    return Description(verb, frozenset(terms), "" if head in _ANYONE else _root(head), owner)
+
+
+#: nouns that describe anyone: said of a name, they do not say it is the one the question describes
+_ANYONE = frozenset("man men woman women person people one boy girl child children lady gentleman fellow someone thing".split())
+
+
+def named_by_head(d: Description, hits: Sequence[tuple[int, int, int]], sentences: Sequence[_Sentence]) -> bool:
+    """Whether a sentence names a candidate as what the question describes — its role noun as the
+    name's predicate or in apposition to it, with the noun's possessor in the sentence ("Caroline, wife
+    of one of Scrooge's debtors" for "the debtor's wife who …"; "Mrs. Dilber, a laundress"): that says
+    who it is, though not what the clause says of it. A noun that describes anyone ("the young woman
+    who …") names no one by itself.
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> ss = _sentences([Passage("Caroline, wife of one of Scrooge's debtors. Belle, a wife and mother.", "c")])
+    >>> d = description("What is the first name of the debtor's wife who was relieved to hear the creditor had died?")
+    >>> d.head, sorted(d.owner), named_by_head(d, [(0, 0, 8)], ss), named_by_head(d, [(1, 0, 5)], ss)
+    ('wife', ['debtor'], True, False)
+    >>> named_by_head(description("Who was the young woman who released Scrooge from their engagement?"), [(0, 0, 8)], ss)
+    False
+    """
+    if not d.head:
+        return False
+    for k, a, b in hits:
+        tokens = sentences[k].tokens
+        if d.head in tokens and d.owner <= tokens and _tied(sentences[k].text, a, b, {d.head}):
+            return True
+    return False
 
 
 def _kin(a: str, b: str) -> bool:

@@ -13,7 +13,7 @@ from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
-from .descriptions import Description, description, resolve_scene, said_in, said_of
+from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
@@ -48,8 +48,9 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
-    if ctx.described is not None and said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at):
-        return True  # the relative clause the question asks by, said where the name is (:mod:`.descriptions`)
+    if ctx.described is not None and (said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
+                                      or named_by_head(ctx.described, c.hits, ctx.sentences)):
+        return True  # the relative clause the question asks by, or its role noun, said of the name (:mod:`.descriptions`)
     if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
         return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
                    for k, a, b in c.hits)
@@ -367,12 +368,13 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
 
 def _identified(c: _Cand, ctx: _Context) -> bool:
     """Whether the evidence says of the candidate itself what the question identifies its answer by:
-    its relative clause ("the laundress who brought sheets …", :mod:`.descriptions`), or its role
+    its relative clause ("the laundress who brought sheets …", :mod:`.descriptions`) or the role noun
+    that clause describes (:func:`named_by_head`), or — with no clause — its role
     noun as the name's predicate or in apposition to it ("Who is the cybersecurity expert …?": "Sam
     Rivera is a technical expert", not a name beside "cybersecurity"; :func:`_tied`). True when the
     question asks neither (a relation, an act), so that the rank alone orders the candidates."""
     if ctx.described is not None:
-        return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
+        return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at) or named_by_head(ctx.described, c.hits, ctx.sentences)
     if ctx.key and not (ctx.key_is_loose or ctx.key_is_tied or ctx.relative or ctx.called):
         return bool(ctx.key & _roots(c.name)) or any(ctx.key & ctx.sentences[k].tokens and _tied(ctx.sentences[k].text, a, b, ctx.key)
                                                      for k, a, b in c.hits)
