@@ -51,6 +51,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    name the evidence says is the R (:func:`_tied`), and only a name answers a name-of question ("her
    husband" does not; nor does a name the act of "the man Belle married" is not said of, :func:`_acted`);
    an act on one singled out ("Who sent the last transmission?") must be said itself (:func:`_qualified_act`);
+   a question that describes whom it asks by a relative clause ("the laundress who brought sheets …") is
+   answered by a name the clause, or the role noun it describes, is said of — in the name's sentence or the
+   nameless sentences after it — and such a name outranks the others; a description that names no one
+   ("a man … stood outside the window") speaks of the name the next sentence identifies ("it's Ali Baba")
+   (:mod:`.descriptions`);
    "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
    which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A what /
    how question is answered by the best-aligned sentence, a why-question (or "What reason …?") by the

@@ -45,6 +45,12 @@ class QuestionType:
     {'PERSON': 1.0, 'ORGANIZATION': 0.5}
     >>> classify("Which company did Scrooge run?").types
     {'ORGANIZATION': 1.0, 'PERSON': 0.3}
+    >>> classify("Which team member fended off the drone?").types, classify("Which team leads?").types
+    ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {'ORGANIZATION': 1.0, 'PERSON': 0.3})
+    >>> classify("Which storybook figure appeared?").types, classify("Which storybook appeared?").types
+    ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {})
+    >>> classify("What does Scrooge's clerk warm himself at?").types
+    {}
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
     >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
@@ -134,7 +140,7 @@ _NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+t
                       r"family|maiden|real)\s+)?names?\s+of\s+(?P<np>.+?)[\s?.!]*$", re.I)
 
 #: what ends a noun phrase's head: a preposition or a relative word after it
-_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|that|which|when|while|before|after|during)\b.*$")
+_NP_END = re.compile(r"\s+(?:of|in|at|on|aboard|for|from|with|among|to|by|who|whom|whose|that|which|when|while|before|after|during)\b.*$")
 
 
 def _name_of(question: str) -> str | None:
@@ -161,6 +167,8 @@ def _np_head(np: str) -> str:
 
     >>> _np_head("Tiny Tim's doctor"), _np_head("the captain of the whaling ship"), _np_head("the operation at Dulce")
     ('doctor', 'captain', 'operation')
+    >>> _np_head("the elite group whose members convene in the briefing room")  # a "whose" clause is no part of the head
+    'group'
     """
     words = _NP_END.sub("", np).split()
     return re.sub(r"['’]s?$", "", words[-1]).lower() if words else ""
@@ -199,12 +207,16 @@ def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
     "which ghost", "what kind of business")."""
     skip = {"is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "did", "does", "do", "s"}
-    for w in rest[:6]:
+    for n, w in enumerate(rest[:6]):
         if w in skip:
             continue
-        w = w.rstrip("'s") if w.endswith("'s") else w
+        possessor = w.endswith("'s")
+        w = w.rstrip("'s") if possessor else w
         if w == "name" or w == "names":
             continue
+        following = rest[n + 1] if n + 1 < len(rest) else ""
+        if not possessor and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+            continue  # "which team member", "which storybook figure": the last noun of a compound is its head ("Scrooge's clerk" is none)
         for form in (w, w[:-1] if w.endswith("s") else w):
             if form in _HEAD_TYPES:
                 return dict(_HEAD_TYPES[form])

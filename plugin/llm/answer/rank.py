@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
-from .candidates import _PRONOUN, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
-from .question import _GEO, QuestionType, _name_of, _Question, classify
+from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
@@ -47,6 +48,9 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
+    if ctx.described is not None and (said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
+                                      or named_by_head(ctx.described, c.hits, ctx.sentences)):
+        return True  # the relative clause the question asks by, or its role noun, said of the name (:mod:`.descriptions`)
     if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
         return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
                    for k, a, b in c.hits)
@@ -135,6 +139,8 @@ class _Context:
     relative: bool = False  # "What is the name of the man Belle married?": the act must be said of it (:func:`_relative_verb`)
     act: str | None = None  # "Who sent the last transmission?": the verb the evidence must state (:func:`_qualified_act`)
     quoted: Sequence[tuple[str, ...]] = ()  # the words the question quotes (:func:`_quoted`)
+    described: Description | None = None  # "Who was the old dealer who bought …?": the clause it asks by (:func:`description`)
+    named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -185,6 +191,8 @@ def _mention_support(c: _Cand, ctx: _Context, is_kind: frozenset[str] = frozense
             near, related = max(near, RELATION_SUPPORT * stated), related + 1
         if ctx.called and _names_the(s.text, a, b, ctx.called):
             near = max(near, RELATION_SUPPORT)  # "This girl is Want" for what the girl is called
+        if ctx.described is not None and (told := said_in(ctx.described, (k, a, b), sentences, ctx.named_at)):
+            near = max(near, q.coverage(told))  # the question's clause said of it, over the sentences that tell it
         per_passage[s.passage] = max(per_passage.get(s.passage, 0.0), near)
     # a passage about the candidate (a relationship's end, an entity's description) supports it
     # as far as it covers the question, and more when the candidate's name stands next to the
@@ -338,18 +346,39 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     joined = "\n".join(s.text for s in sentences)
     generic = {c.key for c in cands.values() if _generic(c, sentences, joined)}
     _resolve_pronouns(cands, sentences, q, generic)
+    if qt.types.get(_PERSON, 0.0) >= 1.0:  # a description naming no one: the name the scene introduces next
+        resolve_scene(cands, sentences, q, lambda c: _antecedent(c, q, generic))
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question), _quoted(question))
+                   _qualified_act(question), _quoted(question), description(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
+    for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
+        for k, a, b in ([] if c.phrase or c.key in generic else c.hits):
+            ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
-    scored = [_score(c, ctx, c.key in generic, kind) for c in _merge_aliases(cands, generic, _roots(question), wanted)]
-    scored = [(c, f) for c, f in scored if c.score > 0]
-    scored.sort(key=lambda cf: (-cf[0].score, cf[0].name))
-    return scored
+    merged = _merge_aliases(cands, generic, _roots(question), wanted)
+    scored = [(c, f, c.score > 0 and _identified(m, ctx)) for m in merged for c, f in [_score(m, ctx, m.key in generic, kind)]]
+    # a name the question's description or role noun is said of outranks one it is not
+    scored.sort(key=lambda cfi: (not cfi[2], -cfi[0].score, cfi[0].name))
+    return [(c, f) for c, f, _ in scored if c.score > 0]
+
+
+def _identified(c: _Cand, ctx: _Context) -> bool:
+    """Whether the evidence says of the candidate itself what the question identifies its answer by:
+    its relative clause ("the laundress who brought sheets …", :mod:`.descriptions`) or the role noun
+    that clause describes (:func:`named_by_head`), or — with no clause — its role
+    noun as the name's predicate or in apposition to it ("Who is the cybersecurity expert …?": "Sam
+    Rivera is a technical expert", not a name beside "cybersecurity"; :func:`_tied`). True when the
+    question asks neither (a relation, an act), so that the rank alone orders the candidates."""
+    if ctx.described is not None:
+        return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at) or named_by_head(ctx.described, c.hits, ctx.sentences)
+    if ctx.key and not (ctx.key_is_loose or ctx.key_is_tied or ctx.relative or ctx.called):
+        return bool(ctx.key & _roots(c.name)) or any(ctx.key & ctx.sentences[k].tokens and _tied(ctx.sentences[k].text, a, b, ctx.key)
+                                                     for k, a, b in c.hits)
+    return True
 
 
 def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
