@@ -68,3 +68,10 @@ def test_a_reply_in_text_without_paragraphs_is_the_next_quotation_past_the_speec
                  "The lamp burned on.")]
     found = extract_answer("Why does the lamp burn longest in a storm?", ps)
     assert found.first_line == "'Why longest in a storm?' asked Mira. 'Because the ships need it most.' [1]", found.first_line
+
+
+def test_a_sentence_pointing_back_by_its_subject_is_not_joined_twice():
+    ps = [_chunk("Mira came late. Edgar kept the lamp lit all night. That explains why the ship came home safe.")]
+    found = extract_answer("Why did the ship come home safe when Mira came late?", ps)
+    assert found.first_line.count("Edgar kept the lamp lit all night.") == 1, found.first_line
+    assert "That explains why the ship came home safe" in found.first_line, found.first_line

@@ -115,7 +115,7 @@ MIN_COVERAGE = 0.15
 def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: int = 6) -> Extraction:
     """The answer to ``question`` from ``passages`` (see the module docstring)."""
     qt = classify(question)
-    sentences = _sentences(passages)
+    sentences = raw = _sentences(passages)  # a why's reasons are spanned on the raw sentences (:func:`.reasons.reason_spans`)
     if qt.kind == "why":
         sentences = _with_antecedents(sentences)
     if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
@@ -169,7 +169,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing
     elif qt.kind == "why":  # the span stating the asked predicate and the reason given for it
-        first, chosen, rejected = _why_answer(question, qt, q, sentences, cite)
+        first, chosen, rejected = _why_answer(question, qt, q, raw, cite)
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
         first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)

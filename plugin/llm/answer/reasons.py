@@ -46,6 +46,13 @@ _WEAKER = re.compile(r"(?:[,;:—–]|--)\s*(?:for|since)\s+(?:(?:he|she|it|they
 _POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|(?:for|since)\s+(?:he|she|it|they|we|i|you|there)\b(?!,)|so\s+that"
                           r"|(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:why|because))\b|\bexplain(?:s|ed|ing)?\b|\breasoning\b", re.I)
 
+#: a sentence whose subject points back at the sentence before it ("And that's worth more than
+#: protocol.", "This is why …", "It was because …"): what it says of "that" is said of what came before
+_ANAPHORIC = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?(?:that|this|which)(?:['’]s\b|\s+(?:is|was|are|were|makes|made"
+                        r"|explains|explained|means|meant)\b)|^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?it\s+(?:is|was)\s+(?:because|why)\b",
+                        re.I)
+
+
 #: a quoted question asking why ("'Tell me why?'", "'Why did you get married?'"): not the "Why, …!" of
 #: surprise, nor a narrator's question ("Why did he not go on?": nobody answers it)
 _ASKS_WHY = re.compile(r"(?:^[\"“‘']|[\"“‘']\s*\w).*?\bwhy\b(?![,!])[^.!?]*\?|\bwhy\b(?![,!])[^.!?]*\?\s*[\"”’']", re.I)
@@ -178,8 +185,22 @@ def reason_spans(sentences: Sequence[_Sentence]) -> list[tuple[_Sentence, float]
     2
     >>> len(reason_spans(_sentences([Passage("It looked out of place. For it had been painted.", "c")])))
     3
+
+    Each sentence is spanned once, whether it points back by its subject (:data:`_ANAPHORIC`), gives
+    a reason after the one it explains, or both:
+
+    >>> s = _sentences([Passage("Mira came late. Edgar kept the lamp lit all night. That is why the ship was saved.", "c")])
+    >>> [x.text for x, _ in reason_spans(s)][-1]
+    'Mira came late. Edgar kept the lamp lit all night. That is why the ship was saved.'
+    >>> [x.text.count("lamp") for x, _ in reason_spans(s)]
+    [0, 1, 1, 1, 1]
     """
-    out = [(dataclasses.replace(s, text=trimmed(s.text)) if w else s, float(w)) for s in sentences for w in [reason_weight(s.text)]]
+    out = []
+    for b, s in enumerate(sentences):  # each sentence alone, or with the one before it when its subject points back there
+        if b and sentences[b - 1].passage == s.passage and _ANAPHORIC.match(s.text):
+            s = _span(sentences, b - 1, b)
+        w = reason_weight(s.text)
+        out.append((dataclasses.replace(s, text=trimmed(s.text)) if w else s, float(w)))
     for b, s in enumerate(sentences):
         if _POINTS_BACK.search(s.text):
             for a in range(b - 1, max(-1, b - 1 - AFTER), -1):  # the shorter first: it wins a tie

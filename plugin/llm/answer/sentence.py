@@ -13,6 +13,7 @@ from .question import (
     _Question,
     classify,  # noqa: F401 (a doctest example uses it)
 )
+from .reasons import _ANAPHORIC
 from .words import (
     _root,
     _roots,
@@ -61,13 +62,6 @@ def _addressed(question: str, q: _Question, sentences: Sequence[_Sentence]) -> l
 #: a sentence that gives a reason ("because", "so that", "in order to", "due to")
 _CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
                      r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
-
-#: a sentence whose subject points back at the sentence before it ("And that's worth more than
-#: protocol.", "This is why …", "It was because …"): what it says of "that" is said of what came before
-_ANAPHORIC = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?(?:that|this|which)(?:['’]s\b|\s+(?:is|was|are|were|makes|made"
-                        r"|explains|explained|means|meant)\b)|^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?it\s+(?:is|was)\s+(?:because|why)\b",
-                        re.I)
-
 
 def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
     """The sentences, each that opens pointing back at the one before it in its passage (:data:`_ANAPHORIC`)
