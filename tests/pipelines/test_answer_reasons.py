@@ -75,3 +75,21 @@ def test_a_sentence_pointing_back_by_its_subject_is_not_joined_twice():
     found = extract_answer("Why did the ship come home safe when Mira came late?", ps)
     assert found.first_line.count("Edgar kept the lamp lit all night.") == 1, found.first_line
     assert "That explains why the ship came home safe" in found.first_line, found.first_line
+
+
+def test_a_why_is_quoted_only_after_an_opening_quote_and_the_search_is_bounded():
+    import re
+
+    from ragprov.llm.answer.reasons import _ASKS_WHY, _replies, asks_why
+    from ragprov.llm.answer.words import _sentences
+
+    # must not fire: the "'" of a contraction or a possessive opens no quotation
+    assert not asks_why("He didn't know why they left?")
+    assert not asks_why("Edgar's mother never asked why they left?")
+    assert asks_why("Mira turned: 'Why did they leave?'")
+    # every quantifier of the pattern is bounded (no "*", "+" or "{n,}"), so a search tries a match of
+    # bounded length from each position: its time is linear in the text's length
+    assert re.search(r"(?<!\\)[*+]|\{\d*,\}", _ASKS_WHY.pattern) is None, _ASKS_WHY.pattern
+    long = "'" + "it was late and the lamp was lit " * 1900 + "why did they go on?"
+    assert len(long) > 60_000 and not asks_why(long)  # the why is too far from the quote
+    assert _replies(_sentences([Passage(long + "\n\n'Because the boats were out,' said Edgar.", "c")])) == []
