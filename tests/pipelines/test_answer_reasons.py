@@ -93,3 +93,11 @@ def test_a_why_is_quoted_only_after_an_opening_quote_and_the_search_is_bounded()
     long = "'" + "it was late and the lamp was lit " * 1900 + "why did they go on?"
     assert len(long) > 60_000 and not asks_why(long)  # the why is too far from the quote
     assert _replies(_sentences([Passage(long + "\n\n'Because the boats were out,' said Edgar.", "c")])) == []
+
+
+def test_a_why_answer_records_the_shown_text_s_coverage_and_its_reason_weight_apart():
+    ps = [_chunk("Edgar left the lighthouse because of the storm. Mira stayed.")]
+    found = extract_answer("Why did Edgar leave the lighthouse?", ps)
+    assert found.chosen is not None and found.chosen.score > 1  # the score ranks: coverage more by the reason weight
+    assert found.chosen.why == "reason span: coverage 1.00, reason weight 0.25", found.chosen.why
+    assert found.chosen.cover == 1.0

@@ -283,9 +283,14 @@ def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequen
                 ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
     """The first line, chosen and rejected spans of a why-question: the sentences (or a sentence)
     that best state what it asks together with the reason they give (:mod:`.reasons`)."""
-    spans, scores, order = ranked_reasons(question, q, sentences)
+    spans, scores, weights, order = ranked_reasons(question, q, sentences)
     scored = {id(s): scores[k] for k, s in enumerate(spans)}
-    return _sentence_answer(question, qt, q, spans, order, lambda s: scored[id(s)], cite)
+    first, chosen, rejected = _sentence_answer(question, qt, q, spans, order, lambda s: scored[id(s)], cite)
+    if chosen is not None:  # the shown text's own coverage (0-1), the reason weight apart
+        cover = q.coverage(_roots(spans[order[0]].text))
+        chosen = dataclasses.replace(chosen, cover=round(cover, 6),
+                                     why=f"reason span: coverage {cover:.2f}, reason weight {weights[order[0]]:.2f}")
+    return first, chosen, rejected
 
 
 def _evidence_lines(q: _Question, sentences: Sequence[_Sentence], pool: Sequence[int], first: str,

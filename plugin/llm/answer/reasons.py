@@ -252,9 +252,9 @@ def reason_score(span: _Sentence, weight: float, q: _Question) -> float:
 
 
 def ranked_reasons(question: str, q: _Question, sentences: Sequence[_Sentence]
-                   ) -> tuple[list[_Sentence], list[float], list[int]]:
+                   ) -> tuple[list[_Sentence], list[float], list[float], list[int]]:
     """The spans that may answer a why-question (:func:`reason_spans`), their scores
-    (:func:`reason_score`) and their indices best first. A tie goes to the span whose own text (not the
+    (:func:`reason_score`), their reason weights and their indices best first. A tie goes to the span whose own text (not the
     dialogue before it) says more of the question, then to the one saying more of it besides the
     words of an "of" phrase ("Why does X value the obedience of the troops?": the obedience, more
     than the troops), then to the first.
@@ -262,7 +262,7 @@ def ranked_reasons(question: str, q: _Question, sentences: Sequence[_Sentence]
     >>> question = "Why does Cruz value the obedience of the troops?"
     >>> q = _Question(question, ["Cruz"])
     >>> said = [_Sentence(0, t, _roots(t)) for t in ("Cruz eyed the troops.", "Obedience was a tool, and Cruz wielded it.")]
-    >>> spans, scores, order = ranked_reasons(question, q, said)
+    >>> spans, scores, _, order = ranked_reasons(question, q, said)
     >>> scores[0] == scores[1], spans[order[0]].text
     (True, 'Obedience was a tool, and Cruz wielded it.')
     """
@@ -272,4 +272,4 @@ def ranked_reasons(question: str, q: _Question, sentences: Sequence[_Sentence]
     qualifiers = frozenset(_root(m.group(1).lower()) for m in _OF_PHRASE.finditer(question))
     heads = [q.coverage(s.tokens - qualifiers) for s, _ in spans]
     order = sorted(range(len(spans)), key=lambda k: (-scores[k], -shown[k], -heads[k], spans[k][0].passage, k))
-    return [s for s, _ in spans], scores, order
+    return [s for s, _ in spans], scores, [w for _, w in spans], order
