@@ -44,3 +44,14 @@ def test_a_name_merely_next_is_not_identified():
     found = extract_answer("Which storybook figure, with an axe in his belt and an ass laden with wood, appeared outside "
                            "the window?", ps)
     assert not found.first_line.startswith("The answer is Ali Baba"), found.first_line
+
+
+def test_the_recorded_why_says_a_name_ranks_first_for_being_identified_by_the_description():
+    ps = [_chunk("Old Joe sat by the stove and lit his pipe. Mrs. Dilber was next. Sheets and towels, a little wearing "
+                 "apparel, two old-fashioned silver teaspoons, and a few boots. Old Joe chalked the sums for the sheets, "
+                 "towels and teaspoons on the wall. Old Joe said the towels were worth nothing.")]
+    found = extract_answer("What is the name of the laundress who brought sheets, towels and silver teaspoons to sell?", ps)
+    assert found.chosen is not None and found.chosen.name == "Mrs. Dilber", found.first_line
+    assert found.chosen.why.endswith("; identified by the question's description: ranks before those that are not"), found.chosen.why
+    assert [c.why.endswith("not identified by the question's description: ranks after those that are")
+            for c in found.rejected if c.name == "Old Joe"] == [True]

@@ -361,9 +361,16 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
     merged = _merge_aliases(cands, generic, _roots(question), wanted)
     scored = [(c, f, c.score > 0 and _identified(m, ctx)) for m in merged for c, f in [_score(m, ctx, m.key in generic, kind)]]
-    # a name the question's description or role noun is said of outranks one it is not
+    # a name the question's description or role noun is said of outranks one it is not, and says so
+    if len({i for c, _, i in scored if c.score > 0}) > 1:
+        scored = [(dataclasses.replace(c, why=c.why + _IDENTIFIED[i]) if c.score > 0 else c, f, i) for c, f, i in scored]
     scored.sort(key=lambda cfi: (not cfi[2], -cfi[0].score, cfi[0].name))
     return [(c, f) for c, f, _ in scored if c.score > 0]
+
+
+#: what a candidate's recorded why says of its rank when some are identified by the question's description and some not
+_IDENTIFIED = {True: "; identified by the question's description: ranks before those that are not",
+               False: "; not identified by the question's description: ranks after those that are"}
 
 
 def _identified(c: _Cand, ctx: _Context) -> bool:
