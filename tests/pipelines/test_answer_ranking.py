@@ -297,3 +297,18 @@ def test_the_speaker_of_the_quotation_that_states_the_act_answers_who_says_it(fl
     assert extract_answer("Who answers Alex's praise with 'You can count on me'?", ps).chosen.name == "Jordan Hayes"
     # must not: a question the dialogue does not speak to stays unanswered
     assert not extract_answer("Who commands the alien fleet?", ps).answered
+
+
+def test_a_sentence_opening_with_a_pronoun_past_marks_or_curly_speech_is_of_the_subject():
+    from ragprov.llm.answer.question import _Question
+    from ragprov.llm.answer.rank import _of_subject
+    from ragprov.llm.answer.words import _sentences
+
+    q = _Question("How old is Tiny Tim?", [])
+    for opening in ("(He was nine.)", "_He was nine._", "'He was nine.'", "“I don’t know,” she said.", "“Nine,” he said."):
+        s = _sentences([Passage("Tiny Tim sat down. " + opening, "c")])
+        assert [_of_subject(x, q) for x in s] == [True, True], opening
+    # must not fire: no pronoun opens it, and a pronoun inside a word is none
+    for opening in ("Bob was forty.", "(There was snow.)", "“I don’t know,” Bob said.", "Hence the snow."):
+        s = _sentences([Passage("Tiny Tim sat down. " + opening, "c")])
+        assert [_of_subject(x, q) for x in s] == [True, False], opening

@@ -184,9 +184,13 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             c.surfaces.append(name)
 
 
-#: a pronoun opening a sentence, or right after the quotation that opens it ('"I've got this," they declared');
-#: a possessive one ("Their fingers paused …, whispering, “…”") stands for the owner of what follows
-_PRONOUN = re.compile(r"^(?:[“\"‘'][^”\"’]*[,!?…—-][”\"’']\s+(?P<q>he|she|they)|(?P<p>He|She|They|His|Her|Their))\b")
+#: a pronoun opening a sentence (past the marks that may open it: "(He …", "_He …_", "'He …"), or right
+#: after the quotation that opens it ('"I've got this," they declared', "“I don’t know,” she said": a
+#: "’" before a letter closes no quotation); a possessive one ("Their fingers paused …, whispering,
+#: “…”") stands for the owner of what follows. One opening a quotation ('"They will …," Carl said') is
+#: no mention of the person named before (:func:`_resolve_pronouns`), though the sentence speaks of them
+_PRONOUN = re.compile(r"^(?P<lead>[_*(\s'\"“‘]*)(?:[“\"‘'](?:[^”\"’]|’(?=\w))*[,!?…—-][”\"’']\s+(?P<q>he|she|they)"
+                      r"|(?P<p>he|she|they|his|her|their))\b", re.I)
 
 
 def _antecedent(c: _Cand, q: _Question, generic: set[str]) -> bool:
@@ -211,8 +215,8 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
                 firsts[k] = (a, c)
     for k, s in enumerate(sentences):
         m = _PRONOUN.match(s.text)
-        if not m:
-            continue
+        if not m or (m.group("p") and re.search(r"[\"“‘']", m.group("lead"))):
+            continue  # no pronoun, or one inside a quotation
         for back in (k - 1, k - 2):
             if back < 0 or sentences[back].passage != s.passage:
                 break
