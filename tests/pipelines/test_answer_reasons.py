@@ -101,3 +101,14 @@ def test_a_why_answer_records_the_shown_text_s_coverage_and_its_reason_weight_ap
     assert found.chosen is not None and found.chosen.score > 1  # the score ranks: coverage more by the reason weight
     assert found.chosen.why == "reason span: coverage 1.00, reason weight 0.25", found.chosen.why
     assert found.chosen.cover == 1.0
+
+
+def test_every_noun_asking_for_a_reason_asks_why_and_is_covered_by_a_reason_span():
+    from ragprov.llm.answer.question import REASON_NOUNS
+    from ragprov.llm.answer.reasons import _REASON_WORDS
+    from ragprov.llm.answer.words import _root
+
+    for noun in ("reason", "purpose", "motive", "cause", "explanation"):
+        assert classify(f"What {noun} did Mira give for leaving?").kind == "why", noun
+        assert noun in REASON_NOUNS and _root(noun) in _REASON_WORDS, noun
+    assert classify("What did Mira give for leaving?").kind != "why"  # must not fire: no reason noun

@@ -31,6 +31,13 @@ for _words, _types in (
     for _w in _words.split():
         _HEAD_TYPES[_w] = _types
 
+#: the nouns that ask for a reason ("What reason did X give …?", "What was the purpose of …?"): the
+#: question asks why, and a clause answers it, not a noun phrase (:mod:`.reasons`, :mod:`.slots`)
+REASON_NOUNS = frozenset("reason reasons purpose purposes motive motives cause causes explanation explanations".split())
+
+#: a question asking for a reason by one of :data:`REASON_NOUNS` ("What reason …?", "For what purpose …?")
+_ASKS_REASON = re.compile(r"(?:for\s+)?what\s+(?:(?:is|was|were|are)\s+(?:the\s+)?)?(?:" + "|".join(sorted(REASON_NOUNS)) + r")\b")
+
 _YES_NO = re.compile(r"^(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)"
                      r"(?:n['’]t)?\b", re.I)
 
@@ -93,7 +100,7 @@ def classify(question: str) -> QuestionType:
         return QuestionType("where", {_GEO: 1.0, _ORG: 0.5}, True)
     if first == "when":
         return QuestionType("when", {_EVENT: 1.0}, True)
-    if first == "why" or re.match(r"(?:for\s+)?what\s+(?:(?:is|was|were|are)\s+(?:the\s+)?)?(?:reason|purpose|motive)s?\b", low):
+    if first == "why" or _ASKS_REASON.match(low):
         return QuestionType("why", {}, False)
     if first == "how":
         return QuestionType("how", {}, False)

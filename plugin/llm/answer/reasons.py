@@ -25,7 +25,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from .question import _Question
+from .question import REASON_NOUNS, _Question
 from .words import _root, _roots, _Sentence
 
 #: a connective that plainly introduces a reason or a purpose
@@ -40,17 +40,22 @@ _WEAKER = re.compile(r"(?:[,;:—–]|--)\s*(?:for|since)\s+(?:(?:he|she|it|they
                      r"|(?:[,;:—–]|--)\s*(?:just|only|simply|merely)\s+to\s+[a-z]+"
                      r"|\b(?:lest|therefore|hence|thus|as\s+a\s+result)\b")
 
-#: a sentence that gives the reason of what the sentence before it says: it opens with a causal
-#: connective ("Because …", "For they said …", "That is why …"; not the preposition: "For years …",
-#: "For Alex, …") or says someone explains ("explained their reasoning")
-_POINTS_BACK = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but)\s+)?(?:because|(?:for|since)\s+(?:he|she|it|they|we|i|you|there)\b(?!,)|so\s+that"
-                          r"|(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:why|because))\b|\bexplain(?:s|ed|ing)?\b|\breasoning\b", re.I)
+#: what may open a sentence before its first word ("_", "(", a quote, "And", "But", "So", "Yet")
+_OPENING = r"^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?"
+
+#: "that is why", "this was because", "it's why": a subject pointing back, said to be the reason or its result
+_WHY_BACK = r"(?:that|this|it)(?:['’]s|\s+is|\s+was)\s+(?:why|because)\b"
 
 #: a sentence whose subject points back at the sentence before it ("And that's worth more than
 #: protocol.", "This is why …", "It was because …"): what it says of "that" is said of what came before
-_ANAPHORIC = re.compile(r"^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?(?:that|this|which)(?:['’]s\b|\s+(?:is|was|are|were|makes|made"
-                        r"|explains|explained|means|meant)\b)|^[_*\"“‘'(\s]*(?:(?:and|but|so|yet)\s+)?it\s+(?:is|was)\s+(?:because|why)\b",
-                        re.I)
+_ANAPHORIC = re.compile(_OPENING + r"(?:" + _WHY_BACK + r"|(?:that|this|which)(?:['’]s\b|\s+(?:is|was|are|were|makes|made"
+                        r"|explains|explained|means|meant)\b))", re.I)
+
+#: a sentence that gives the reason of what the sentence before it says: it opens with a causal
+#: connective ("Because …", "For they said …", "That is why …" — :data:`_WHY_BACK`; not the
+#: preposition: "For years …", "For Alex, …") or says someone explains ("explained their reasoning")
+_POINTS_BACK = re.compile(_OPENING + r"(?:(?:because|(?:for|since)\s+(?:he|she|it|they|we|i|you|there)\b(?!,)|so\s+that)\b|"
+                          + _WHY_BACK + r")|\bexplain(?:s|ed|ing)?\b|\breasoning\b", re.I)
 
 
 #: the most characters :data:`_ASKS_WHY` spans between the quote and the "why", and from it to the "?"
@@ -99,7 +104,7 @@ AFTER, EXCHANGE = 2, 4
 _OF_PHRASE = re.compile(r"\bof\s+(?:(?:the|a|an|his|her|their|its|my|our|your)\s+)?([\w'’-]+)", re.I)
 
 #: the words of a question that ask for a reason itself ("What reason did X give …?")
-_REASON_WORDS = frozenset(_root(w) for w in ("reason", "reasons", "purpose", "motive", "cause"))
+_REASON_WORDS = frozenset(_root(w) for w in REASON_NOUNS)
 
 
 def reason_weight(text: str) -> float:

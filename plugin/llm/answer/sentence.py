@@ -13,7 +13,7 @@ from .question import (
     _Question,
     classify,  # noqa: F401 (a doctest example uses it)
 )
-from .reasons import _ANAPHORIC
+from .reasons import _ANAPHORIC, reason_weight
 from .words import (
     _root,
     _roots,
@@ -59,10 +59,6 @@ def _addressed(question: str, q: _Question, sentences: Sequence[_Sentence]) -> l
     return out
 
 
-#: a sentence that gives a reason ("because", "so that", "in order to", "due to")
-_CAUSAL = re.compile(r"\b(?:because|so\s+that|in\s+order\s+to|so\s+as\s+to|due\s+to|owing\s+to|as\s+a\s+result|for\s+the\s+sake"
-                     r"|lest|therefore|hence|which\s+is\s+why|the\s+reason)\b", re.I)
-
 def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
     """The sentences, each that opens pointing back at the one before it in its passage (:data:`_ANAPHORIC`)
     joined to that one: the reason for what it says is there.
@@ -100,6 +96,6 @@ def _sentence_score(s: _Sentence, q: _Question, qt: QuestionType) -> float:
     (1.15, 1.0)
     """
     cover = q.coverage(s.tokens)
-    if qt.kind == "why" and _CAUSAL.search(s.text):
+    if qt.kind == "why" and reason_weight(s.text):
         return cover * 1.15
     return cover

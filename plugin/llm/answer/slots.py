@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..text import STOPWORDS
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
@@ -102,9 +103,6 @@ def frame(question: str) -> Frame | None:
 #: verbs of saying, thinking and wanting: their object is a clause ("What does she say is good enough?")
 _CLAUSE_VERBS = frozenset(_root(w) for w in "say tell think hope believe know wish want suppose expect claim remember "
                           "reckon guess imagine fear feel".split())
-
-#: nouns that ask for a reason ("What reason did he give …?"): a clause answers, not a noun phrase
-_REASON_NOUNS = frozenset("reason reasons cause causes purpose motive explanation".split())
 
 #: a word that opens a clause after a stranded preposition ("fiddling with while walking")
 _CONJUNCTION = re.compile(r"^(?:while|when|as|before|after|during|since|until|because|if|and|but|or|to)$")
