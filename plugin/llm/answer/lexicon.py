@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from ...resources import data_dir
 from ..text import STOPWORDS
+from .words import _root
 
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
 #: something ("man" is a chess piece in its seventh sense)
@@ -254,6 +255,16 @@ def same_act(word: str, other: str) -> bool:
     """
     mine, theirs = _synsets(word, "v", ACT_SENSES), _synsets(other, "v", ACT_SENSES)
     return bool(mine) and not set(mine).isdisjoint(theirs)
+
+
+def says_act(word: str, verb: str) -> bool:
+    """Whether the text's ``word`` says the act of the question's ``verb``: a form of it (one word root)
+    or a verb WordNet puts in one synset with it (:func:`same_act`).
+
+    >>> says_act("grabbed", "grab"), says_act("seized", "grab"), says_act("walked", "grab")
+    (True, True, False)
+    """
+    return _root(word) == _root(verb) or same_act(word, verb)
 
 
 #: the fit of a candidate WordNet knows as no kind of the asked noun, and of one it does not know (a name)

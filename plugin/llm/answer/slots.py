@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import STOPWORDS
-from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .words import _AUXILIARIES, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
@@ -168,7 +168,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
     for i, w in enumerate(low):
-        if not any(w == a or _root(w) == _root(a) or same_act(w, a) for a in anchors):
+        if not any(w == a or says_act(w, a) for a in anchors):
             continue
         j = _after_particles(low, i + 1)
         if fr.prep is not None:
@@ -178,7 +178,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             j = at + 1
         found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
         acts = {_root(a) for a in anchors}
-        if found and kind is not None and kind_fit(_of_kind(found, kind), kind) <= OTHER_FIT:
+        if found and kind is not None and kind_fit(_kind_part(found, kind), kind) <= OTHER_FIT:
             continue  # "the clock struck eleven" for which tune he struck up
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
@@ -198,7 +198,7 @@ def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) 
     """
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if i == 0 or not (_root(w) == _root(verb) or same_act(w, verb)):
+        if i == 0 or not says_act(w, verb):
             continue
         if w.endswith("ing") and low[i - 1] in _OPENERS and i + 1 < len(low) and toks[i + 1][0][:1].islower() \
                 and low[i + 1] not in STOPWORDS and _root(low[i + 1]) not in asked:
@@ -263,7 +263,7 @@ def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> s
     while (low[j] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
            and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
         end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
-    text = toks[j][0] if end == j + 1 else _span(toks, j, end)
+    text = toks[j][0] if end == j + 1 else _tokens_text(toks, j, end)
     words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
     if not [w for w in words if w.lower() not in LIGHT_NOUNS and w.lower() not in _OPENERS]:
         return None  # "every one", "something": no thing said
@@ -272,7 +272,7 @@ def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> s
     return text
 
 
-def _span(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
+def _tokens_text(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
     last, start = toks[end - 1]
     return _text_of(toks, j, start + len(last))
 
@@ -350,7 +350,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked, kind)
                 if found:
-                    return n, _of_kind(found, kind)
+                    return n, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
@@ -391,13 +391,13 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
     return None
 
 
-def _of_kind(phrase: str, kind: str | None) -> str:
+def _kind_part(phrase: str, kind: str | None) -> str:
     """The part of "X of Y" that is a kind of what the question asks (``kind``: :func:`asked_kind`), when
     only Y is ("the sleek surface of a radio transmitter" for a piece of equipment); else the phrase.
 
-    >>> _of_kind("the sleek surface of a radio transmitter", "equipment"), _of_kind("a box of matches", None)
+    >>> _kind_part("the sleek surface of a radio transmitter", "equipment"), _kind_part("a box of matches", None)
     ('a radio transmitter', 'a box of matches')
-    >>> _of_kind("the stronghold of the Mansion House", "stronghold")
+    >>> _kind_part("the stronghold of the Mansion House", "stronghold")
     'the stronghold of the Mansion House'
     """
     head, of, tail = phrase.partition(" of ")
@@ -453,7 +453,7 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if not (_root(w) == _root(verb) or same_act(w, verb)):
+        if not says_act(w, verb):
             continue
         for j in range(i + 1, min(len(low) - 1, i + 12)):
             if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
