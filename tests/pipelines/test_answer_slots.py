@@ -67,3 +67,9 @@ def test_no_slot_answer_without_the_asked_act_or_with_the_question_own_words():
     # a verb of saying takes a clause: no phrase after "say" answers
     ps = [_chunk("Mira said a few words about the storm.")]
     assert "a few words" not in extract_answer("What fabric did Mira say was good enough?", ps).first_line
+
+
+def test_no_reply_to_a_question_the_text_asks_about_another_act():
+    # the text asks what he eats, the user what he drinks: its reply does not answer
+    ps = [_chunk("'What shall Edgar eat for supper tonight?' 'Gruel, as always.'")]
+    assert "Gruel" not in extract_answer("What did Edgar drink with his supper?", ps).first_line

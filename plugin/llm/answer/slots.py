@@ -334,10 +334,10 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
     (None, None)
     """
-    replied = _reply(sentences, order, scores, least)
+    fr = frame(question)
+    replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
-    fr = frame(question)
     if fr is None:
         return None
     kind = asked_kind(question)
@@ -364,17 +364,39 @@ _ASKED_IN_TEXT = re.compile(r"^\W*(?:what|which)\b[^?]*\?\W*$", re.I)
 _SPEECH_TAG = re.compile(r"^\W*[a-z][\w'’-]*(?:\s+[\w'’.-]+){0,3}[.!]?\W*$")
 
 
-def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> tuple[int, str] | None:
+def _asked_words(fr: Frame | None, noun: str | None) -> tuple[str, ...]:
+    """The words a question the text asks must share with the user's for its reply to answer: the
+    asked noun (:func:`asked_noun`) and the slot's verbs (:func:`frame`); none when the question asks no slot."""
+    return () if fr is None else ((noun,) if noun else ()) + tuple(fr.verbs)
+
+
+def _same_question(text: str, words: Sequence[str]) -> bool:
+    """Whether a question of the text says one of the user's asked ``words`` (:func:`_asked_words`):
+    the asked noun (one word root) or the act of the asked verb (:func:`says_act`)."""
+    return any(says_act(t.lower(), w) for t in re.findall(r"[A-Za-z][\w'’-]*", text) for w in words)
+
+
+def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float,
+           words: Sequence[str]) -> tuple[int, str] | None:
     """The reply a what-question the text's dialogue asks itself gets: among the sentences
-    :func:`slot_answer` reads, a what/which question whose next sentence (a short turn of eight
-    words or fewer, no question) answers it ("'What Idol has displaced you?' 'A golden one.'").
+    :func:`slot_answer` reads, a what/which question saying one of the user's asked ``words``
+    (:func:`_same_question`) whose next sentence (a short turn of eight words or fewer, no question)
+    answers it ("'What Idol has displaced you?' 'A golden one.'").
 
     >>> ss = [_Sentence(0, "'What Idol has displaced you?'", frozenset()), _Sentence(0, "'A golden one.'", frozenset())]
-    >>> _reply(ss, [0], [0.5, 0.0], 0.15)
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("idol",))
     (1, 'A golden one')
-    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15)
+    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15, ("displace",))
     (2, 'A golden one')
-    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15)
+    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15, ("idol",))
+
+    The text's question must ask what the user's does (its noun or its act), and a question that asks no slot has none:
+
+    >>> ss = [_Sentence(0, "'What shall he eat for supper tonight?'", frozenset()), _Sentence(0, "'Gruel, as always.'", frozenset())]
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("drink",)), _reply(ss, [0], [0.5, 0.0], 0.15, ())
+    (None, None)
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("eat",))
+    (1, 'Gruel, as always')
     """
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
@@ -383,7 +405,7 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
         n = k + 1
         while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
             n += 1  # "'What Idol has displaced you?' he rejoined.": the tag of the question, not the reply
-        if not _ASKED_IN_TEXT.match(sentences[k].text) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
+        if not _ASKED_IN_TEXT.match(sentences[k].text) or not _same_question(sentences[k].text, words) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
             continue
         turn = sentences[n].text.strip(" '\"‘’“”_*.!")
         if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
