@@ -73,3 +73,11 @@ def test_no_reply_to_a_question_the_text_asks_about_another_act():
     # the text asks what he eats, the user what he drinks: its reply does not answer
     ps = [_chunk("'What shall Edgar eat for supper tonight?' 'Gruel, as always.'")]
     assert "Gruel" not in extract_answer("What did Edgar drink with his supper?", ps).first_line
+
+
+def test_where_takes_no_phrase_that_is_no_place():
+    # "in a fit of rage" says how he stood, not where: it is no answer, nor a place candidate
+    ps = [Passage("The sight angered the keeper, for he stood in a fit of rage, and sang.", "c1")]
+    found = extract_answer("Where does the keeper stand while singing?", ps)
+    assert "fit of rage" not in found.first_line
+    assert found.chosen is None or found.chosen.type != "GEO" or "rage" not in found.chosen.name

@@ -451,6 +451,11 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
     (0, "a baker's doorway")
     >>> where_answer("Where does the Spirit sleep?", ss, [0], [0.5], 0.15), where_answer("Who stands there?", ss, [0], [1], 0.1)
     (None, None)
+
+    A phrase WordNet does not know as a place says no place (:func:`is_place`):
+
+    >>> ss = [_Sentence(0, "He stood in a fit of rage and sang.", frozenset())]
+    >>> where_answer("Where does the Spirit stand while singing?", ss, [0], [0.5], 0.15)
     """
     m = _WHERE.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
@@ -482,6 +487,20 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
                 break
             if low[j] in preps and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
                 found = _phrase(toks, j + 1, asked)
-                if found:
+                if found and is_place(found):
                     return found
     return None
+
+
+#: the WordNet nouns whose kinds are places one may be in, at or on (a room, a doorway, a field, a shore, a river)
+_PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formation", "body of water", "land")
+
+
+def is_place(phrase: str) -> bool:
+    """Whether WordNet knows the head of ``phrase`` (before any "of") as a place (:data:`_PLACE_KINDS`,
+    :func:`kind_fit`): "in a baker's doorway" says where, "in a fit of rage" says how.
+
+    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("a fit of rage"), is_place("his mind")
+    (True, True, False, False)
+    """
+    return any(kind_fit(phrase, kind) == 1 for kind in _PLACE_KINDS)
