@@ -81,3 +81,9 @@ def test_where_takes_no_phrase_that_is_no_place():
     found = extract_answer("Where does the keeper stand while singing?", ps)
     assert "fit of rage" not in found.first_line
     assert found.chosen is None or found.chosen.type != "GEO" or "rage" not in found.chosen.name
+
+
+def test_a_list_after_of_is_taken_whole():
+    ps = [_chunk("The net was long. It was made of a heap of ropes, corks, hooks, and floats.")]
+    first = extract_answer("What was the net made of?", ps).first_line
+    assert first.startswith("The answer is a heap of ropes, corks, hooks"), first

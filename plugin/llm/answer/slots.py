@@ -159,7 +159,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     if fr.noun is not None:  # "the stronghold of the Mansion House" for "what stronghold"
         for i in range(2, len(low) - 2):  # in a place: "in the stronghold of X", not "the state of technology"
             if _root(low[i]) == _root(fr.noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _PREPOSITIONS:
-                found = _phrase(toks, i + 2, asked)
+                found = _text(_phrase(toks, low, i + 2, asked))
                 if found:
                     return found
     if fr.subject:
@@ -176,7 +176,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             if at is None:
                 continue
             j = at + 1
-        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
+        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _text(_phrase(toks, low, j, asked))
         acts = {_root(a) for a in anchors}
         if found and kind is not None and kind_fit(_kind_part(found, kind), kind) <= OTHER_FIT:
             continue  # "the clock struck eleven" for which tune he struck up
@@ -207,9 +207,9 @@ def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) 
         while k > 0 and toks[k][0][:1].islower() and low[k] not in STOPWORDS and low[k] not in _OPENERS:
             k -= 1
         if k < i - 1 and low[k] in _OPENERS:
-            found = _phrase(toks, k, asked)
-            if found and len(found.split()) <= i - k:
-                return found
+            found = _phrase(toks, low, k, asked)
+            if found and found[1] <= i:
+                return found[0]
     return None
 
 
@@ -242,47 +242,62 @@ def _to_prep(low: Sequence[str], j: int, prep: str) -> int | None:
     return None
 
 
-def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> str | None:
-    """The noun phrase opening at token ``j``: a determiner and up to four words up to a function word or
-    a mark, with "of X" after it and a list of bare nouns ("cash-boxes, keys, padlocks"); None when
-    none opens there or it says only the question's words."""
+def _phrase(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int, asked: frozenset[str]) -> tuple[str, int] | None:
+    """The noun phrase opening at token ``j`` (``low``: the tokens lower-case) and the index just after
+    it: a determiner and up to four words up to a function word or a mark, with "of X" after it (each
+    "of" in turn) and a list of bare nouns ("cash-boxes, keys, padlocks"); None when none opens there
+    or it says only the question's words.
+
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("It was made of a heap of keys, locks, chains, and purses.")]
+    >>> _phrase(toks, [t.lower() for t, _ in toks], 4, frozenset())
+    ('a heap of keys, locks, chains', 12)
+    """
+    end = _words_end(toks, low, j)
+    if end is None:
+        return None
+    seg = j  # where the last "of X" opens: a list of bare nouns continues it
+    while end + 1 < len(low) and low[end] == "of":
+        tail = _words_end(toks, low, end + 1)
+        if tail is None or not _names_thing(low, end + 1, tail):
+            break
+        seg, end = end + 1, tail
+    while (low[seg] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
+           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
+        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
+    if not _names_thing(low, j, end):
+        return None  # "every one", "something": no thing said
+    words = [w for w in low[j:end] if w[:1].isalpha() and w not in STOPWORDS]
+    if _root(words[-1]) in asked:
+        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
+    return _tokens_text(toks, j, end), end
+
+
+def _words_end(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int) -> int | None:
+    """The index after a determiner and up to four words from token ``j`` that are no function words; None
+    when ``j`` opens no noun phrase (a mark, a preposition, an auxiliary, a function word, a bare determiner)."""
     if j >= len(toks) or not toks[j][0][:1].isalpha():
         return None
-    low = [t.lower() for t, _ in toks]
     if low[j] in _PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
         return None
     end = j + 1 if low[j] in _OPENERS else j
     while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
         end += 1
-    if end == j or (end == j + 1 and low[j] in _OPENERS):
-        return None
-    if end + 1 < len(low) and low[end] == "of" and (low[end + 1] in _OPENERS or toks[end + 1][0][:1].isalpha()):
-        tail = _phrase(toks, end + 1, frozenset())
-        if tail:
-            end = end + 1 + len(tail.split())
-    while (low[j] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
-           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
-        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
-    text = toks[j][0] if end == j + 1 else _tokens_text(toks, j, end)
-    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
-    if not [w for w in words if w.lower() not in LIGHT_NOUNS and w.lower() not in _OPENERS]:
-        return None  # "every one", "something": no thing said
-    if _root(words[-1].lower()) in asked:
-        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
-    return text
+    return None if end == j or (end == j + 1 and low[j] in _OPENERS) else end
+
+
+def _names_thing(low: Sequence[str], j: int, end: int) -> bool:
+    """Whether tokens ``j`` to ``end`` say a thing: a word that is no function word, light noun nor determiner."""
+    return any(w[:1].isalpha() and w not in STOPWORDS and w not in LIGHT_NOUNS and w not in _OPENERS for w in low[j:end])
 
 
 def _tokens_text(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
-    last, start = toks[end - 1]
-    return _text_of(toks, j, start + len(last))
+    """The text of tokens ``j`` to ``end`` (no space before a comma, semicolon or colon)."""
+    return "".join(("" if t in ",;:" else " ") + t for t, _ in toks[j:end]).strip()
 
 
-def _text_of(toks: Sequence[tuple[str, int]], j: int, stop: int) -> str:
-    out = []
-    for t, a in toks:
-        if a >= toks[j][1] and a < stop:
-            out.append(("" if t in ",;:" else " ") + t)
-    return "".join(out).strip()
+def _text(found: tuple[str, int] | None) -> str | None:
+    """The text of a :func:`_phrase` found, if any."""
+    return found[0] if found else None
 
 
 def _takes_object(word: str) -> bool:
@@ -299,7 +314,7 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
     low = [t.lower() for t, _ in toks]
     for k in range(i - 1, 0, -1):
         if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and _takes_object(low[k - 1]):
-            found = _phrase(toks, k, asked)
+            found = _text(_phrase(toks, low, k, asked))
             if found:
                 return found
     return None
@@ -405,7 +420,8 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
         n = k + 1
         while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
             n += 1  # "'What Idol has displaced you?' he rejoined.": the tag of the question, not the reply
-        if not _ASKED_IN_TEXT.match(sentences[k].text) or not _same_question(sentences[k].text, words) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
+        if not _ASKED_IN_TEXT.match(sentences[k].text) or not _same_question(sentences[k].text, words) \
+                or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
             continue
         turn = sentences[n].text.strip(" '\"‘’“”_*.!")
         if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
@@ -486,7 +502,7 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
             if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
                 break
             if low[j] in preps and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
-                found = _phrase(toks, j + 1, asked)
+                found = _text(_phrase(toks, low, j + 1, asked))
                 if found and is_place(found):
                     return found
     return None
