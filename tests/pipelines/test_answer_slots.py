@@ -87,3 +87,11 @@ def test_a_list_after_of_is_taken_whole():
     ps = [_chunk("The net was long. It was made of a heap of ropes, corks, hooks, and floats.")]
     first = extract_answer("What was the net made of?", ps).first_line
     assert first.startswith("The answer is a heap of ropes, corks, hooks"), first
+
+
+def test_a_reply_records_the_score_of_the_question_it_answers():
+    # the reply's own sentence says little of the question: the text's question aligned with it is recorded and cited
+    ps = [_chunk("'What shall Edgar eat for supper tonight?' 'Gruel, as always.'")]
+    found = extract_answer("What did Edgar eat for supper?", ps)
+    assert found.first_line == "The answer is Gruel, as always [1].", found.first_line
+    assert found.chosen is not None and found.chosen.score > 0 and found.chosen.support == (0,)

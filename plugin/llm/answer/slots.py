@@ -326,8 +326,8 @@ SLOT_SENTENCES, SLOT_SHARE = 12, 0.3
 
 
 def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
-                least: float) -> tuple[int, str] | None:
-    """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
+                least: float) -> tuple[int, int, str] | None:
+    """The sentence aligned with the question, the sentence (their indices; one when it says it) and the phrase that fill the slot a what-question asks (:func:`frame`,
     :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
     cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or
     from the sentence after one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
@@ -335,9 +335,9 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
-    (1, 'the ruler')
+    (1, 1, 'the ruler')
     >>> slot_answer("What does Scrooge grab?", list(reversed(ss)), [0, 1], [0.5, 0.5], 0.15)
-    (0, 'the ruler')
+    (0, 0, 'the ruler')
 
     The best-aligned sentence saying the act with no phrase in the slot ends the search:
 
@@ -345,7 +345,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     >>> slot_answer("What does Scrooge grab?", seen, [0, 1], [0.5, 0.5], 0.15)
     >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of cash-boxes, keys.", frozenset())]
     >>> slot_answer("What was the chain made of?", ss, [0], [0.5, 0.0], 0.15)
-    (1, 'cash-boxes, keys')
+    (0, 1, 'cash-boxes, keys')
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
     (None, None)
     """
@@ -365,7 +365,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked, kind)
                 if found:
-                    return n, _kind_part(found, kind)
+                    return k, n, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
@@ -392,7 +392,7 @@ def _same_question(text: str, words: Sequence[str]) -> bool:
 
 
 def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float,
-           words: Sequence[str]) -> tuple[int, str] | None:
+           words: Sequence[str]) -> tuple[int, int, str] | None:
     """The reply a what-question the text's dialogue asks itself gets: among the sentences
     :func:`slot_answer` reads, a what/which question saying one of the user's asked ``words``
     (:func:`_same_question`) whose next sentence (a short turn of eight words or fewer, no question)
@@ -400,9 +400,9 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
 
     >>> ss = [_Sentence(0, "'What Idol has displaced you?'", frozenset()), _Sentence(0, "'A golden one.'", frozenset())]
     >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("idol",))
-    (1, 'A golden one')
+    (0, 1, 'A golden one')
     >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15, ("displace",))
-    (2, 'A golden one')
+    (0, 2, 'A golden one')
     >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15, ("idol",))
 
     The text's question must ask what the user's does (its noun or its act), and a question that asks no slot has none:
@@ -411,7 +411,7 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
     >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("drink",)), _reply(ss, [0], [0.5, 0.0], 0.15, ())
     (None, None)
     >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("eat",))
-    (1, 'Gruel, as always')
+    (0, 1, 'Gruel, as always')
     """
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
@@ -425,7 +425,7 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
             continue
         turn = sentences[n].text.strip(" '\"‘’“”_*.!")
         if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
-            return n, turn
+            return k, n, turn
     return None
 
 
@@ -457,14 +457,14 @@ _PLACE_PREPS = frozenset("in at inside into under on upon beside near within fro
 
 
 def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
-                 least: float) -> tuple[int, str] | None:
-    """For "Where AUX SUBJECT VERB …?", the sentence (its index) and the place phrase after the
+                 least: float) -> tuple[int, int, str] | None:
+    """For "Where AUX SUBJECT VERB …?", the sentence (its index, twice: aligned and saying it) and the place phrase after the
     question's verb in its clause (a preposition of place and a noun phrase; the question's stranded
     preposition when it ends with one: "come from"), from the sentences :func:`slot_answer` reads.
 
     >>> ss = [_Sentence(0, "He stood with Scrooge beside him in a baker's doorway, and sprinkled incense.", frozenset())]
     >>> where_answer("Where does the Spirit stand while sprinkling incense?", ss, [0], [0.5], 0.15)
-    (0, "a baker's doorway")
+    (0, 0, "a baker's doorway")
     >>> where_answer("Where does the Spirit sleep?", ss, [0], [0.5], 0.15), where_answer("Who stands there?", ss, [0], [1], 0.1)
     (None, None)
 
@@ -487,7 +487,7 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
             break
         found = _place_after(sentences[k], verb, preps, asked)
         if found:
-            return k, found
+            return k, k, found
     return None
 
 
