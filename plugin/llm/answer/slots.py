@@ -327,10 +327,11 @@ SLOT_SENTENCES, SLOT_SHARE = 12, 0.3
 
 def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
                 least: float) -> tuple[int, int, str] | None:
-    """The sentence aligned with the question, the sentence (their indices; one when it says it) and the phrase that fill the slot a what-question asks (:func:`frame`,
-    :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
-    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or
-    from the sentence after one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
+    """The sentence aligned with the question, the sentence (their indices; one when it says it) and the
+    phrase that fill the slot a what-question asks (:func:`frame`, :func:`fill`), from the
+    :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that cover at least ``least`` of
+    the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or from the sentence after
+    one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
 
     >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
