@@ -387,8 +387,8 @@ def _asked_words(fr: Frame | None, noun: str | None) -> tuple[str, ...]:
 
 
 def _same_question(text: str, words: Sequence[str]) -> bool:
-    """Whether a question of the text says one of the user's asked ``words`` (:func:`_asked_words`):
-    the asked noun (one word root) or the act of the asked verb (:func:`says_act`)."""
+    """Whether a question of the text says one of the user's asked ``words`` (:func:`_asked_words`): a
+    word of the asked noun's or verb's root, or a verb of one synset with it (:func:`says_act`)."""
     return any(says_act(t.lower(), w) for t in re.findall(r"[A-Za-z][\w'’-]*", text) for w in words)
 
 
