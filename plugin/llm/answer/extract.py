@@ -178,12 +178,15 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
 
 
-def _slot_line(found: tuple[int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
+def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
                cite: _Citations) -> tuple[str, Candidate, tuple[Candidate, ...]]:
-    """The first line, chosen and rejected candidates of a phrase ``found`` in a sentence (its index) in the asked slot."""
-    k, phrase = found
-    chosen = Candidate(phrase, type_, round(scores[k], 6), (sentences[k].passage,), why, cover=round(scores[k], 6))
-    return f"The answer is {phrase} {cite([sentences[k].passage])}.", chosen, ()
+    """The first line, chosen and rejected candidates of a phrase ``found`` in the asked slot: the index
+    of the sentence aligned with the question (whose score is recorded), of the one saying the phrase
+    (its reply or its follow-on), the phrase; both sentences' passages cited."""
+    k, n, phrase = found
+    support = tuple(dict.fromkeys((sentences[k].passage, sentences[n].passage)))
+    chosen = Candidate(phrase, type_, round(scores[k], 6), support, why, cover=round(scores[k], 6))
+    return f"The answer is {phrase} {cite(support)}.", chosen, ()
 
 
 class _Citations:

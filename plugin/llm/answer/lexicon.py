@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 from ...resources import data_dir
 from ..text import STOPWORDS
+from .words import _root
 
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
 #: something ("man" is a chess piece in its seventh sense)
@@ -239,21 +240,37 @@ def asked_noun(question: str) -> str | None:
     return m.group("n2") if m.group("n2") and lemmas(m.group("n2")) else m.group("n")
 
 
-#: the senses of a verb :func:`same_act` reads: a verb's rare senses make every verb a synonym of another
-ACT_SENSES = 8
+#: the senses of a verb :func:`same_act` reads: a verb's rare senses make every verb a synonym of another;
+#: of a question's verb of many senses (more than ACT_SENSES) only its most frequent ones (WordNet orders them so)
+ACT_SENSES, ASKED_ACT_SENSES = 8, 2
 
 
 @functools.lru_cache(maxsize=16384)
 def same_act(word: str, other: str) -> bool:
-    """Whether two words are forms of verbs WordNet puts in one synset (among the first
-    :data:`ACT_SENSES` senses of each): "seized" says "grab"; a word is its own act only through
-    its lemma (the caller matches forms itself).
+    """Whether the text's ``word`` is a form of a verb WordNet puts in one synset with the question's
+    verb ``other`` (among the first :data:`ACT_SENSES` senses of ``word``, and of ``other`` when it
+    has no more; of a verb of more senses only its first :data:`ASKED_ACT_SENSES`): "seized" says
+    "grab"; a word is its own act only through its lemma (the caller matches forms itself). A rare
+    sense of a verb of many is no act asked: "had" does not say "get", "ran" not "go", "brought" not "take".
 
     >>> same_act("seized", "grab"), same_act("grabbed", "seize"), same_act("seized", "scare"), same_act("the", "grab")
     (True, True, False, False)
+    >>> same_act("had", "get"), same_act("ran", "go"), same_act("brought", "take"), same_act("got", "have")
+    (False, False, False, False)
     """
-    mine, theirs = _synsets(word, "v", ACT_SENSES), _synsets(other, "v", ACT_SENSES)
+    many = max((len(s) for s in _senses(other, "v").values()), default=0) > ACT_SENSES
+    mine, theirs = _synsets(word, "v", ACT_SENSES), _synsets(other, "v", ASKED_ACT_SENSES if many else ACT_SENSES)
     return bool(mine) and not set(mine).isdisjoint(theirs)
+
+
+def says_act(word: str, verb: str) -> bool:
+    """Whether the text's ``word`` says the act of the question's ``verb``: a form of it (one word root)
+    or a verb WordNet puts in one synset with it (:func:`same_act`).
+
+    >>> says_act("grabbed", "grab"), says_act("seized", "grab"), says_act("walked", "grab")
+    (True, True, False)
+    """
+    return _root(word) == _root(verb) or same_act(word, verb)
 
 
 #: the fit of a candidate WordNet knows as no kind of the asked noun, and of one it does not know (a name)

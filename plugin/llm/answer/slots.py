@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import STOPWORDS
-from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, same_act
+from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
 
@@ -157,7 +157,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     if fr.noun is not None:  # "the stronghold of the Mansion House" for "what stronghold"
         for i in range(2, len(low) - 2):  # in a place: "in the stronghold of X", not "the state of technology"
             if _root(low[i]) == _root(fr.noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _PREPOSITIONS:
-                found = _phrase(toks, i + 2, asked)
+                found = _text(_phrase(toks, low, i + 2, asked))
                 if found:
                     return found
     if fr.subject:
@@ -166,7 +166,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
     for i, w in enumerate(low):
-        if not any(w == a or _root(w) == _root(a) or same_act(w, a) for a in anchors):
+        if not any(w == a or says_act(w, a) for a in anchors):
             continue
         j = _after_particles(low, i + 1)
         if fr.prep is not None:
@@ -174,9 +174,9 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             if at is None:
                 continue
             j = at + 1
-        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _phrase(toks, j, asked)
+        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _text(_phrase(toks, low, j, asked))
         acts = {_root(a) for a in anchors}
-        if found and kind is not None and kind_fit(_of_kind(found, kind), kind) <= OTHER_FIT:
+        if found and kind is not None and kind_fit(_kind_part(found, kind), kind) <= OTHER_FIT:
             continue  # "the clock struck eleven" for which tune he struck up
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
@@ -196,7 +196,7 @@ def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) 
     """
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if i == 0 or not (_root(w) == _root(verb) or same_act(w, verb)):
+        if i == 0 or not says_act(w, verb):
             continue
         if w.endswith("ing") and low[i - 1] in _OPENERS and i + 1 < len(low) and toks[i + 1][0][:1].islower() \
                 and low[i + 1] not in STOPWORDS and _root(low[i + 1]) not in asked:
@@ -205,9 +205,9 @@ def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) 
         while k > 0 and toks[k][0][:1].islower() and low[k] not in STOPWORDS and low[k] not in _OPENERS:
             k -= 1
         if k < i - 1 and low[k] in _OPENERS:
-            found = _phrase(toks, k, asked)
-            if found and len(found.split()) <= i - k:
-                return found
+            found = _phrase(toks, low, k, asked)
+            if found and found[1] <= i:
+                return found[0]
     return None
 
 
@@ -240,47 +240,62 @@ def _to_prep(low: Sequence[str], j: int, prep: str) -> int | None:
     return None
 
 
-def _phrase(toks: Sequence[tuple[str, int]], j: int, asked: frozenset[str]) -> str | None:
-    """The noun phrase opening at token ``j``: a determiner and up to four words up to a function word or
-    a mark, with "of X" after it and a list of bare nouns ("cash-boxes, keys, padlocks"); None when
-    none opens there or it says only the question's words."""
+def _phrase(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int, asked: frozenset[str]) -> tuple[str, int] | None:
+    """The noun phrase opening at token ``j`` (``low``: the tokens lower-case) and the index just after
+    it: a determiner and up to four words up to a function word or a mark, with "of X" after it (each
+    "of" in turn) and a list of bare nouns ("cash-boxes, keys, padlocks"); None when none opens there
+    or it says only the question's words.
+
+    >>> toks = [(t.group(0), t.start()) for t in _TOKEN.finditer("It was made of a heap of keys, locks, chains, and purses.")]
+    >>> _phrase(toks, [t.lower() for t, _ in toks], 4, frozenset())
+    ('a heap of keys, locks, chains', 12)
+    """
+    end = _words_end(toks, low, j)
+    if end is None:
+        return None
+    seg = j  # where the last "of X" opens: a list of bare nouns continues it
+    while end + 1 < len(low) and low[end] == "of":
+        tail = _words_end(toks, low, end + 1)
+        if tail is None or not _names_thing(low, end + 1, tail):
+            break
+        seg, end = end + 1, tail
+    while (low[seg] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
+           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
+        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
+    if not _names_thing(low, j, end):
+        return None  # "every one", "something": no thing said
+    words = [w for w in low[j:end] if w[:1].isalpha() and w not in STOPWORDS]
+    if _root(words[-1]) in asked:
+        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
+    return _tokens_text(toks, j, end), end
+
+
+def _words_end(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int) -> int | None:
+    """The index after a determiner and up to four words from token ``j`` that are no function words; None
+    when ``j`` opens no noun phrase (a mark, a preposition, an auxiliary, a function word, a bare determiner)."""
     if j >= len(toks) or not toks[j][0][:1].isalpha():
         return None
-    low = [t.lower() for t, _ in toks]
     if low[j] in _PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
         return None
     end = j + 1 if low[j] in _OPENERS else j
     while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
         end += 1
-    if end == j or (end == j + 1 and low[j] in _OPENERS):
-        return None
-    if end + 1 < len(low) and low[end] == "of" and (low[end + 1] in _OPENERS or toks[end + 1][0][:1].isalpha()):
-        tail = _phrase(toks, end + 1, frozenset())
-        if tail:
-            end = end + 1 + len(tail.split())
-    while (low[j] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
-           and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
-        end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
-    text = toks[j][0] if end == j + 1 else _span(toks, j, end)
-    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", text) if w.lower() not in STOPWORDS]
-    if not [w for w in words if w.lower() not in LIGHT_NOUNS and w.lower() not in _OPENERS]:
-        return None  # "every one", "something": no thing said
-    if _root(words[-1].lower()) in asked:
-        return None  # a phrase ending on the question's word says the question's thing ("everyone's brought")
-    return text
+    return None if end == j or (end == j + 1 and low[j] in _OPENERS) else end
 
 
-def _span(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
-    last, start = toks[end - 1]
-    return _text_of(toks, j, start + len(last))
+def _names_thing(low: Sequence[str], j: int, end: int) -> bool:
+    """Whether tokens ``j`` to ``end`` say a thing: a word that is no function word, light noun nor determiner."""
+    return any(w[:1].isalpha() and w not in STOPWORDS and w not in LIGHT_NOUNS and w not in _OPENERS for w in low[j:end])
 
 
-def _text_of(toks: Sequence[tuple[str, int]], j: int, stop: int) -> str:
-    out = []
-    for t, a in toks:
-        if a >= toks[j][1] and a < stop:
-            out.append(("" if t in ",;:" else " ") + t)
-    return "".join(out).strip()
+def _tokens_text(toks: Sequence[tuple[str, int]], j: int, end: int) -> str:
+    """The text of tokens ``j`` to ``end`` (no space before a comma, semicolon or colon)."""
+    return "".join(("" if t in ",;:" else " ") + t for t, _ in toks[j:end]).strip()
+
+
+def _text(found: tuple[str, int] | None) -> str | None:
+    """The text of a :func:`_phrase` found, if any."""
+    return found[0] if found else None
 
 
 def _takes_object(word: str) -> bool:
@@ -297,7 +312,7 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
     low = [t.lower() for t, _ in toks]
     for k in range(i - 1, 0, -1):
         if low[k] in _OPENERS - {"his", "her", "their", "its", "our", "my", "your"} and _takes_object(low[k - 1]):
-            found = _phrase(toks, k, asked)
+            found = _text(_phrase(toks, low, k, asked))
             if found:
                 return found
     return None
@@ -309,18 +324,19 @@ SLOT_SENTENCES, SLOT_SHARE = 12, 0.3
 
 
 def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
-                least: float) -> tuple[int, str] | None:
-    """The sentence (its index) and the phrase that fill the slot a what-question asks (:func:`frame`,
-    :func:`fill`), from the :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that
-    cover at least ``least`` of the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or
-    from the sentence after one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
+                least: float) -> tuple[int, int, str] | None:
+    """The sentence aligned with the question, the sentence (their indices; one when it says it) and the
+    phrase that fill the slot a what-question asks (:func:`frame`, :func:`fill`), from the
+    :data:`SLOT_SENTENCES` best-aligned sentences (``order``, best first) that cover at least ``least`` of
+    the question and :data:`SLOT_SHARE` of what the best covers (``scores``), or from the sentence after
+    one of them that opens with a pronoun subject; None when the question asks no slot or none fills it.
 
     >>> ss = [_Sentence(0, "Scrooge sat down.", frozenset({"scroog", "sat"})),
     ...       _Sentence(1, "Scrooge seized the ruler, and the singer fled.", frozenset({"scroog", "seiz", "ruler"}))]
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.5], 0.15)
-    (1, 'the ruler')
+    (1, 1, 'the ruler')
     >>> slot_answer("What does Scrooge grab?", list(reversed(ss)), [0, 1], [0.5, 0.5], 0.15)
-    (0, 'the ruler')
+    (0, 0, 'the ruler')
 
     The best-aligned sentence saying the act with no phrase in the slot ends the search:
 
@@ -328,14 +344,14 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     >>> slot_answer("What does Scrooge grab?", seen, [0, 1], [0.5, 0.5], 0.15)
     >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of cash-boxes, keys.", frozenset())]
     >>> slot_answer("What was the chain made of?", ss, [0], [0.5, 0.0], 0.15)
-    (1, 'cash-boxes, keys')
+    (0, 1, 'cash-boxes, keys')
     >>> slot_answer("What does Scrooge grab?", ss, [0, 1], [0.5, 0.1], 0.15), slot_answer("Who sat down?", ss, [0, 1], [1, 1], 0.1)
     (None, None)
     """
-    replied = _reply(sentences, order, scores, least)
+    fr = frame(question)
+    replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
-    fr = frame(question)
     if fr is None:
         return None
     kind = asked_kind(question)
@@ -348,7 +364,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked, kind)
                 if found:
-                    return n, _of_kind(found, kind)
+                    return k, n, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
@@ -362,17 +378,39 @@ _ASKED_IN_TEXT = re.compile(r"^\W*(?:what|which)\b[^?]*\?\W*$", re.I)
 _SPEECH_TAG = re.compile(r"^\W*[a-z][\w'’-]*(?:\s+[\w'’.-]+){0,3}[.!]?\W*$")
 
 
-def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> tuple[int, str] | None:
+def _asked_words(fr: Frame | None, noun: str | None) -> tuple[str, ...]:
+    """The words a question the text asks must share with the user's for its reply to answer: the
+    asked noun (:func:`asked_noun`) and the slot's verbs (:func:`frame`); none when the question asks no slot."""
+    return () if fr is None else ((noun,) if noun else ()) + tuple(fr.verbs)
+
+
+def _same_question(text: str, words: Sequence[str]) -> bool:
+    """Whether a question of the text says one of the user's asked ``words`` (:func:`_asked_words`): a
+    word of the asked noun's or verb's root, or a verb of one synset with it (:func:`says_act`)."""
+    return any(says_act(t.lower(), w) for t in re.findall(r"[A-Za-z][\w'’-]*", text) for w in words)
+
+
+def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float,
+           words: Sequence[str]) -> tuple[int, int, str] | None:
     """The reply a what-question the text's dialogue asks itself gets: among the sentences
-    :func:`slot_answer` reads, a what/which question whose next sentence (a short turn of eight
-    words or fewer, no question) answers it ("'What Idol has displaced you?' 'A golden one.'").
+    :func:`slot_answer` reads, a what/which question saying one of the user's asked ``words``
+    (:func:`_same_question`) whose next sentence (a short turn of eight words or fewer, no question)
+    answers it ("'What Idol has displaced you?' 'A golden one.'").
 
     >>> ss = [_Sentence(0, "'What Idol has displaced you?'", frozenset()), _Sentence(0, "'A golden one.'", frozenset())]
-    >>> _reply(ss, [0], [0.5, 0.0], 0.15)
-    (1, 'A golden one')
-    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15)
-    (2, 'A golden one')
-    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15)
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("idol",))
+    (0, 1, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "he rejoined.", frozenset()), ss[1]], [0], [0.5, 0.0, 0.0], 0.15, ("displace",))
+    (0, 2, 'A golden one')
+    >>> _reply([ss[0], _Sentence(0, "'Why do you ask me that, when you know it so well?'", frozenset())], [0], [0.5, 0.0], 0.15, ("idol",))
+
+    The text's question must ask what the user's does (its noun or its act), and a question that asks no slot has none:
+
+    >>> ss = [_Sentence(0, "'What shall he eat for supper tonight?'", frozenset()), _Sentence(0, "'Gruel, as always.'", frozenset())]
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("drink",)), _reply(ss, [0], [0.5, 0.0], 0.15, ())
+    (None, None)
+    >>> _reply(ss, [0], [0.5, 0.0], 0.15, ("eat",))
+    (0, 1, 'Gruel, as always')
     """
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
@@ -381,21 +419,22 @@ def _reply(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequenc
         n = k + 1
         while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
             n += 1  # "'What Idol has displaced you?' he rejoined.": the tag of the question, not the reply
-        if not _ASKED_IN_TEXT.match(sentences[k].text) or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
+        if not _ASKED_IN_TEXT.match(sentences[k].text) or not _same_question(sentences[k].text, words) \
+                or n >= len(sentences) or sentences[n].passage != sentences[k].passage:
             continue
         turn = sentences[n].text.strip(" '\"‘’“”_*.!")
         if turn and "?" not in turn and len(turn.split()) <= 8 and turn[:1].isalpha():
-            return n, turn
+            return k, n, turn
     return None
 
 
-def _of_kind(phrase: str, kind: str | None) -> str:
+def _kind_part(phrase: str, kind: str | None) -> str:
     """The part of "X of Y" that is a kind of what the question asks (``kind``: :func:`asked_kind`), when
     only Y is ("the sleek surface of a radio transmitter" for a piece of equipment); else the phrase.
 
-    >>> _of_kind("the sleek surface of a radio transmitter", "equipment"), _of_kind("a box of matches", None)
+    >>> _kind_part("the sleek surface of a radio transmitter", "equipment"), _kind_part("a box of matches", None)
     ('a radio transmitter', 'a box of matches')
-    >>> _of_kind("the stronghold of the Mansion House", "stronghold")
+    >>> _kind_part("the stronghold of the Mansion House", "stronghold")
     'the stronghold of the Mansion House'
     """
     head, of, tail = phrase.partition(" of ")
@@ -417,16 +456,21 @@ _PLACE_PREPS = frozenset("in at inside into under on upon beside near within fro
 
 
 def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
-                 least: float) -> tuple[int, str] | None:
-    """For "Where AUX SUBJECT VERB …?", the sentence (its index) and the place phrase after the
+                 least: float) -> tuple[int, int, str] | None:
+    """For "Where AUX SUBJECT VERB …?", the sentence (its index, twice: aligned and saying it) and the place phrase after the
     question's verb in its clause (a preposition of place and a noun phrase; the question's stranded
     preposition when it ends with one: "come from"), from the sentences :func:`slot_answer` reads.
 
     >>> ss = [_Sentence(0, "He stood with Scrooge beside him in a baker's doorway, and sprinkled incense.", frozenset())]
     >>> where_answer("Where does the Spirit stand while sprinkling incense?", ss, [0], [0.5], 0.15)
-    (0, "a baker's doorway")
+    (0, 0, "a baker's doorway")
     >>> where_answer("Where does the Spirit sleep?", ss, [0], [0.5], 0.15), where_answer("Who stands there?", ss, [0], [1], 0.1)
     (None, None)
+
+    A phrase WordNet does not know as a place says no place (:func:`is_place`):
+
+    >>> ss = [_Sentence(0, "He stood in a fit of rage and sang.", frozenset())]
+    >>> where_answer("Where does the Spirit stand while singing?", ss, [0], [0.5], 0.15)
     """
     m = _WHERE.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
@@ -442,7 +486,7 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
             break
         found = _place_after(sentences[k], verb, preps, asked)
         if found:
-            return k, found
+            return k, k, found
     return None
 
 
@@ -451,13 +495,27 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if not (_root(w) == _root(verb) or same_act(w, verb)):
+        if not says_act(w, verb):
             continue
         for j in range(i + 1, min(len(low) - 1, i + 12)):
             if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
                 break
             if low[j] in preps and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
-                found = _phrase(toks, j + 1, asked)
-                if found:
+                found = _text(_phrase(toks, low, j + 1, asked))
+                if found and is_place(found):
                     return found
     return None
+
+
+#: the WordNet nouns whose kinds are places one may be in, at or on (a room, a doorway, a field, a shore, a river)
+_PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formation", "body of water", "land")
+
+
+def is_place(phrase: str) -> bool:
+    """Whether WordNet knows the head of ``phrase`` (before any "of") as a place (:data:`_PLACE_KINDS`,
+    :func:`kind_fit`): "in a baker's doorway" says where, "in a fit of rage" says how.
+
+    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("a fit of rage"), is_place("his mind")
+    (True, True, False, False)
+    """
+    return any(kind_fit(phrase, kind) == 1 for kind in _PLACE_KINDS)
