@@ -512,10 +512,13 @@ _PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formati
 
 
 def is_place(phrase: str) -> bool:
-    """Whether WordNet knows the head of ``phrase`` (before any "of") as a place (:data:`_PLACE_KINDS`,
-    :func:`kind_fit`): "in a baker's doorway" says where, "in a fit of rage" says how.
+    """Whether the head of ``phrase`` (before any "of") may be a place: WordNet knows it as one
+    (:data:`_PLACE_KINDS`, :func:`kind_fit`), or does not know it at all (a coined word may name a
+    place: "the sub-level"). "In a baker's doorway" says where, "in a fit of rage" says how.
 
-    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("a fit of rage"), is_place("his mind")
-    (True, True, False, False)
+    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("the third sub-level")
+    (True, True, True)
+    >>> is_place("a fit of rage"), is_place("his mind")
+    (False, False)
     """
-    return any(kind_fit(phrase, kind) == 1 for kind in _PLACE_KINDS)
+    return any(kind_fit(phrase, kind) > OTHER_FIT for kind in _PLACE_KINDS)
