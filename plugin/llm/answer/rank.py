@@ -48,8 +48,7 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
         return True
     if _names_only_asked(c.name, ctx.q):
         return False
-    if ctx.described is not None and (said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
-                                      or named_by_head(ctx.described, c.hits, ctx.sentences)):
+    if _fits_description(c, ctx):
         return True  # the relative clause the question asks by, or its role noun, said of the name (:mod:`.descriptions`)
     if ctx.relative:  # "the name of the man Belle married": the act done by or to it, with Belle
         return any(_acted(ctx.sentences[k].text, a, b, ctx.key) and ctx.q.links(ctx.sentences[k].tokens) > 0
@@ -141,6 +140,7 @@ class _Context:
     quoted: Sequence[tuple[str, ...]] = ()  # the words the question quotes (:func:`_quoted`)
     described: Description | None = None  # "Who was the old dealer who bought …?": the clause it asks by (:func:`description`)
     named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
+    fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -381,11 +381,23 @@ def _identified(c: _Cand, ctx: _Context) -> bool:
     Rivera is a technical expert", not a name beside "cybersecurity"; :func:`_tied`). True when the
     question asks neither (a relation, an act), so that the rank alone orders the candidates."""
     if ctx.described is not None:
-        return said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at) or named_by_head(ctx.described, c.hits, ctx.sentences)
+        return _fits_description(c, ctx)
     if ctx.key and not (ctx.key_is_loose or ctx.key_is_tied or ctx.relative or ctx.called):
         return bool(ctx.key & _roots(c.name)) or any(ctx.key & ctx.sentences[k].tokens and _tied(ctx.sentences[k].text, a, b, ctx.key)
                                                      for k, a, b in c.hits)
     return True
+
+
+def _fits_description(c: _Cand, ctx: _Context) -> bool:
+    """Whether the question's relative clause (:func:`said_of`) or the role noun it describes
+    (:func:`named_by_head`) is said of the candidate; False when the question has no clause. Read once
+    per candidate: the answerability rule (:func:`_states_key`) and the rank (:func:`_identified`) both ask."""
+    if ctx.described is None:
+        return False
+    if c.key not in ctx.fits_described:
+        ctx.fits_described[c.key] = (said_of(ctx.described, c.hits, ctx.sentences, ctx.named_at)
+                                     or named_by_head(ctx.described, c.hits, ctx.sentences))
+    return ctx.fits_described[c.key]
 
 
 def _question(question: str, passages: Sequence[Passage], sentences: Sequence[_Sentence]) -> _Question:
