@@ -135,8 +135,11 @@ class MicrosoftTrace(TraceRecording):
               prompt: str | None = None) -> ExplainEvent:
         """The kept items (reports, entities, relationships, text units, points, actions), ranked."""
         iri = self.stage_iri("focus")
+        documents = None if points else self.recorder.documents_ahead(
+            [s["edge"] for s in selections if s.get("edge") is not None], [s["item"] for s in selections],
+            [s["item"] for s in selections if s["kind"] == "report"])
         return self._stage("record/context-focus", "focus", iri, focus=iri, derived_from=list(derived_from),
-                           selections=selections, points=list(points), prompt=prompt)
+                           selections=selections, points=list(points), prompt=prompt, documents=documents)
 
     def synthesis(self, answer: str, *, in_token: int | None = None, out_token: int | None = None, prompt: str | None = None,
                   support: AnswerSupport = NO_SUPPORT) -> ExplainEvent:

@@ -189,6 +189,12 @@ class EmbeddedStore(StoreMixin):
             (to or self)._update(join_updates(kept))
 
     @property
+    def keeping_updates(self) -> bool:
+        """Whether later updates are kept until :meth:`send_deferred` (:meth:`defer_updates` was
+        called), whether or not some are yet: reads see the store as the one update will find it."""
+        return self._deferred is not None
+
+    @property
     def deferring(self) -> bool:
         """Whether updates are being kept (:meth:`defer_updates`), and some are."""
         return bool(self._deferred)

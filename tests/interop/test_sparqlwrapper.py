@@ -44,6 +44,7 @@ def _read_cases() -> dict[str, dict]:
         "lineage/answer-details": dict(questions=[NamedNode("urn:trustgraph:question:1")],
                                        stages=[NamedNode("urn:trustgraph:prov:focus:1")]),
         "lineage/edge-sources": dict(edges=[edge]),
+        "record/document-links": dict(edges=[edge], items=[chunk], reports=[]),
         "lineage/extraction": dict(document=graphs.DOC),
         "lineage/sample-edges": dict(limit=5),
         "serve/node-sources": dict(node=chunk),
