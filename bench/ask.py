@@ -28,7 +28,12 @@ cancelled when the process closes. Level-0 files pile up (each one also read by 
 look-up) until the 20th (pyoxigraph's RocksDB ``level0_slowdown_writes_trigger``), when the
 flush waits for the whole compaction: seconds of CPU in one ``ask`` — its p95.
 
-    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR] [--modes drift,global]
+    python bench/ask.py [--facts 1000000] [--rounds 5] [--cache DIR] [--modes drift,global] [--compare REF]
+
+``--compare REF`` times ragprov as committed at git ``REF`` beside the working tree's, in the same
+rounds (each mode then ``mode@REF``, interleaved): a change's before and after on the same store,
+under the same load. REF's package is exported to a temporary directory put first on the
+processes' ``PYTHONPATH``.
 
 Last, per mode, the pipeline's own CPU for each question (in-process: no imports, store opens nor
 the trace's write, whose cost follows the store's compaction state and the other processes on
@@ -43,6 +48,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -144,10 +150,10 @@ def build(store_dir: Path, facts: int) -> None:
 CPU: list[float] = []
 
 
-def measure(argv: list[str]) -> tuple[float, int, str]:
+def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
     """Wall seconds and peak RSS (KiB) of one process, from its own rusage (its CPU seconds go to :data:`CPU`)."""
     t = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     out = proc.stdout.read().decode()
@@ -205,16 +211,37 @@ class Rounds:
         self.rss[mode] = max(self.rss[mode], peak)
 
 
-def run_rounds(ragprov: list[str], env_store: list[str], store_dir: Path, modes: tuple[str, ...], rounds: int) -> Rounds:
-    """``rounds`` rounds, each one ``ask`` per mode then one floor process, interleaved."""
+def export(ref: str, into: Path) -> dict[str, str]:
+    """ragprov as committed at git ``ref``, laid out as an installed package under ``into``
+    (``ragprov`` with its ``loaders``, ``ontology`` and ``queries`` inside) and compiled; returns
+    the environment that imports it first."""
+    tree = into / "tree"
+    tree.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    package = into / "root" / "ragprov"
+    package.parent.mkdir()
+    (tree / "plugin").rename(package)
+    for part in ("loaders", "ontology", "queries"):
+        (tree / part).rename(package / part)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, stdout=subprocess.DEVNULL)
+    return {**os.environ, "PYTHONPATH": str(package.parent)}
+
+
+def run_rounds(ragprov: list[str], env_store: list[str], store_dir: Path, modes: tuple[str, ...], rounds: int,
+               envs: dict[str, dict[str, str] | None] | None = None) -> Rounds:
+    """``rounds`` rounds, each one ``ask`` per mode then one floor process, interleaved; ``envs``:
+    each label's environment (``mode@REF`` runs mode with REF's package, see :func:`export`)."""
     out = Rounds(modes)
+    envs = envs or {}
     for r in range(rounds):
         question = QUESTIONS[r % len(QUESTIONS)]
-        for mode in modes:
+        for label in modes:
+            mode = label.split("@")[0]
             files = table_files(store_dir)
-            wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store])
-            out.add(mode, wall, peak)
-            out.stalls[mode] += stalled(store_dir, files)
+            wall, peak, _ = measure([*ragprov, "ask", mode, question, "--facts-graph", FACTS, *env_store], envs.get(label))
+            out.add(label, wall, peak)
+            out.stalls[label] += stalled(store_dir, files)
         wall, peak, printed = measure([sys.executable, "-c", FLOOR, str(store_dir), FACTS])
         t_open, t_lookup, _ = printed.split()
         out.add("floor", wall, peak)
@@ -233,17 +260,20 @@ def print_rounds(m: Rounds, store_dir: Path, rounds: int, files_before: int) -> 
           f"peak {m.rss['floor'] / 1024:.0f} MiB")
     print(f"store table files: {files_before} before the rounds, {len(table_files(store_dir))} after "
           "(stalls: runs that paid for a compaction of the store, see the module docstring)")
-    print(f"{'mode':10} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
+    width = max(10, *(len(label) + 1 for label in m.modes))
+    print(f"{'mode':{width}} {'p50 ms':>8} {'p95 ms':>8} {'× floor':>8} {'CPU p50':>8} {'CPU max':>8} {'peak MiB':>9} {'stalls':>7}")
     for mode in m.modes:
         p50, p95 = percentiles(m.walls[mode])
-        print(f"{mode:10} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(m.cpus[mode])[0] * 1000:8.0f} "
+        print(f"{mode:{width}} {p50 * 1000:8.0f} {p95 * 1000:8.0f} {p50 / floor50:8.1f} {percentiles(m.cpus[mode])[0] * 1000:8.0f} "
               f"{max(m.cpus[mode]) * 1000:8.0f} {m.rss[mode] / 1024:9.0f} {m.stalls[mode]:7d}")
 
 
 def print_phases(env_store: list[str], modes: tuple[str, ...]) -> None:
-    """Per mode, where one run's time goes, then the pipeline's own CPU for each question."""
+    """Per mode, where one run's time goes, then the pipeline's own CPU for each question (the
+    working tree's ragprov only)."""
     print("\nwhere one run's time goes (in-process, ms; sparql/sqlite: statements run; stages from the pipeline's own timings):")
     runs: dict[str, list[float]] = {}
+    modes = tuple(m for m in modes if "@" not in m)
     for mode in modes:
         p = phases(["--facts-graph", FACTS, *env_store], QUESTIONS[0], mode)
         stages = " ".join(f"{k} {v * 1000:.0f}" for k, v in sorted(p["stages"].items(), key=lambda kv: -kv[1]) if v >= 0.0005)
@@ -263,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated modes to time beside the floor (default: all)")
+    ap.add_argument("--compare", metavar="REF", default=None,
+                    help="also time each mode as committed at git REF, interleaved in the same rounds (mode@REF)")
     args = ap.parse_args(argv)
     modes = tuple(m for m in args.modes.split(",") if m)
     if not modes or set(modes) - set(MODES):
@@ -279,8 +311,17 @@ def main(argv: list[str] | None = None) -> int:
     # one warm-up of each (bytecode and template caches, page cache)
     for mode in modes:
         measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store])
-    files_before = len(table_files(store_dir))
-    measured = run_rounds(ragprov, env_store, store_dir, modes, args.rounds)
+    with tempfile.TemporaryDirectory(prefix="ask-compare-") as tmp:
+        envs: dict[str, dict[str, str] | None] = {}
+        timed = modes
+        if args.compare:
+            base = export(args.compare, Path(tmp))
+            timed = tuple(label for mode in modes for label in (mode, f"{mode}@{args.compare}"))
+            envs = {f"{mode}@{args.compare}": base for mode in modes}
+            for mode in modes:  # REF's warm-up too
+                measure([*ragprov, "ask", mode, QUESTIONS[0], "--facts-graph", FACTS, *env_store], base)
+        files_before = len(table_files(store_dir))
+        measured = run_rounds(ragprov, env_store, store_dir, timed, args.rounds, envs)
     print_rounds(measured, store_dir, args.rounds, files_before)
     print_phases(env_store, modes)
     return 0

@@ -202,7 +202,7 @@ class Recorder:
         documents = [row.get("document") for row in self.store.select(text)]
         if not all(isinstance(d, NamedNode) for d in documents):  # a root that is not an IRI: the update walks it
             return None
-        return documents  # type: ignore[return-value]
+        return documents
 
     def write(self, template: str, stage: str, explain_id: NamedNode, *, into: list[str] | None = None, **params: Any) -> ExplainEvent:
         """Render ``template`` in the store's dialect, run it as one update (or keep it ``into`` a
