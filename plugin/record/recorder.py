@@ -194,7 +194,9 @@ class Recorder:
         (whose RocksDB compaction burns CPU in background threads for as long as it lasts) no
         longer waits for a dozen walks (DRIFT on the 1M-fact bench store: about 45 ms of the
         update). Otherwise the walk stays in the update, where the store computes it atomically."""
-        if getattr(self.store, "keeping_updates", False) is not True:
+        from ..store.staging import keeps_updates
+
+        if not keeps_updates(self.store):
             return None
         if not edges and not items:
             return []

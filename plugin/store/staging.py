@@ -327,6 +327,13 @@ def one_update(path: str | Path) -> Iterator[EmbeddedStore]:
             live.close(flush=False)
 
 
+def keeps_updates(store: object) -> bool:
+    """Whether ``store`` keeps every update until its command ends (:meth:`EmbeddedStore.defer_updates`,
+    as :func:`one_update`'s store does), whether or not it keeps some yet: its reads see the store as
+    the one update will find it."""
+    return isinstance(store, EmbeddedStore) and store.keeping_updates
+
+
 def _nobody_else_writes(path: Path) -> None:
     """Refuse now, as a writable open would, when another process holds the store at ``path``
     open for writing without the directory lock (a Python program's ``EmbeddedStore(path)``):
