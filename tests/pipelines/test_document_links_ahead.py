@@ -46,7 +46,7 @@ def _drift_trace(defer: bool) -> tuple[set, list[str], list]:
     if defer:
         kept.send_deferred()
     quads = {q for g in (RETRIEVAL_GRAPH, LIBRARY) for q in kept.raw.quads_for_pattern(None, None, None, g)}
-    return quads, kept.sent, events
+    return quads, kept.sent, [*events, pipe.result.answer]
 
 
 def test_the_trace_is_the_same_whether_the_document_links_are_read_ahead_or_walked():
@@ -56,7 +56,7 @@ def test_the_trace_is_the_same_whether_the_document_links_are_read_ahead_or_walk
     links = {q for q in walked if q.predicate in (TG.restsOn, TG.traceRestsOn)}
     assert links  # the walk found documents: the comparison is not between two empty sets
     assert ahead == walked
-    assert ahead_events == walked_events  # and the live stream shows each stage's triples as before
+    assert ahead_events == walked_events  # and the live stream shows each stage's triples as before, and the same answer
     # walked: each focus walks in its own update; read ahead: one update that walks nothing
     walk = "<http://www.w3.org/ns/prov#wasDerivedFrom>*"
     assert any(walk in text for text in walked_sent)
