@@ -357,9 +357,7 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
-    for k in order[:SLOT_SENTENCES]:
-        if scores[k] < max(least, SLOT_SHARE * top):
-            break
+    for k in _read(fr, sentences, order, scores, max(least, SLOT_SHARE * top)):
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked, kind)
@@ -368,6 +366,26 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
     return None
+
+
+def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> list[int]:
+    """The sentences :func:`slot_answer` looks for the slot in, best-aligned first: the
+    :data:`SLOT_SENTENCES` best that score ``least`` or more, then as many more of those that say the asked
+    act (:func:`says_act`): only a sentence saying the act has the phrase in its slot, and one may say
+    less of the question's other words than many that do not say it ("the soft whir of an approaching
+    drone" for what approaches the team, below a dozen sentences about the team).
+
+    >>> ss = [_Sentence(0, f"The team met {n}.", frozenset()) for n in range(13)] + [_Sentence(0, "A drone approached.", frozenset())]
+    >>> _read(frame("What approaches the team?"), ss, list(range(14)), [0.5] * 13 + [0.2], 0.15)[-2:]
+    [11, 13]
+    >>> _read(frame("What approaches the team?"), ss, list(range(14)), [0.5] * 13 + [0.1], 0.15)[-2:]
+    [10, 11]
+    """
+    pool = [k for k in order if scores[k] >= least]
+    anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
+    more = [k for k in pool[SLOT_SENTENCES:] if anchors and any(
+        says_act(w, a) for w in re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text.lower()) for a in anchors)]
+    return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
 
 
 #: a question in the text's dialogue that asks what or which
