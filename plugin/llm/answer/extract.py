@@ -149,7 +149,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
         if kind:
-            thing = _of_kind(thing, kind, _aligned(ranked_sentences(), scores, sentences), passages)
+            aligned = _aligned(ranked_sentences(), scores, sentences)  # "In which N …?": only the best (its slot is checked below)
+            thing = _of_kind(thing, kind, aligned[:1] if _slot(question) else aligned, passages)
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
@@ -238,8 +239,9 @@ def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: s
              passages: Sequence[Passage]) -> tuple[str, Candidate | None, tuple[Candidate, ...]] | None:
     """A "What NOUN …" question's answer among the candidates ``found`` (first line, chosen, rejected): a
     kind of the asked noun (:func:`kind_fit`) that the best-aligned sentence naming one names (``aligned``:
-    :func:`_aligned`, best first) — the sentence that says most of what is asked says the answer, though
-    summaries may cover more of the question's words without naming any kind — else the chosen candidate
+    :func:`_aligned`, best first; below the best, only as a thing, :func:`_names`) — the sentence that says
+    most of what is asked says the answer, though summaries may cover more of the question's words
+    without naming any kind — else the chosen candidate
     if it is such a kind; None when there is none (a thing WordNet knows as another kind is no answer).
 
     >>> from ragprov.llm.answer.words import _Sentence
@@ -253,9 +255,7 @@ def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: s
     """
     _, chosen, rejected = found
     kinds = [c for c in ([chosen] if chosen else []) + list(rejected) if kind_fit(c.name, kind, c.type) == 1]
-    named = (re.compile(r"(?<![\w'’])" + re.escape(c.name.lower()) + r"(?![\w'’])") for c in kinds)
-    words = list(zip(kinds, named))
-    said = next((hit for hit in ([c for c, w in words if w.search(s.text.lower())] for s in aligned) if hit), [])
+    said = next((hit for hit in ([c for c in kinds if _names(s.text, c.name, strict=n > 0)] for n, s in enumerate(aligned)) if hit), [])
     pick = said[0] if said else chosen if chosen is not None and chosen in kinds else None
     if pick is None:
         return None
@@ -264,6 +264,24 @@ def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: s
     marks = _Citations(passages)(pick.support[:3])
     others = tuple(c for c in ([chosen] if chosen else []) + list(rejected) if c is not pick)
     return f"The answer is {pick.name}" + (f" {marks}" if marks else "") + ".", pick, others
+
+
+#: a word before an adjective said of something ("turned uncomfortably cold", "was cold"): the word after it names no thing
+_PREDICATIVE = re.compile(r"(?:\b[a-z]+ly|\b(?:is|was|were|are|be|been|turned|turns|grew|grows|became|becomes|felt|feels|seemed|"
+                          r"seems|looked|looks|so|too|very|quite|more|most))\s+$", re.I)
+
+
+def _names(text: str, name: str, strict: bool) -> bool:
+    """Whether sentence ``text`` says the candidate ``name`` (a whole word); ``strict``: as a thing, not an
+    adjective said of something ("he turned uncomfortably cold" names no illness, :data:`_PREDICATIVE`).
+
+    >>> _names("If calico is not good enough, nothing is.", "calico", True)
+    True
+    >>> _names("He turned uncomfortably cold.", "cold", False), _names("He turned uncomfortably cold.", "cold", True)
+    (True, False)
+    """
+    found = re.finditer(r"(?<![\w'’])" + re.escape(name.lower()) + r"(?![\w'’])", text.lower())
+    return any(not strict or not _PREDICATIVE.search(text[: m.start()]) for m in found)
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
