@@ -99,7 +99,7 @@ from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
-from .slots import slot_answer, where_answer
+from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_answer
 from .things import _stranded, _thing_head
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
@@ -149,8 +149,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
         if kind:
-            top = ranked_sentences()[:1]
-            thing = _of_kind(thing, kind, sentences[top[0]] if top else None, passages)
+            aligned = _aligned(ranked_sentences(), scores, sentences)  # "In which N …?": only the best (its slot is checked below)
+            thing = _of_kind(thing, kind, aligned[:1] if _slot(question) else aligned, passages)
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
@@ -228,25 +228,34 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
     return first, None, tuple(scored[:8])
 
 
-def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: str, top: _Sentence | None,
+def _aligned(order: Sequence[int], scores: Sequence[float], sentences: Sequence[_Sentence]) -> list[_Sentence]:
+    """The best-aligned sentences (``order``: best first) a kind of the asked noun is looked for in: the
+    :data:`~.slots.SLOT_SENTENCES` best that cover :data:`MIN_COVERAGE` and :data:`~.slots.SLOT_SHARE` of what the best covers."""
+    least = max(MIN_COVERAGE, SLOT_SHARE * scores[order[0]]) if order else 1.0
+    return [sentences[k] for k in order[:SLOT_SENTENCES] if scores[k] >= least]
+
+
+def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: str, aligned: Sequence[_Sentence],
              passages: Sequence[Passage]) -> tuple[str, Candidate | None, tuple[Candidate, ...]] | None:
     """A "What NOUN …" question's answer among the candidates ``found`` (first line, chosen, rejected): a
-    kind of the asked noun (:func:`kind_fit`) that the best-aligned sentence ``top`` names — the sentence
-    that says most of what is asked says the answer — else the chosen candidate if it is such a kind; None
-    when there is none (a thing WordNet knows as another kind is no answer; the best sentence may say it).
+    kind of the asked noun (:func:`kind_fit`) that the best-aligned sentence naming one names (``aligned``:
+    :func:`_aligned`, best first; below the best, only as a thing, :func:`_names`) — the sentence that says
+    most of what is asked says the answer, though summaries may cover more of the question's words
+    without naming any kind — else the chosen candidate
+    if it is such a kind; None when there is none (a thing WordNet knows as another kind is no answer).
 
     >>> from ragprov.llm.answer.words import _Sentence
     >>> calico, joe = Candidate("calico", None, 0.01, (0,)), Candidate("old Joe", "PERSON", 0.2, (0,))
-    >>> top = _Sentence(0, "If calico is not good enough, nothing is.", frozenset())
+    >>> top = [_Sentence(0, "The woman sells the dead man's goods to Joe.", frozenset()),
+    ...        _Sentence(0, "If calico is not good enough, nothing is.", frozenset())]
     >>> _of_kind(("The answer is old Joe [1].", joe, (calico,)), "fabric", top, [Passage("…", "c")])[:2]
     ('The answer is calico [1].', Candidate(name='calico', type=None, score=0.01, support=(0,), why='', cover=0.0, strength=0.0))
-    >>> _of_kind(("The answer is old Joe [1].", joe, (calico,)), "fabric", None, [Passage("…", "c")]) is None
+    >>> _of_kind(("The answer is old Joe [1].", joe, (calico,)), "fabric", top[:1], [Passage("…", "c")]) is None
     True
     """
     _, chosen, rejected = found
     kinds = [c for c in ([chosen] if chosen else []) + list(rejected) if kind_fit(c.name, kind, c.type) == 1]
-    low = top.text.lower() if top is not None else ""
-    said = [c for c in kinds if re.search(r"(?<![\w'’])" + re.escape(c.name.lower()) + r"(?![\w'’])", low)]
+    said = next((hit for hit in ([c for c in kinds if _names(s.text, c.name, strict=n > 0)] for n, s in enumerate(aligned)) if hit), [])
     pick = said[0] if said else chosen if chosen is not None and chosen in kinds else None
     if pick is None:
         return None
@@ -255,6 +264,24 @@ def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: s
     marks = _Citations(passages)(pick.support[:3])
     others = tuple(c for c in ([chosen] if chosen else []) + list(rejected) if c is not pick)
     return f"The answer is {pick.name}" + (f" {marks}" if marks else "") + ".", pick, others
+
+
+#: a word before an adjective said of something ("turned uncomfortably cold", "was cold"): the word after it names no thing
+_PREDICATIVE = re.compile(r"(?:\b[a-z]+ly|\b(?:is|was|were|are|be|been|turned|turns|grew|grows|became|becomes|felt|feels|seemed|"
+                          r"seems|looked|looks|so|too|very|quite|more|most))\s+$", re.I)
+
+
+def _names(text: str, name: str, strict: bool) -> bool:
+    """Whether sentence ``text`` says the candidate ``name`` (a whole word); ``strict``: as a thing, not an
+    adjective said of something ("he turned uncomfortably cold" names no illness, :data:`_PREDICATIVE`).
+
+    >>> _names("If calico is not good enough, nothing is.", "calico", True)
+    True
+    >>> _names("He turned uncomfortably cold.", "cold", False), _names("He turned uncomfortably cold.", "cold", True)
+    (True, False)
+    """
+    found = re.finditer(r"(?<![\w'’])" + re.escape(name.lower()) + r"(?![\w'’])", text.lower())
+    return any(not strict or not _PREDICATIVE.search(text[: m.start()]) for m in found)
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],

@@ -354,12 +354,16 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
         return replied
     if fr is None:
         return None
+    return _filled(question, fr, sentences, order, scores, least) or _named_before(question, fr, sentences, order, scores, least)
+
+
+def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+            least: float) -> tuple[int, int, str] | None:
+    """:func:`slot_answer`'s phrase in the slot of the question's own verb (``fr``)."""
     kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
-    for k in order[:SLOT_SENTENCES]:
-        if scores[k] < max(least, SLOT_SHARE * top):
-            break
+    for k in _read(fr, sentences, order, scores, max(least, SLOT_SHARE * top)):
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 found = fill(fr, sentences[n], asked, kind)
@@ -367,6 +371,70 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                     return k, n, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
                     return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
+    return None
+
+
+def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> list[int]:
+    """The sentences :func:`slot_answer` looks for the slot in, best-aligned first: the
+    :data:`SLOT_SENTENCES` best that score ``least`` or more, then as many more of those that say the asked
+    act (:func:`says_act`): only a sentence saying the act has the phrase in its slot, and one may say
+    less of the question's other words than many that do not say it ("the soft whir of an approaching
+    drone" for what approaches the team, below a dozen sentences about the team).
+
+    >>> ss = [_Sentence(0, f"The team met {n}.", frozenset()) for n in range(13)] + [_Sentence(0, "A drone approached.", frozenset())]
+    >>> _read(frame("What approaches the team?"), ss, list(range(14)), [0.5] * 13 + [0.2], 0.15)[-2:]
+    [11, 13]
+    >>> _read(frame("What approaches the team?"), ss, list(range(14)), [0.5] * 13 + [0.1], 0.15)[-2:]
+    [10, 11]
+    """
+    pool = [k for k in order if scores[k] >= least]
+    anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
+    more = [k for k in pool[SLOT_SENTENCES:] if anchors and any(
+        says_act(w, a) for w in re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text.lower()) for a in anchors)]
+    return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
+
+
+#: "having taken them down": a verb of the question whose object is a pronoun standing for what it asks
+_PRONOUN_OBJECT = re.compile(r"\b([a-z][\w-]*)\s+(?:them|it)\b")
+
+#: a turn of dialogue that only names a thing ("'Bed-curtains!'"): up to three words and a mark
+_NAMING_TURN = re.compile(r"^[\W_]*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})[!?.]*[\W_]*$")
+
+#: how many sentences before a pronoun the turn naming its thing may be
+TURN_REACH = 4
+
+
+def _named_before(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                  least: float) -> tuple[int, int, str] | None:
+    """When the question refers to what it asks by a pronoun object of another of its verbs ("What did she
+    pull out of her bundle, having taken them down …?"), the thing a sentence saying that act on a pronoun
+    ("you took 'em down") stands for: the nearest turn before it, in its passage, that only names a made
+    thing ("'Bed-curtains!'", :data:`_NAMING_TURN`; WordNet knows its head as an artifact).
+
+    >>> ss = [_Sentence(0, "'Bed-curtains!'", frozenset()), _Sentence(0, "'Ah!'", frozenset()),
+    ...       _Sentence(0, "'You took 'em down, rings and all?'", frozenset())]
+    >>> q = "What did she pull out of her bundle, having taken them down?"
+    >>> _named_before(q, frame(q), ss, [2, 0, 1], [0.0, 0.0, 0.5], 0.15)
+    (2, 0, 'Bed-curtains')
+
+    A turn naming no made thing, or a question with no pronoun object, has none:
+
+    >>> _named_before(q, frame(q), ss[1:], [1, 0], [0.0, 0.5], 0.15)
+    >>> _named_before("What did she pull out?", frame("What did she pull out?"), ss, [2, 0, 1], [0.0, 0.0, 0.5], 0.15)
+    """
+    verbs = [m.group(1) for m in _PRONOUN_OBJECT.finditer(question) if m.group(1) not in fr.verbs and lemmas(m.group(1), "v")]
+    if not verbs:
+        return None
+    for k in _read(dataclasses.replace(fr, verbs=tuple(verbs), before_prep=None), sentences, order, scores, least):
+        low = [t.lower() for t in re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text)]
+        if not any(says_act(w, v) and low[i + 1] in ("them", "it", "em") for i, w in enumerate(low[:-1]) for v in verbs):
+            continue
+        for n in range(k - 1, max(-1, k - 1 - TURN_REACH), -1):
+            m = _NAMING_TURN.match(sentences[n].text)
+            if sentences[n].passage != sentences[k].passage:
+                break
+            if m and kind_fit(m.group(1).split()[-1].split("-")[-1], "artifact") == 1:
+                return k, n, m.group(1)
     return None
 
 
