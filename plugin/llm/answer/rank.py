@@ -22,7 +22,19 @@ from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
 from .speech import _quoted, _says_quoted, _speaker
-from .times import _DATE, _NUMBER, _ONE_PRONOUN, _UNIT_WORDS, _asked_unit, _counted, _counted_span, _counts, _unheaded, _unit_values
+from .times import (
+    _DATE,
+    _NUMBER,
+    _ONE_PRONOUN,
+    _UNIT_WORDS,
+    _asked_unit,
+    _counted,
+    _counted_span,
+    _counts,
+    _told_on,
+    _unheaded,
+    _unit_values,
+)
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
 #: the support of a sentence that states the relation a relational question asks, of the candidate
@@ -556,6 +568,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 continue
             t, at = _unheaded(s, a)
             near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
+            if unit is None and qt.kind == "when":  # a time closing its sentence: the next one may tell the act
+                stated = _told_on(sentences, k, t.tokens, b, q.coverage)
             if s.text not in scene:
                 scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
             weight = SCENE if qt.kind == "how-many" else SCENE / 2

@@ -4,6 +4,7 @@ the thing counted, and the count a span says."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from ..text import STOPWORDS
 from .words import _AUXILIARIES, _root, _roots, _Sentence, _word_roots
@@ -240,3 +241,41 @@ def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
         g = "v" if m.group("v") else "w"
         out.append((m.start(g), m.end(), m.group(g)))
     return out
+
+
+#: how much the question's terms in a time's sentence and the next one support a time that closes its
+#: sentence (:func:`_closes_sentence`): less than a time of the asked unit told within two (:data:`.rank.STATED`)
+TOLD_ON = 0.5
+
+
+def _closes_sentence(text: str, b: int) -> bool:
+    """Whether a time ending at ``text[b]`` closes its sentence (only punctuation and quotes after it):
+    said last, it is what the sentence tells, and the next sentence goes on about the same moment
+    ("I've felt that way since the briefing. Like there's a layer we're not seeing.").
+
+    >>> t = "I've felt that way since the briefing."
+    >>> _closes_sentence(t, t.index(" briefing") + 9), _closes_sentence("Since the briefing he was calm.", 18)
+    (True, False)
+    """
+    return re.fullmatch(r"[\s.!?;:'’\"”)\]—-]*", text[b:]) is not None
+
+
+def _told_on(sentences: Sequence[_Sentence], k: int, own: frozenset[str], b: int, cover: Callable[[set[str]], float]) -> float:
+    """How much of the question a time ending at ``sentences[k].text[b]`` and closing its sentence is
+    told with: ``cover`` of its sentence's words ``own`` (without a heading) and the next sentence's, in
+    its passage, times :data:`TOLD_ON`; 0 for a time inside its sentence (its words around it say it).
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> ss = _sentences([Passage("I've felt it since the briefing. There's a layer we're not seeing.", "c")])
+    >>> layer = lambda w: float("layer" in w)
+    >>> _told_on(ss, 0, ss[0].tokens, len(ss[0].text) - 1, layer), _told_on(ss, 0, ss[0].tokens, 14, layer)
+    (0.5, 0.0)
+    """
+    s = sentences[k]
+    if not _closes_sentence(s.text, b):
+        return 0.0
+    words = set(own)
+    if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage:
+        words |= sentences[k + 1].tokens
+    return TOLD_ON * cover(words)
