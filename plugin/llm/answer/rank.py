@@ -31,6 +31,7 @@ from .times import (
     _counted,
     _counted_span,
     _counts,
+    _names_deictic,
     _told_on,
     _unheaded,
     _unit_values,
@@ -517,7 +518,8 @@ def _without_unit(q: _Question, unit: str | None) -> _Question:
 def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]], said_at: Sequence[tuple[int, str]],
               sentences: Sequence[_Sentence]) -> None:
     """A time restated narrower in the next two sentences of its passage ("It ends to-night." …
-    "To-night at midnight.") is that narrower time: the narrower one takes its support there.
+    "To-night at midnight.") or by its calendar name ("'To-day!' replied the boy. 'Why, CHRISTMAS
+    DAY.'", :func:`.times._names_deictic`) is that narrower time: the narrower one takes its support there.
 
     >>> found = {"to night": ({0: 0.4}, [(0.4, "to-night")]), "to night at midnight": ({0: 0.0}, [(0.0, "To-night at midnight")])}
     >>> ss = _sentences([Passage("It ends to-night. To-night! To-night at midnight.", "c")])
@@ -526,10 +528,15 @@ def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]]
     >>> found = {"to night": ({0: 0.4}, []), "to night at midnight": ({0: 0.0}, [])}  # said before: no restatement
     >>> _narrowed(found, [(0, "to night at midnight"), (2, "to night")], ss); found["to night at midnight"][0]
     {0: 0.0}
+    >>> found = {"to day": ({0: 0.5}, [(0.5, "To-day")]), "christmas day": ({0: 0.1}, [(0.1, "CHRISTMAS DAY")])}
+    >>> ss = _sentences([Passage("'To-day!' replied the boy. 'Why, CHRISTMAS DAY.'", "c")])
+    >>> _narrowed(found, [(0, "to day"), (2, "christmas day")], ss); [f[0] for f in found.values()]
+    [{0: 0.0}, {0: 0.5}]
     """
     for k, key in said_at:
         for j, other in said_at:
-            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and other.startswith(key + " "):
+            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and (other.startswith(key + " ")
+                                                                                   or _names_deictic(key, other)):
                 per, wider = found[other][0], found[key][0]
                 at = sentences[k].passage
                 if wider.get(at, 0.0) > per.get(at, 0.0):

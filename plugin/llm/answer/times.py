@@ -66,6 +66,29 @@ _TIME_CLAUSE = (r"(?<![\w'’])(?i:when)\s+(?!(?i:will|would|did|do|does|is|are|
 _DATE = re.compile(r"(?:" + _ONE_TIME + r")(?:(?:,?\s+(?:at|on|in)\s+|\s+)(?:" + _ONE_TIME + r")|,?\s+(?:" + _TIME_CLAUSE + r"))*|"
                    + _TIME_CLAUSE)
 
+#: a time said by where the speaker stands (its key: :func:`.rank._span_candidates`): "to-day", "to-night",
+#: "this very night", "that day" — what it means only a calendar name said with it tells
+_DEICTIC_KEY = re.compile(r"to (?:day|night|morrow)|today|tonight|tomorrow|yesterday"
+                          r"|(?:this|that)(?: very)? (?:day|night|morning|evening|afternoon)")
+
+#: a time said by its name in the calendar (its key): a feast's day, a weekday, a date with its month
+_CALENDAR_KEY = re.compile(r"(?:christmas|new years?|easter|midsummer) (?:eve|day|morning|night|evening)"
+                           r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+                           r"|(?:[\w ]+ )?(?:" + _MONTHS.lower().replace(" ", "|") + r")(?: [\w ]+)?")
+
+
+def _names_deictic(key: str, other: str) -> bool:
+    """Whether the time keyed ``other``, said just after the time keyed ``key``, can be its name: a
+    calendar name restating a deictic time ("'To-day!' replied the boy. 'Why, CHRISTMAS DAY.'").
+
+    >>> _names_deictic("to day", "christmas day"), _names_deictic("this very night", "24th of december")
+    (True, True)
+    >>> _names_deictic("to day", "when the bell tolls"), _names_deictic("seven years ago", "christmas eve")
+    (False, False)
+    """
+    return _DEICTIC_KEY.fullmatch(key) is not None and _CALENDAR_KEY.fullmatch(other) is not None
+
+
 #: the units a "how long / how old" question counts in
 _UNITS = frozenset(_root(w) for w in "second minute hour day night week month year century mile yard foot feet inch".split())
 
