@@ -101,6 +101,7 @@ from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
+from .times import part_answer
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
@@ -154,7 +155,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
-    if filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
+    part = part_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
+    if part is not None:  # "In which chapter …?": the chapter the best-aligned sentence stands in
+        first, chosen, rejected = _slot_line(part, None, "the part of the book its best-aligned sentence stands in",
+                                             sentences, scores, cite)
+    elif filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
         first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
     elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)

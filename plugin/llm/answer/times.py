@@ -302,3 +302,90 @@ def _told_on(sentences: Sequence[_Sentence], k: int, own: frozenset[str], b: int
     if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage:
         words |= sentences[k + 1].tokens
     return TOLD_ON * cover(words)
+
+
+#: "In which chapter …?", "What stave …": the part of the book a question asks for
+_ASKED_PART = re.compile(r"\b(?:which|what)\s+(?P<p>chapter|stave|canto)\b", re.I)
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+#: a part's heading: "## Chapter 2", a line opening "Chapter 2", or in capitals "STAVE FIVE", "CHAPTER IV"
+_PART_HEADING = re.compile(r"(?:(?:^|\n)[ \t]*(?:#+[ \t]*)?|#+[ \t]*)(?P<p>[Cc]hapter|[Ss]tave|[Cc]anto)[ \t]+"
+                           r"(?P<n>\d+|[IVXLC]+\b|[A-Za-z]+)"
+                           r"|(?<![\w'’])(?P<P>CHAPTER|STAVE|CANTO)\s+(?P<N>\d+|[IVXLC]+|[A-Z]+)\b")
+
+
+def _part_number(word: str) -> int | None:
+    """The number a part's heading gives: digits, a Roman numeral, or a number word up to twenty.
+
+    >>> [_part_number(w) for w in ("2", "IV", "FIVE", "twelve", "Marley")]
+    [2, 4, 5, 12, None]
+    """
+    if word.isdigit():
+        return int(word)
+    low = word.lower()
+    if low in _NUMBER_WORDS[1:21]:
+        return _NUMBER_WORDS.index(low)
+    if word.isupper() and all(c in _ROMAN for c in low):
+        values = [_ROMAN[c] for c in low]
+        return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0], strict=True))
+    return None
+
+
+def _part_of(before: str, after: str, part: str) -> str | None:
+    """The part (chapter, stave) a sentence stands in, from its passage's text ``before`` and ``after``
+    it: the last heading of that part before it, else the one before the first heading after it
+    ("… Cruz began checking over gear. … ## Chapter 2" → Chapter 1); None when neither says.
+
+    >>> _part_of("## Chapter 3\\n\\nThey met.", "Then ## Chapter 4", "chapter")
+    'Chapter 3'
+    >>> _part_of("Cruz checked.", " ## Chapter 2 Sam sat.", "chapter")
+    'Chapter 1'
+    >>> _part_of("It dwindled down into a bedpost. STAVE FIVE THE END OF IT", "", "stave")
+    'Stave 5'
+    >>> _part_of("He read chapter and verse.", "in the first chapter", "chapter") is None
+    True
+    """
+    def numbered(m: re.Match[str]) -> int | None:
+        kind = (m.group("p") or m.group("P")).lower()
+        return _part_number(m.group("n") or m.group("N")) if kind == part.lower() else None
+
+    said = [n for n in map(numbered, _PART_HEADING.finditer(before)) if n is not None]
+    if said:
+        return f"{part.capitalize()} {said[-1]}"
+    following = next((n for n in map(numbered, _PART_HEADING.finditer(after)) if n is not None), None)
+    return f"{part.capitalize()} {following - 1}" if following is not None and following > 1 else None
+
+
+def part_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                least: float) -> tuple[int, int, str] | None:
+    """The answer to "In which chapter …?": the part (:func:`_part_of`) the best-aligned sentence that
+    a heading places stands in, among the sentences covering at least ``least`` and 3/4 of the best's
+    score (``order``: best first); its index twice and the part; None when the question asks no part
+    or no such sentence is placed.
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> ss = _sentences([Passage("Cruz checked the gear in the bay. ## Chapter 2 Sam sat.", "c")])
+    >>> part_answer("In which chapter does Cruz check the gear?", ss, [0, 1], [0.8, 0.1], 0.15)
+    (0, 0, 'Chapter 1')
+    >>> part_answer("In which room does Cruz check the gear?", ss, [0, 1], [0.8, 0.1], 0.15) is None
+    True
+    >>> part_answer("In which chapter does Sam fly?", ss, [1, 0], [0.1, 0.0], 0.15) is None
+    True
+    """
+    asked = _ASKED_PART.search(question)
+    if asked is None or not order:
+        return None
+    floor = max(least, 0.75 * scores[order[0]])
+    for k in order:
+        if scores[k] < floor:
+            break
+        s = sentences[k]
+        opening = _PART_HEADING.match(s.text.lstrip())  # a heading the sentence opens with is before its words
+        before = " ".join(t.text for t in sentences[:k] if t.passage == s.passage) + (" " + opening.group(0) if opening else "")
+        after = " ".join(t.text for t in sentences[k + 1 :] if t.passage == s.passage)
+        found = _part_of(before, (s.text[opening.end() :] if opening else s.text) + " " + after, asked.group("p"))
+        if found is not None:
+            return k, k, found
+    return None
