@@ -93,7 +93,7 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _fills_slot, _slot
-from .lexicon import asked_kind, kind_fit
+from .lexicon import asked_kind, is_a, kind_fit
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .reasons import ranked_reasons
@@ -101,7 +101,7 @@ from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
-from .times import part_answer
+from .times import event_answer, part_answer
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
@@ -167,9 +167,13 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        why = "the phrase in the asked slot"
+        if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
+            found = event_answer(question, sentences, q.coverage, lambda w: is_a(w, "event"))
+            why = "the event introduced before the sentences that tell the asked act"
         if found is not None:
-            first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
-                                                 sentences, scores, cite)
+            ranked_sentences()  # the scores the line records
+            first, chosen, rejected = _slot_line(found, _GEO if placed else None, why, sentences, scores, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing

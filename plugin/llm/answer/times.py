@@ -389,3 +389,69 @@ def part_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
         if found is not None:
             return k, k, found
     return None
+
+
+#: how many sentences before the one telling the asked act an event it follows may be introduced in
+EVENT_BACK = 4
+
+#: how many sentences an act may be told over ("Cruz was the first to react." "'Systems check." "Now,' they barked out")
+ACT_SPAN = 3
+
+#: the least share of the question the sentences telling the asked act must cover for an event before it to answer
+EVENT_COVER = 0.5
+
+#: an event a sentence introduces: a noun phrase opened by "a"/"an", up to its clause's end or twelve words
+#: ("a shudder that ran through the elevator")
+_INTRODUCED = re.compile(r"(?<![\w'’])[Aa]n?\s+(?P<np>[a-z][\w'’-]*(?:\s+[\w'’-]+){0,11})")
+
+
+def _introduced_event(text: str, is_event: Callable[[str], bool]) -> str | None:
+    """The first event ``text`` introduces (:data:`_INTRODUCED`; ``is_event`` says which of the phrase's
+    first three words is a noun of an event): "a shudder that ran through the elevator" (what follows
+    restates it: "… a vibration that seemed to emanate from the walls—a whisper of something").
+
+    >>> ev = lambda w: w in {"shudder", "exchange"}
+    >>> _introduced_event("The exchange was cut short by a shudder that ran through the elevator, subtle.", ev)
+    'a shudder that ran through the elevator'
+    >>> _introduced_event("The exchange ended with a nod.", ev) is None
+    True
+    """
+    return next((m.group(0) for m in _INTRODUCED.finditer(text) if any(is_event(w) for w in m.group("np").split()[:3])), None)
+
+
+def event_answer(question: str, sentences: Sequence[_Sentence], cover: Callable[[set[str]], float],
+                 is_event: Callable[[str], bool]) -> tuple[int, int, str] | None:
+    """The answer to a when-question no time expression answers: the event introduced (:func:`_introduced_event`)
+    in the few sentences (:data:`EVENT_BACK`) before the sentences (:data:`ACT_SPAN`) that best tell the asked act,
+    nearest first, in their passage, when they cover (``cover``) at least :data:`EVENT_COVER` of the question and
+    say no time themselves ("The exchange was cut short by a shudder … Cruz was the first to react. 'Systems
+    check. Now,' they barked out" → after a shudder …); the act's first sentence, the event's, and the phrase.
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> ss = _sentences([Passage("Then came a shudder.\\n\\nCruz reacted. 'Check!' Cruz barked.", "c")])
+    >>> barks = lambda w: 0.9 if {"cruz", "bark"} <= w else 0.1
+    >>> event_answer("When did Cruz bark?", ss, barks, lambda w: w == "shudder")
+    (1, 0, 'after a shudder')
+    >>> event_answer("When did Cruz bark?", ss, lambda w: 0.3, lambda w: w == "shudder") is None
+    True
+    """
+    if _asked_unit(question) is not None:
+        return None
+    windows = [[j for j in range(k, min(len(sentences), k + ACT_SPAN)) if sentences[j].passage == s.passage]
+               for k, s in enumerate(sentences)]
+    covers = [cover(set().union(*(sentences[j].tokens for j in ks))) for ks in windows]
+    best = max(range(len(windows)), key=lambda k: (covers[k], -k), default=None)
+    if best is None or covers[best] < EVENT_COVER:
+        return None
+    ks = windows[best]
+    if any(_DATE.search(sentences[k].text) for k in ks):
+        return None
+    first = ks[0]
+    for j in range(first - 1, max(-1, first - 1 - EVENT_BACK), -1):
+        if sentences[j].passage != sentences[first].passage:
+            break
+        event = _introduced_event(sentences[j].text, is_event)
+        if event is not None:
+            return first, j, "after " + event[0].lower() + event[1:]
+    return None
