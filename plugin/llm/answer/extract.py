@@ -169,7 +169,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
         why = "the phrase in the asked slot"
         if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
-            found = event_answer(question, sentences, q.coverage, lambda w: is_a(w, "event"))
+            found = event_answer(question, sentences, q.coverage, lambda w: bool(q.named) and q.links(w) == 1.0,
+                                 lambda w: is_a(w, "event"))
             why = "the event introduced before the sentences that tell the asked act"
         if found is not None:
             ranked_sentences()  # the scores the line records

@@ -420,20 +420,24 @@ def _introduced_event(text: str, is_event: Callable[[str], bool]) -> str | None:
 
 
 def event_answer(question: str, sentences: Sequence[_Sentence], cover: Callable[[set[str]], float],
-                 is_event: Callable[[str], bool]) -> tuple[int, int, str] | None:
+                 names_doer: Callable[[set[str]], bool], is_event: Callable[[str], bool]) -> tuple[int, int, str] | None:
     """The answer to a when-question no time expression answers: the event introduced (:func:`_introduced_event`)
     in the few sentences (:data:`EVENT_BACK`) before the sentences (:data:`ACT_SPAN`) that best tell the asked act,
-    nearest first, in their passage, when they cover (``cover``) at least :data:`EVENT_COVER` of the question and
-    say no time themselves ("The exchange was cut short by a shudder … Cruz was the first to react. 'Systems
-    check. Now,' they barked out" → after a shudder …); the act's first sentence, the event's, and the phrase.
+    nearest first, in their passage, when they cover (``cover``) at least :data:`EVENT_COVER` of the question, name
+    whom it asks about (``names_doer``: an act of someone, not "When did the crash happen?") and say no time
+    themselves ("The exchange was cut short by a shudder … Cruz was the first to react. 'Systems check. Now,'
+    they barked out" → after a shudder …); the act's first sentence, the event's, and the phrase.
 
     >>> from ragprov.llm.engine import Passage
     >>> from ragprov.llm.answer.words import _sentences
     >>> ss = _sentences([Passage("Then came a shudder.\\n\\nCruz reacted. 'Check!' Cruz barked.", "c")])
     >>> barks = lambda w: 0.9 if {"cruz", "bark"} <= w else 0.1
-    >>> event_answer("When did Cruz bark?", ss, barks, lambda w: w == "shudder")
+    >>> cruz, shudder = lambda w: "cruz" in w, lambda w: w == "shudder"
+    >>> event_answer("When did Cruz bark?", ss, barks, cruz, shudder)
     (1, 0, 'after a shudder')
-    >>> event_answer("When did Cruz bark?", ss, lambda w: 0.3, lambda w: w == "shudder") is None
+    >>> event_answer("When did Cruz bark?", ss, lambda w: 0.3, cruz, shudder) is None
+    True
+    >>> event_answer("When did the bark happen?", ss, barks, lambda w: False, shudder) is None
     True
     """
     if _asked_unit(question) is not None:
@@ -445,6 +449,8 @@ def event_answer(question: str, sentences: Sequence[_Sentence], cover: Callable[
     if best is None or covers[best] < EVENT_COVER:
         return None
     ks = windows[best]
+    if not names_doer(set().union(*(sentences[k].tokens for k in ks))):
+        return None
     if any(_DATE.search(sentences[k].text) for k in ks):
         return None
     first = ks[0]
