@@ -32,6 +32,7 @@ from .times import (
     _counted_span,
     _counts,
     _names_deictic,
+    _section_told,
     _told_on,
     _unheaded,
     _unit_values,
@@ -575,8 +576,9 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 continue
             t, at = _unheaded(s, a)
             near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
-            if unit is None and qt.kind == "when":  # a time closing its sentence: the next one may tell the act
-                stated = _told_on(sentences, k, t.tokens, b, q.coverage)
+            if unit is None and qt.kind == "when":  # a time closing its sentence: the next one may tell the act,
+                # or the section it closes what it dates
+                stated = max(_told_on(sentences, k, t.tokens, b, q.coverage), _section_told(sentences, k, b, q.coverage))
             if s.text not in scene:
                 scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
             weight = SCENE if qt.kind == "how-many" else SCENE / 2

@@ -461,3 +461,52 @@ def event_answer(question: str, sentences: Sequence[_Sentence], cover: Callable[
         if event is not None:
             return first, j, "after " + event[0].lower() + event[1:]
     return None
+
+
+#: how many sentences back a section's heading may stand from a time that closes the section
+SECTION_BACK = 8
+
+#: a heading before a text: words in capitals, then a word in lower case ahead ("PREFACE I have endeavoured",
+#: "CHARACTERS Bob Cratchit", "STAVE FIVE THE END OF IT Yes!"), or a markdown heading
+_HEADING = re.compile(r"(?:^|(?<=\s))(?:#+\s|[A-Z][A-Z'’-]{2,}(?:\s+[A-Z][A-Z'’-]*)*\s+(?=\S*?[a-z]))")
+
+
+def _heading_start(text: str) -> int | None:
+    """Where the last heading in a sentence (:data:`_HEADING`; "[Illustration]" marks no words) starts,
+    or None: the front matter in capitals runs into the section it heads.
+
+    >>> [_heading_start(t) for t in ("PREFACE I have endeavoured.", "_ CHARACTERS Bob Cratchit, clerk.", "## Chapter 2 Sam sat.")]
+    [0, 2, 0]
+    >>> _heading_start("PRINTED IN BRITAIN PREFACE I have it.")
+    0
+    >>> [_heading_start(t) for t in ("Bob sat.", "I am here.", "'EH?' returned the boy.", "OK then.", "his name, EBENEZER SCROOGE.")]
+    [None, None, None, None, None]
+    """
+    found = list(_HEADING.finditer(re.sub(r"\[[^\]]*\]", lambda m: " " * len(m.group(0)), text)))
+    return found[-1].start() if found else None
+
+
+def _section_told(sentences: Sequence[_Sentence], k: int, b: int, cover: Callable[[set[str]], float]) -> float:
+    """How much of the question the section a time ending at ``sentences[k].text[b]`` closes says (``cover`` of
+    its words from its heading, at most :data:`SECTION_BACK` sentences back, to the time): a date that ends a
+    section (the next sentence opens a heading) dates it ("PREFACE I have endeavoured in this Ghostly little
+    book … C. D. _December, 1843._ CHARACTERS Bob …"); 0 for a time that closes no section.
+
+    >>> from ragprov.llm.engine import Passage
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> ss = _sentences([Passage("PREFACE I wrote this book. C. D. December, 1843. CHARACTERS Bob Cratchit, clerk.", "c")])
+    >>> preface = lambda w: len(w & {"prefac", "book"}) / 2
+    >>> [round(_section_told(ss, k, len(s.text) - 1, preface), 2) for k, s in enumerate(ss)]
+    [0.0, 1.0, 0.0]
+    """
+    s = sentences[k]
+    following = sentences[k + 1] if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage else None
+    if following is None or not _closes_sentence(s.text, b) or _heading_start(following.text.lstrip("_ ")) != 0:
+        return 0.0
+    for j in range(k, max(-1, k - 1 - SECTION_BACK), -1):
+        if sentences[j].passage != s.passage:
+            break
+        at = _heading_start(sentences[j].text[:b] if j == k else sentences[j].text)
+        if at is not None:
+            return cover(_roots(sentences[j].text[at:]).union(*(t.tokens for t in sentences[j + 1 : k + 1])))
+    return 0.0
