@@ -508,5 +508,5 @@ def _section_told(sentences: Sequence[_Sentence], k: int, b: int, cover: Callabl
             break
         at = _heading_start(sentences[j].text[:b] if j == k else sentences[j].text)
         if at is not None:
-            return cover(_roots(sentences[j].text[at:]).union(*(t.tokens for t in sentences[j + 1 : k + 1])))
+            return cover(set(_roots(sentences[j].text[at:])).union(*(t.tokens for t in sentences[j + 1 : k + 1])))
     return 0.0
