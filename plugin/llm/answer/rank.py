@@ -562,7 +562,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
     age = qt.kind == "how-many" and _asks_age(question)
-    states = _stating(sentences, q) if unit is not None else [0.0] * len(sentences)
+    # a day the calendar names is told in the sentence telling the act; an hour often a sentence or two before it
+    states = _stating(sentences, q, after=0 if unit == "calendar" else 2) if unit is not None else [0.0] * len(sentences)
     said_at: list[tuple[int, str]] = []
     for k, (s, said, stated) in enumerate(zip(sentences, values, states, strict=True)):
         for a, b, value in said:

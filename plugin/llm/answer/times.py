@@ -202,12 +202,14 @@ def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
 
 
 #: the unit a when-question asks its time in: "What hour …", "At what hour …", "On which day of the
-#: week …", "In what year …", "Which month …" (not "what day", which a date or a feast answers)
+#: week …", "In what year …", "Which month …", "On what night of the year …" (a day the calendar names;
+#: not "what day", which any time may answer: "to-morrow", "the day after")
 _ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\s+of\s+the\s+week|weekday)|(?P<year>year)"
-                         r"|(?P<month>month))s?\b", re.I)
+                         r"|(?P<month>month)|(?P<calendar>(?:day|night|evening|morning)\s+of\s+the\s+year|date))s?\b", re.I)
 
 #: the words that name the unit in the question: they say what kind of answer, not what happens then
-_UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",)}
+_UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",),
+               "calendar": ("day", "night", "evening", "morning", "year", "date")}
 
 #: a word after a number that makes it a count ("nine years old", "at one time", "1500 soldiers"), so no
 #: hour nor year: any lower-case word but those that go on a sentence past a time ("at two in the
@@ -227,6 +229,9 @@ _UNIT_VALUES = {
     "weekday": re.compile(r"\b(?P<v>(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"),
     "year": re.compile(r"(?<![\d,.$£€])(?P<v>1[0-9]\d\d|20\d\d)(?![\d,]\d|" + _COUNTED_NOUN + ")"),
     "month": re.compile(r"\b(?P<v>" + _MONTH + r")\b"),
+    "calendar": re.compile(r"(?<![^\W_])(?P<v>(?i:(?:Christmas|New\s+Year['’]?s?|Easter|Midsummer)[\s-]+(?:Eve|Day))"
+                           r"|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day|(?i:(?:the\s+)?" + _ORDINAL + r"\s+(?:day\s+)?of\s+)" + _MONTH
+                           + r"|" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b)(?![^\W_])"),
 }
 
 
@@ -234,8 +239,8 @@ def _asked_unit(question: str) -> str | None:
     """The unit a when-question asks its time in (``hour``, ``weekday``, ``year``, ``month``), or None.
 
     >>> [_asked_unit(q) for q in ("What hour does the clock show?", "On which day of the week did he go?",
-    ...                           "In what year was it printed?", "Which month is it?")]
-    ['hour', 'weekday', 'year', 'month']
+    ...                           "In what year was it printed?", "Which month is it?", "On what night of the year did he die?")]
+    ['hour', 'weekday', 'year', 'month', 'calendar']
     >>> _asked_unit("What day does he call the boy?"), _asked_unit("When did he die?")
     (None, None)
     """
@@ -258,6 +263,8 @@ def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
     ['1915', '1843']
     >>> _unit_values("He had 1500 soldiers.", "year")
     []
+    >>> [v for _, _, v in _unit_values("On Christmas Eve, the twenty-fifth of December, or a Sunday; not this very night.", "calendar")]
+    ['Christmas Eve', 'the twenty-fifth of December', 'Sunday']
     """
     out = []
     for m in _UNIT_VALUES[unit].finditer(text):
