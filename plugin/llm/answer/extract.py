@@ -95,13 +95,13 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .lexicon import asked_kind, is_a, kind_fit
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
-from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
-from .times import event_answer, part_answer
+from .times import asked_part, event_answer, part_answer
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
@@ -155,8 +155,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
-    part = part_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
-    if part is not None:  # "In which chapter …?": the chapter the best-aligned sentence stands in
+    asked = asked_part(question) if qt.kind in ("what", "which") else None
+    part = part_answer(asked, sentences, [_sentence_score(s, _without_unit(q, asked), qt) for s in sentences],
+                       MIN_COVERAGE) if asked else None
+    if part is not None:
+        ranked_sentences()  # the scores the line records  # "In which chapter …?": the chapter the best-aligned sentence stands in
         first, chosen, rejected = _slot_line(part, None, "the part of the book its best-aligned sentence stands in",
                                              sentences, scores, cite)
     elif filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for

@@ -209,7 +209,8 @@ _ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\
 
 #: the words that name the unit in the question: they say what kind of answer, not what happens then
 _UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",),
-               "calendar": ("day", "night", "evening", "morning", "year", "date")}
+               "calendar": ("day", "night", "evening", "morning", "year", "date"),
+               "chapter": ("chapter",), "stave": ("stave",), "canto": ("canto",)}  # and the parts of a book
 
 #: a word after a number that makes it a count ("nine years old", "at one time", "1500 soldiers"), so no
 #: hour nor year: any lower-case word but those that go on a sentence past a time ("at two in the
@@ -364,25 +365,32 @@ def _part_of(before: str, after: str, part: str) -> str | None:
     return f"{part.capitalize()} {following - 1}" if following is not None and following > 1 else None
 
 
-def part_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
-                least: float) -> tuple[int, int, str] | None:
-    """The answer to "In which chapter …?": the part (:func:`_part_of`) the best-aligned sentence that
-    a heading places stands in, among the sentences covering at least ``least`` and 3/4 of the best's
-    score (``order``: best first); its index twice and the part; None when the question asks no part
-    or no such sentence is placed.
+def asked_part(question: str) -> str | None:
+    """The part of the book a question asks for ("chapter", "stave", "canto"), or None.
+
+    >>> asked_part("In which chapter does Cruz check the gear?"), asked_part("In which room does Cruz check the gear?")
+    ('chapter', None)
+    """
+    m = _ASKED_PART.search(question)
+    return m.group("p").lower() if m else None
+
+
+def part_answer(part: str, sentences: Sequence[_Sentence], scores: Sequence[float], least: float) -> tuple[int, int, str] | None:
+    """The answer to "In which ``part`` …?": the part (:func:`_part_of`) the best-aligned sentence that a
+    heading places stands in, among the sentences covering (``scores``, without the word ``part``: a heading
+    says it) at least ``least`` and 3/4 of the best's score; its index twice and the part; None when no such
+    sentence is placed.
 
     >>> from ragprov.llm.engine import Passage
     >>> from ragprov.llm.answer.words import _sentences
     >>> ss = _sentences([Passage("Cruz checked the gear in the bay. ## Chapter 2 Sam sat.", "c")])
-    >>> part_answer("In which chapter does Cruz check the gear?", ss, [0, 1], [0.8, 0.1], 0.15)
-    (0, 0, 'Chapter 1')
-    >>> part_answer("In which room does Cruz check the gear?", ss, [0, 1], [0.8, 0.1], 0.15) is None
-    True
-    >>> part_answer("In which chapter does Sam fly?", ss, [1, 0], [0.1, 0.0], 0.15) is None
+    >>> part_answer("chapter", ss, [0.8, 0.1], 0.15), part_answer("chapter", ss, [0.3, 0.8], 0.15)
+    ((0, 0, 'Chapter 1'), (1, 1, 'Chapter 2'))
+    >>> part_answer("chapter", ss, [0.1, 0.0], 0.15) is None
     True
     """
-    asked = _ASKED_PART.search(question)
-    if asked is None or not order:
+    order = sorted(range(len(sentences)), key=lambda k: (-scores[k], k))
+    if not order:
         return None
     floor = max(least, 0.75 * scores[order[0]])
     for k in order:
@@ -392,7 +400,7 @@ def part_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
         opening = _PART_HEADING.match(s.text.lstrip())  # a heading the sentence opens with is before its words
         before = " ".join(t.text for t in sentences[:k] if t.passage == s.passage) + (" " + opening.group(0) if opening else "")
         after = " ".join(t.text for t in sentences[k + 1 :] if t.passage == s.passage)
-        found = _part_of(before, (s.text[opening.end() :] if opening else s.text) + " " + after, asked.group("p"))
+        found = _part_of(before, (s.text[opening.end() :] if opening else s.text) + " " + after, part)
         if found is not None:
             return k, k, found
     return None
