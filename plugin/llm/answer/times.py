@@ -29,7 +29,9 @@ _ONCE_IDIOM_AFTER = re.compile(r"\s+(?:upon|more|again|and\s+for\s+all|(?:he|she
 
 _MONTHS = "January February March April May June July August September October November December"
 
-_MONTH = "(?:" + "|".join(_MONTHS.split()) + ")"
+#: a month's name; "May" opening a wish or a question is the verb ("May it haunt their house", "May I come in?")
+_MONTH = "(?:" + "|".join(_MONTHS.split()).replace(
+    "May", r"May(?!\s+(?:it|he|she|they|we|you|I|God|heaven|the|this|that|his|her|their|your|our|all|each|every)\b)") + ")"
 
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
             r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
@@ -258,6 +260,8 @@ def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
     ['two', 'twelve', 'nine']
     >>> [v for _, _, v in _unit_values("The clock struck eleven; at 7:30 p.m. or at midnight, not at one time.", "hour")]
     ['eleven', '7:30 p.m.', 'midnight']
+    >>> [v for _, _, v in _unit_values("May it haunt them, he said in May, or May 5.", "month")]
+    ['May', 'May']
     >>> [v for _, _, v in _unit_values("He would walk there on a Sunday, not on Christmas Day.", "weekday")]
     ['Sunday']
     >>> [v for _, _, v in _unit_values("Printed in 1915, it cost $1200 and 1,843 copies; December, 1843.", "year")]
