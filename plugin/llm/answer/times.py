@@ -417,7 +417,7 @@ EVENT_BACK = 4
 ACT_SPAN = 3
 
 #: the least share of the question the sentences telling the asked act must cover for an event before it to answer
-EVENT_COVER = 0.5
+EVENT_COVER = 0.7
 
 #: an event a sentence introduces: a noun phrase opened by "a"/"an", up to its clause's end or twelve words
 #: ("a shudder that ran through the elevator")
