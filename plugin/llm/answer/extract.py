@@ -93,14 +93,15 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _fills_slot, _slot
-from .lexicon import asked_kind, kind_fit
+from .lexicon import asked_kind, is_a, kind_fit
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
-from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_answer
 from .things import _stranded, _thing_head
+from .times import asked_part, event_answer, part_answer
 from .words import _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
@@ -154,7 +155,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
-    if filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
+    asked = asked_part(question) if qt.kind in ("what", "which") else None
+    part = part_answer(asked, sentences, [_sentence_score(s, _without_unit(q, asked), qt) for s in sentences],
+                       MIN_COVERAGE) if asked else None
+    if part is not None:
+        ranked_sentences()  # the scores the line records  # "In which chapter …?": the chapter the best-aligned sentence stands in
+        first, chosen, rejected = _slot_line(part, None, "the part of the book its best-aligned sentence stands in",
+                                             sentences, scores, cite)
+    elif filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
         first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
     elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
@@ -162,9 +170,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        why = "the phrase in the asked slot"
+        if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
+            found = event_answer(question, sentences, q.coverage, lambda w: bool(q.named) and q.links(w) == 1.0,
+                                 lambda w: is_a(w, "event"))
+            why = "the event introduced before the sentences that tell the asked act"
         if found is not None:
-            first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
-                                                 sentences, scores, cite)
+            ranked_sentences()  # the scores the line records
+            first, chosen, rejected = _slot_line(found, _GEO if placed else None, why, sentences, scores, cite)
     elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
         cite(thing[1].support[:3])  # the same numbers as its first line
         first, chosen, rejected = thing

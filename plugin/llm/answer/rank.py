@@ -22,7 +22,21 @@ from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
 from .speech import _quoted, _says_quoted, _speaker
-from .times import _DATE, _NUMBER, _ONE_PRONOUN, _UNIT_WORDS, _asked_unit, _counted, _counted_span, _counts, _unheaded, _unit_values
+from .times import (
+    _DATE,
+    _NUMBER,
+    _ONE_PRONOUN,
+    _UNIT_WORDS,
+    _asked_unit,
+    _counted,
+    _counted_span,
+    _counts,
+    _names_deictic,
+    _section_told,
+    _told_on,
+    _unheaded,
+    _unit_values,
+)
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
 #: the support of a sentence that states the relation a relational question asks, of the candidate
@@ -505,7 +519,8 @@ def _without_unit(q: _Question, unit: str | None) -> _Question:
 def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]], said_at: Sequence[tuple[int, str]],
               sentences: Sequence[_Sentence]) -> None:
     """A time restated narrower in the next two sentences of its passage ("It ends to-night." …
-    "To-night at midnight.") is that narrower time: the narrower one takes its support there.
+    "To-night at midnight.") or by its calendar name ("'To-day!' replied the boy. 'Why, CHRISTMAS
+    DAY.'", :func:`.times._names_deictic`) is that narrower time: the narrower one takes its support there.
 
     >>> found = {"to night": ({0: 0.4}, [(0.4, "to-night")]), "to night at midnight": ({0: 0.0}, [(0.0, "To-night at midnight")])}
     >>> ss = _sentences([Passage("It ends to-night. To-night! To-night at midnight.", "c")])
@@ -514,10 +529,15 @@ def _narrowed(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]]
     >>> found = {"to night": ({0: 0.4}, []), "to night at midnight": ({0: 0.0}, [])}  # said before: no restatement
     >>> _narrowed(found, [(0, "to night at midnight"), (2, "to night")], ss); found["to night at midnight"][0]
     {0: 0.0}
+    >>> found = {"to day": ({0: 0.5}, [(0.5, "To-day")]), "christmas day": ({0: 0.1}, [(0.1, "CHRISTMAS DAY")])}
+    >>> ss = _sentences([Passage("'To-day!' replied the boy. 'Why, CHRISTMAS DAY.'", "c")])
+    >>> _narrowed(found, [(0, "to day"), (2, "christmas day")], ss); [f[0] for f in found.values()]
+    [{0: 0.0}, {0: 0.5}]
     """
     for k, key in said_at:
         for j, other in said_at:
-            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and other.startswith(key + " "):
+            if k < j <= k + 2 and sentences[j].passage == sentences[k].passage and (other.startswith(key + " ")
+                                                                                   or _names_deictic(key, other)):
                 per, wider = found[other][0], found[key][0]
                 at = sentences[k].passage
                 if wider.get(at, 0.0) > per.get(at, 0.0):
@@ -542,7 +562,8 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
     age = qt.kind == "how-many" and _asks_age(question)
-    states = _stating(sentences, q) if unit is not None else [0.0] * len(sentences)
+    # a day the calendar names is told in the sentence telling the act; an hour often a sentence or two before it
+    states = _stating(sentences, q, after=0 if unit == "calendar" else 2) if unit is not None else [0.0] * len(sentences)
     said_at: list[tuple[int, str]] = []
     for k, (s, said, stated) in enumerate(zip(sentences, values, states, strict=True)):
         for a, b, value in said:
@@ -556,6 +577,9 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
                 continue
             t, at = _unheaded(s, a)
             near = _near(t, a - at, b - at, q, passage_tokens[s.passage])
+            if unit is None and qt.kind == "when":  # a time closing its sentence: the next one may tell the act,
+                # or the section it closes what it dates
+                stated = max(_told_on(sentences, k, t.tokens, b, q.coverage), _section_told(sentences, k, b, q.coverage))
             if s.text not in scene:
                 scene[s.text] = q.describes(_roots(f"{s.before} {s.after}") | s.tokens)
             weight = SCENE if qt.kind == "how-many" else SCENE / 2
