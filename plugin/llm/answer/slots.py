@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from ..text import STOPWORDS
+from ..text import STOPWORDS, content_tokens
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
@@ -522,3 +522,122 @@ def is_place(phrase: str) -> bool:
     (False, False)
     """
     return any(kind_fit(phrase, kind) > OTHER_FIT for kind in _PLACE_KINDS)
+
+
+#: "Besides the deserts, where …?", "Apart from X, where …": the place the question names and sets aside
+_BESIDES = re.compile(r"^\s*(?:besides|apart\s+from|aside\s+from|other\s+than|except(?:\s+for)?|in\s+addition\s+to)\s+"
+                      r"(?P<x>[^,?]+),\s*(?P<rest>(?i:where)\b.+)$", re.I)
+
+#: the words that join a second member to a first ("in the deserts and in the forums")
+_COORDINATORS = frozenset("and or nor".split())
+
+
+def set_aside(question: str) -> tuple[str, str] | None:
+    """The phrase a "Besides X, where …?" question sets aside and the where-question after it; None
+    for a question that sets nothing aside.
+
+    >>> set_aside("Apart from the harbour, where did the ship call?")
+    ('the harbour', 'where did the ship call?')
+    >>> set_aside("Where did the ship call besides?")
+    """
+    m = _BESIDES.match(" ".join(question.split()))
+    return (m.group("x").strip(), m.group("rest")) if m else None
+
+
+def besides_place(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                  least: float) -> tuple[int, int, str] | None:
+    """For "Besides X, where …?", the place the aligned sentence joins to X: the noun phrase after the
+    coordinator (and a preposition) that follows X's head noun within three words — "whispered in the
+    deserts above and in the corners of the forums" gives "the corners of the forums" for "Besides
+    the deserts, where was it whispered?". The sentence must also say the question's words (it is
+    read in the order of ``order``, above ``least``).
+
+    >>> ss = [_Sentence(0, "The tale was told in the hill villages and in the smoky taverns of the port, they say.", frozenset())]
+    >>> besides_place("Besides the hill villages, where was the tale told?", ss, [0], [0.5], 0.15)
+    (0, 0, 'the smoky taverns of the port')
+    >>> besides_place("Where was the tale told?", ss, [0], [0.5], 0.15)
+
+    X must be followed by a coordinator: a place said alone is no second member.
+
+    >>> ss = [_Sentence(0, "The tale was told in the hill villages, long ago.", frozenset())]
+    >>> besides_place("Besides the hill villages, where was the tale told?", ss, [0], [0.5], 0.15)
+    """
+    aside = set_aside(question)
+    heads = [w for w in re.findall(r"[A-Za-z][\w'’-]*", aside[0].lower()) if w not in STOPWORDS] if aside else []
+    if not heads:
+        return None
+    nouns = {_root(w) for w in heads}
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        found = _joined_to(sentences[k], nouns)
+        if found:
+            return k, k, found
+    return None
+
+
+def _joined_to(s: _Sentence, nouns: set[str]) -> str | None:
+    """The noun phrase joined by a coordinator (and a preposition of place) to a word of ``nouns`` in ``s``."""
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if _root(w) not in nouns:
+            continue
+        for j in range(i + 1, min(len(low) - 1, i + 4)):
+            if not low[j][:1].isalpha():
+                break
+            if low[j] in _COORDINATORS:
+                n = j + 2 if low[j + 1] in _PLACE_PREPS else j + 1
+                found = _text(_phrase(toks, low, n, frozenset(nouns))) if n < len(low) and low[n] in _OPENERS else None
+                if found and is_place(found):
+                    return found
+                break
+    return None
+
+
+def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float,
+                chosen: str | None, names: Collection[Sequence[str]] = ()) -> tuple[int, int, str] | None:
+    """The place phrase that answers a where-question instead of the ranked candidate ``chosen``
+    (None: none was supported): the place joined to what a "Besides X, where …?" sets aside
+    (:func:`besides_place`); else the place after the question's verb in its best-aligned sentence
+    (:func:`where_answer`) when nothing was chosen, or when that sentence is the best aligned of
+    all and says the question's ``names`` (token tuples), but not the chosen one (:func:`_outranks`).
+    """
+    aside = besides_place(question, sentences, order, scores, least)
+    if aside is not None:
+        return aside
+    placed = where_answer(question, sentences, order, scores, least)
+    if placed is None or chosen is None:
+        return placed
+    # the best-aligned sentence but one: a place said in one of several equally aligned sentences is no surer than the ranking
+    rival = max((scores[k] for k in order[:2] if k != placed[0]), default=0.0)
+    return placed if _outranks(placed, sentences[placed[0]], chosen, rival, scores[placed[0]], names) else None
+
+
+def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rival: float, score: float,
+              names: Collection[Sequence[str]]) -> bool:
+    """Whether the place after the asked act in sentence ``s`` beats the ranked candidate ``chosen``:
+    ``s`` aligns better with the question than any other sentence (``score`` above the ``rival``'s) and says one of its ``names``
+    if it has any (a sentence about someone else's act is no answer: "He works in a cell"), the chosen place is not said in it, and the
+    place says more than a bare noun WordNet knows ("the house") where a name was chosen.
+
+    >>> s = _Sentence(0, "The boy was sent by Mira to the fish market at dawn.", frozenset({"boy", "sent", "mira", "fish", "market"}))
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.6, 0.8, [("mira",)])
+    True
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.8, 0.8, [("mira",)])  # another sentence as well aligned
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.6, 0.8, [("tom",)])  # someone else's act
+    False
+    >>> _outranks((0, 0, "the market"), s, "Harbour Street", 0.6, 0.8, [("mira",)])  # a bare noun, a name chosen
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "fish market", 0.6, 0.8, [("mira",)])  # said in it: the same place
+    False
+    """
+    if score <= rival or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
+        return False
+    if any(re.search(rf"\b{re.escape(w)}", s.low) for w in content_tokens(chosen)):
+        return False
+    words = [w for w in re.findall(r"[a-z][\w-]*", placed[2].lower()) if w not in STOPWORDS and w not in _OPENERS]
+    bare = len(words) == 1 and bool(lemmas(words[0], "n"))
+    return not (bare and chosen[:1].isupper())
