@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 
 from ..text import STOPWORDS, content_tokens
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
+from .places import _asked_subject
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
 
@@ -471,6 +472,13 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
 
     >>> ss = [_Sentence(0, "He stood in a fit of rage and sang.", frozenset())]
     >>> where_answer("Where does the Spirit stand while singing?", ss, [0], [0.5], 0.15)
+
+    A stranded preposition takes the place its subject is said with, under another verb; a verb does not:
+
+    >>> ss = [_Sentence(0, "There was a hum that seemed to rise from the cellars of the inn.", frozenset())]
+    >>> where_answer("Where does the hum that wakes the guests come from?", ss, [0], [0.5], 0.15)
+    (0, 0, 'the cellars of the inn')
+    >>> where_answer("Where does the hum that wakes the guests come?", ss, [0], [0.5], 0.15)
     """
     m = _WHERE.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
@@ -480,22 +488,30 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
     verb, last = words[v].lower(), words[-1].lower()
     preps = frozenset({last}) if last in _PLACE_PREPS and len(words) > v + 1 else _PLACE_PREPS
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    # a stranded preposition ("come from") asks the place its subject ("the vibration") is said with, whatever the verb
+    subject = _asked_subject(question) if len(preps) == 1 else None
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
         if scores[k] < max(least, SLOT_SHARE * top):
             break
-        found = _place_after(sentences[k], verb, preps, asked)
+        found = _place_after(sentences[k], verb, preps, asked, subject)
         if found:
             return k, k, found
     return None
 
 
-def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str]) -> str | None:
-    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym) in its clause."""
+def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str], subject: str | None = None) -> str | None:
+    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym), or
+    the noun ``subject`` (a root), in its clause; "the very walls" is "the walls".
+
+    >>> _place_after(_Sentence(0, "It came from the very walls of the shaft.", frozenset()), "come", frozenset({"from"}), frozenset())
+    'the walls of the shaft'
+    """
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    toks = [t for n, t in enumerate(toks) if not (t[0].lower() == "very" and n and toks[n - 1][0].lower() in _OPENERS)]
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if not says_act(w, verb):
+        if not says_act(w, verb) and (subject is None or _root(w) != subject):
             continue
         for j in range(i + 1, min(len(low) - 1, i + 12)):
             if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
@@ -610,33 +626,44 @@ def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     placed = where_answer(question, sentences, order, scores, least)
     if placed is None or chosen is None:
         return placed
-    # the best-aligned sentence but one: a place said in one of several equally aligned sentences is no surer than the ranking
-    rival = max((scores[k] for k in order[:2] if k != placed[0]), default=0.0)
-    return placed if _outranks(placed, sentences[placed[0]], chosen, rival, scores[placed[0]], names) else None
+    # the sentences aligned as well as the place's (and saying the noun whose place is asked, if the question has one):
+    # one that says the chosen place makes the place no surer than the ranking
+    subject = _asked_subject(question)
+    rivals = [sentences[k] for k in order[:SLOT_SENTENCES] if k != placed[0] and scores[k] >= scores[placed[0]]
+              and (subject is None or subject in sentences[k].tokens)]
+    top = scores[order[0]] if order else 0.0
+    return placed if _outranks(placed, sentences[placed[0]], chosen, rivals, scores[placed[0]] >= top, names) else None
 
 
-def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rival: float, score: float,
+def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: Sequence[_Sentence], best: bool,
               names: Collection[Sequence[str]]) -> bool:
     """Whether the place after the asked act in sentence ``s`` beats the ranked candidate ``chosen``:
-    ``s`` aligns better with the question than any other sentence (``score`` above the ``rival``'s) and says one of its ``names``
-    if it has any (a sentence about someone else's act is no answer: "He works in a cell"), the chosen place is not said in it, and the
-    place says more than a bare noun WordNet knows ("the house") where a name was chosen.
+    ``s`` aligns best with the question (``best``) and says one of its ``names`` if it has any (a
+    sentence about someone else's act is no answer: "He works in a cell"), the chosen place is said
+    neither in it (a word of it) nor in full in a sentence aligned as well (``rivals``), and the place says more
+    than a bare noun WordNet knows ("the house") where a name was chosen.
 
     >>> s = _Sentence(0, "The boy was sent by Mira to the fish market at dawn.", frozenset({"boy", "sent", "mira", "fish", "market"}))
-    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.6, 0.8, [("mira",)])
+    >>> other = _Sentence(0, "Mira lived near Harbour Street.", frozenset())
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("mira",)])
     True
-    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.8, 0.8, [("mira",)])  # another sentence as well aligned
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [other], True, [("mira",)])  # as well aligned, says it
     False
-    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", 0.6, 0.8, [("tom",)])  # someone else's act
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour", [other], False, [("mira",)])  # a better-aligned sentence
     False
-    >>> _outranks((0, 0, "the market"), s, "Harbour Street", 0.6, 0.8, [("mira",)])  # a bare noun, a name chosen
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("tom",)])  # someone else's act
     False
-    >>> _outranks((0, 0, "the fish market"), s, "fish market", 0.6, 0.8, [("mira",)])  # said in it: the same place
+    >>> _outranks((0, 0, "the market"), s, "Harbour Street", [], True, [("mira",)])  # a bare noun, a name chosen
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "fish market", [], True, [("mira",)])  # said in it: the same place
     False
     """
-    if score <= rival or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
+    if not best or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
         return False
-    if any(re.search(rf"\b{re.escape(w)}", s.low) for w in content_tokens(chosen)):
+    said = content_tokens(chosen)
+    if any(re.search(rf"\b{re.escape(w)}", s.low) for w in said):
+        return False
+    if said and any(all(re.search(rf"\b{re.escape(w)}", r.low) for w in said) for r in rivals):
         return False
     words = [w for w in re.findall(r"[a-z][\w-]*", placed[2].lower()) if w not in STOPWORDS and w not in _OPENERS]
     bare = len(words) == 1 and bool(lemmas(words[0], "n"))
