@@ -616,11 +616,12 @@ def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[i
                 chosen: str | None, names: Collection[Sequence[str]] = ()) -> tuple[int, int, str] | None:
     """The place phrase that answers a where-question instead of the ranked candidate ``chosen``
     (None: none was supported): the place joined to what a "Besides X, where …?" sets aside
-    (:func:`besides_place`); else the place after the question's verb in its best-aligned sentence
-    (:func:`where_answer`) when nothing was chosen, or when that sentence is the best aligned of
-    all and says the question's ``names`` (token tuples), but not the chosen one (:func:`_outranks`).
+    (:func:`besides_place`), or the reply to the text's own where-question (:func:`where_reply`);
+    else the place after the question's verb in its best-aligned sentence (:func:`where_answer`)
+    when nothing was chosen, or when that sentence is the best aligned of all and says one of the
+    question's ``names`` (token tuples), but not the chosen place (:func:`_outranks`).
     """
-    aside = besides_place(question, sentences, order, scores, least)
+    aside = besides_place(question, sentences, order, scores, least) or where_reply(question, sentences)
     if aside is not None:
         return aside
     placed = where_answer(question, sentences, order, scores, least)
@@ -668,3 +669,55 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
     words = [w for w in re.findall(r"[a-z][\w-]*", placed[2].lower()) if w not in STOPWORDS and w not in _OPENERS]
     bare = len(words) == 1 and bool(lemmas(words[0], "n"))
     return not (bare and chosen[:1].isupper())
+
+
+#: a where-question the text's dialogue asks ("'Where is he, my love?' said Scrooge.")
+_WHERE_IN_TEXT = re.compile(r"^\W*where\b[^?]*\?", re.I)
+
+#: the verbs of saying, which tell a quoted question from another no better than any verb
+_SPEECH_VERBS = frozenset(_root(w) for w in "say said tell told ask asked reply replied answer answered".split())
+
+
+#: how many sentences before a quoted where-question may say what it asks about (short turns of dialogue)
+CONTEXT_SENTENCES = 4
+
+
+def where_reply(question: str, sentences: Sequence[_Sentence]) -> tuple[int, int, str] | None:
+    """The place a where-question the text's dialogue asks is given in reply: a quoted "Where …?"
+    that, with the :data:`CONTEXT_SENTENCES` before it (a pronoun asks about what they said: "'Is your master
+    at home?' … 'Where is he?'"), says a word of the user's question other than its names and verbs
+    of saying, and the next turn's phrase after a preposition of place ("'He's in the dining-room,
+    sir.'").
+
+    >>> ss = [_Sentence(0, "'Is your captain aboard?' asked the clerk.", frozenset()), _Sentence(0, "'Where is he, then?'", frozenset()),
+    ...       _Sentence(0, "said the clerk.", frozenset()), _Sentence(0, "'He's in the chart-room, sir, with the mate.'", frozenset())]
+    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", ss)
+    (1, 3, 'the chart-room')
+
+    The text's question must be about what the user's asks:
+
+    >>> where_reply("Where does the boy say the cook is?", ss)
+    """
+    m = re.search(r"\bwhere\b(?P<rest>.+)$", question, re.I)
+    if m is None:
+        return None
+    asked = {_root(w.lower()) for w in re.findall(r"[a-z][\w'’-]*", m.group("rest"))
+             if w.lower() not in STOPWORDS and w.lower() not in _AUXILIARIES} - _SPEECH_VERBS
+    for k, s in enumerate(sentences):
+        n = k + 1
+        while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
+            n += 1  # "'Where is he?' said Scrooge.": the tag of the question, not the reply
+        if not _WHERE_IN_TEXT.match(s.text) or n >= len(sentences) or sentences[n].passage != s.passage:
+            continue
+        said = " ".join(t.text for t in sentences[max(0, k - CONTEXT_SENTENCES) : k + 1] if t.passage == s.passage)
+        if not asked & {_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", said)}:
+            continue
+        toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(sentences[n].text)]
+        low = [t.lower() for t, _ in toks]
+        for j in range(len(low) - 1):
+            if low[j] in _PLACE_PREPS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+                found = _text(_phrase(toks, low, j + 1, frozenset()))
+                if found and is_place(found):
+                    return k, n, found
+                break
+    return None
