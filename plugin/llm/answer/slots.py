@@ -618,14 +618,21 @@ def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     (None: none was supported): the place joined to what a "Besides X, where …?" sets aside
     (:func:`besides_place`), or the reply to the text's own where-question (:func:`where_reply`);
     else the place after the question's verb in its best-aligned sentence (:func:`where_answer`)
-    when nothing was chosen, or when that sentence is the best aligned of all and says one of the
-    question's ``names`` (token tuples), but not the chosen place (:func:`_outranks`).
+    or the place its scene is set in (:func:`scene_place`), when nothing was chosen, or when that
+    sentence is the best aligned of all and says one of the question's ``names`` (token tuples),
+    but not the chosen place (:func:`_outranks`).
     """
     aside = besides_place(question, sentences, order, scores, least) or where_reply(question, sentences)
     if aside is not None:
         return aside
     placed = where_answer(question, sentences, order, scores, least)
-    if placed is None or chosen is None:
+    said = sentences[placed[0]] if placed is not None else None
+    if placed is None and order and scores[order[0]] >= least:  # no place after the act: the place its scene is set in
+        scene = scene_place(sentences, order[0])
+        if scene is not None:
+            placed, window = (order[0], scene[0], scene[1]), sentences[scene[0] : order[0] + 1]
+            said = _Sentence(window[0].passage, " ".join(w.text for w in window), frozenset().union(*(w.tokens for w in window)))
+    if placed is None or said is None or chosen is None:
         return placed
     # the sentences aligned as well as the place's (and saying the noun whose place is asked, if the question has one):
     # one that says the chosen place makes the place no surer than the ranking
@@ -633,7 +640,7 @@ def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     rivals = [sentences[k] for k in order[:SLOT_SENTENCES] if k != placed[0] and scores[k] >= scores[placed[0]]
               and (subject is None or subject in sentences[k].tokens)]
     top = scores[order[0]] if order else 0.0
-    return placed if _outranks(placed, sentences[placed[0]], chosen, rivals, scores[placed[0]] >= top, names) else None
+    return placed if _outranks(placed, said, chosen, rivals, scores[placed[0]] >= top, names) else None
 
 
 def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: Sequence[_Sentence], best: bool,
@@ -720,4 +727,53 @@ def where_reply(question: str, sentences: Sequence[_Sentence]) -> tuple[int, int
                 if found and is_place(found):
                     return k, n, found
                 break
+    return None
+
+
+#: a noun phrase: a determiner and up to five words, adjectives joined by "and" ("a bleak and desert moor")
+_SCENE_NP = (r"((?:a|an|the)\s+(?:[a-z][\w'’-]*\s+(?:and\s+)?){0,4}?[a-z][\w'’-]*)"
+             r"(?=\s*(?:[,.;:!?—–]|\s(?:inside|in|of|on|at|where|which|that|with|before)\b|$))")
+
+#: the phrases that set a scene's place: "there stood a lighthouse", "A deserted corridor … stretched
+#: before her", "they stood upon a bleak moor"
+_SCENE = (re.compile(r"\bthere\s+(?:stood|was|were|lay|rose|stretched|loomed|sat)\s+" + _SCENE_NP, re.I),
+          re.compile(r"^\W*" + _SCENE_NP.replace("(?:a|an|the)", "(?:[Aa]|[Aa]n|[Tt]he)", 1)
+                     + r"(?:\s+(?:inside|in|of|within)\s+the\s+[a-z][\w-]*)?\s+(?:stretched|lay|loomed|opened|spread)\b"),
+          re.compile(r"\b(?:stood|found\s+themselves|arrived)\s+(?:upon|on|in|at|inside)\s+" + _SCENE_NP, re.I))
+
+#: a scene break ("*", "## Chapter 2") opening a sentence
+_SCENE_BREAK = re.compile(r"^\s*(?:\\?\*|#)")
+
+
+def scene_place(sentences: Sequence[_Sentence], k: int, back: int = CONTEXT_SENTENCES) -> tuple[int, str] | None:
+    """The place the scene of sentence ``k`` is set in: the last phrase that sets one (:data:`_SCENE`)
+    in it or in the ``back`` sentences of its passage before it, after any scene break; its
+    sentence's index and the phrase.
+
+    >>> ss = [_Sentence(0, "Out on a reef there stood a solitary tower.", frozenset()),
+    ...       _Sentence(0, "Even here, two keepers had made a fire.", frozenset()), _Sentence(0, "They sang.", frozenset())]
+    >>> scene_place(ss, 2)
+    (0, 'a solitary tower')
+    >>> scene_place([_Sentence(0, "* A deserted corridor inside the base stretched before her.", frozenset())], 0)
+    (0, 'a deserted corridor')
+    >>> scene_place([_Sentence(0, "They stood upon a bleak and desert moor, in the dark.", frozenset())], 0)
+    (0, 'a bleak and desert moor')
+
+    A scene break ends the search, and a phrase that is no place is none:
+
+    >>> scene_place([ss[0], _Sentence(0, "* The keepers sang.", frozenset()), ss[2]], 2)
+    >>> scene_place([_Sentence(0, "There stood a long silence.", frozenset())], 0)
+    """
+    for n in range(k, max(-1, k - back - 1), -1):
+        s = sentences[n]
+        if s.passage != sentences[k].passage:
+            break
+        text = _SCENE_BREAK.sub("", s.text).lstrip(" *\\")
+        found = [m for p in _SCENE for m in p.finditer(text)]
+        for m in sorted(found, key=lambda m: -m.start()):
+            if is_place(m.group(1)):
+                first, _, rest = m.group(1).partition(" ")
+                return n, f"{first.lower()} {rest}"  # "A deserted corridor" opening its sentence: "a deserted corridor"
+        if _SCENE_BREAK.match(s.text):
+            break
     return None
