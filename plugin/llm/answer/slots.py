@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 
 from ..text import STOPWORDS, content_tokens
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
-from .places import _asked_subject
+from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
 
@@ -521,23 +521,6 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
                 if found and is_place(found):
                     return found
     return None
-
-
-#: the WordNet nouns whose kinds are places one may be in, at or on (a room, a doorway, a field, a shore, a river)
-_PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formation", "body of water", "land")
-
-
-def is_place(phrase: str) -> bool:
-    """Whether the head of ``phrase`` (before any "of") may be a place: WordNet knows it as one
-    (:data:`_PLACE_KINDS`, :func:`kind_fit`), or does not know it at all (a coined word may name a
-    place: "the sub-level"). "In a baker's doorway" says where, "in a fit of rage" says how.
-
-    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("the third sub-level")
-    (True, True, True)
-    >>> is_place("a fit of rage"), is_place("his mind")
-    (False, False)
-    """
-    return any(kind_fit(phrase, kind) > OTHER_FIT for kind in _PLACE_KINDS)
 
 
 #: "Besides the deserts, where …?", "Apart from X, where …": the place the question names and sets aside
