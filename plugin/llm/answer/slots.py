@@ -687,11 +687,15 @@ def where_reply(question: str, sentences: Sequence[_Sentence]) -> tuple[int, int
     The text's question must be about what the user's asks:
 
     >>> where_reply("Where does the boy say the cook is?", ss)
+
+    A name is no word it shares (names are said everywhere):
+
+    >>> where_reply("Where does Captain Hale say the clerk is?", [_Sentence(0, "'Where is he, Captain?'", frozenset()), ss[3]])
     """
     m = re.search(r"\bwhere\b(?P<rest>.+)$", question, re.I)
     if m is None:
         return None
-    asked = {_root(w.lower()) for w in re.findall(r"[a-z][\w'’-]*", m.group("rest"))
+    asked = {_root(w.lower()) for w in re.findall(r"(?<![\w'’-])[a-z][\w'’-]*", m.group("rest"))
              if w.lower() not in STOPWORDS and w.lower() not in _AUXILIARIES} - _SPEECH_VERBS
     for k, s in enumerate(sentences):
         n = k + 1
