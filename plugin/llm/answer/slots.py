@@ -728,11 +728,14 @@ _SCENE = (re.compile(r"\bthere\s+(?:stood|was|were|lay|rose|stretched|loomed|sat
                      + r"(?:\s+(?:inside|in|of|within)\s+the\s+[a-z][\w-]*)?\s+(?:stretched|lay|loomed|opened|spread)\b"),
           re.compile(r"\b(?:stood|found\s+themselves|arrived)\s+(?:upon|on|in|at|inside)\s+" + _SCENE_NP, re.I))
 
+#: how many sentences before the aligned one its scene's place may be set (short turns of dialogue count one each)
+SCENE_SENTENCES = 10
+
 #: a scene break ("*", "## Chapter 2") opening a sentence
 _SCENE_BREAK = re.compile(r"^\s*(?:\\?\*|#)")
 
 
-def scene_place(sentences: Sequence[_Sentence], k: int, back: int = CONTEXT_SENTENCES) -> tuple[int, str] | None:
+def scene_place(sentences: Sequence[_Sentence], k: int, back: int = SCENE_SENTENCES) -> tuple[int, str] | None:
     """The place the scene of sentence ``k`` is set in: the last phrase that sets one (:data:`_SCENE`)
     in it or in the ``back`` sentences of its passage before it, after any scene break; its
     sentence's index and the phrase.
