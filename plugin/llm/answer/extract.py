@@ -99,10 +99,10 @@ from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _withou
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
-from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_answer
+from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
 from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
-from .words import _roots, _Sentence, _sentences
+from .words import _root, _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -166,9 +166,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
     elif qt.wants_name and q.rest:
         first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-        # no candidate is supported enough: the place after the asked act in its sentence, or the phrase in the asked slot
-        placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
-            if qt.kind == "where" and chosen is None else None
+        # the place after the asked act in its best sentence (over a candidate when that sentence outranks it), or the
+        # phrase in the asked slot when no candidate is supported enough
+        placed = where_place(question, sentences, ranked_sentences(), scores, MIN_COVERAGE, chosen.name if chosen else None,
+                             _named_in(question, q)) \
+            if qt.kind == "where" else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
         why = "the phrase in the asked slot"
         if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
@@ -362,3 +364,14 @@ def _wanted(qt: QuestionType) -> str:
         return "candidate"
     best = max(qt.types, key=lambda t: qt.types[t])
     return {"PERSON": "person", "ORGANIZATION": "organization", "GEO": "place", "EVENT": "event"}.get(best, best.lower())
+
+
+def _named_in(question: str, q: _Question) -> set[tuple[str, ...]]:
+    """The names a question says: the known names (token tuples) and the root of each capitalised word after its first.
+
+    >>> sorted(_named_in("Where does Mira sleep on Midsummer Eve?", _Question("Where does Mira sleep?", [])))
+    [('eve',), ('midsumm',), ('mira',)]
+    """
+    words = re.findall(r"(?<=\s)[A-Z][a-z][\w-]*", question)
+    return set(q.names) | {(_root(w.lower().removesuffix("'s")),) for w in words}
+

@@ -8,6 +8,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from ..text import STOPWORDS, content_tokens
+from .lexicon import OTHER_FIT, kind_fit
 from .question import (
     _GEO,
     _Question,  # noqa: F401 (a doctest example uses it)
@@ -154,6 +155,8 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
                 continue  # "in a small, cold cell": an adjective of a list, not the place
             if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question), before):
                 continue
+            if kind == _GEO and not is_place(name):
+                continue  # "to my clerk", "in its festivities": a person or an event, no place
             if key not in cands and _named_by_head(cands, key, s.passage) is not None:
                 continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
             c = cands.get(key)
@@ -206,3 +209,23 @@ def _restates(name: str, asked: Collection[str]) -> bool:
     """
     words = content_tokens(name)
     return bool(words) and _root(words[-1]) in asked
+
+
+#: the WordNet nouns whose kinds are places one may be in, at or on (a room, a doorway, a field, a shore, a river)
+_PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formation", "body of water", "land")
+
+
+def is_place(phrase: str) -> bool:
+    """Whether the head of ``phrase`` (before any "of") may be a place: WordNet knows it as one
+    (:data:`_PLACE_KINDS`, :func:`kind_fit`), or does not know it at all (a coined word may name a
+    place: "the sub-level"), or it is a possessive standing for a shop or house ("the baker's"). "In
+    a baker's doorway" says where, "in a fit of rage" says how, "to my clerk" to whom.
+
+    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("the third sub-level")
+    (True, True, True)
+    >>> is_place("a fit of rage"), is_place("his mind"), is_place("my clerk"), is_place("the clerk's")
+    (False, False, False, True)
+    """
+    if re.search(r"\w['’]s$", phrase.strip()):
+        return True  # "the poulterer's": a trade's or a person's shop or house
+    return any(kind_fit(phrase, kind) > OTHER_FIT for kind in _PLACE_KINDS)

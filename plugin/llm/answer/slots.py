@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from ..text import STOPWORDS
+from ..text import STOPWORDS, content_tokens
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
+from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
 
@@ -539,6 +540,13 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
 
     >>> ss = [_Sentence(0, "He stood in a fit of rage and sang.", frozenset())]
     >>> where_answer("Where does the Spirit stand while singing?", ss, [0], [0.5], 0.15)
+
+    A stranded preposition takes the place its subject is said with, under another verb; a verb does not:
+
+    >>> ss = [_Sentence(0, "There was a hum that seemed to rise from the cellars of the inn.", frozenset())]
+    >>> where_answer("Where does the hum that wakes the guests come from?", ss, [0], [0.5], 0.15)
+    (0, 0, 'the cellars of the inn')
+    >>> where_answer("Where does the hum that wakes the guests come?", ss, [0], [0.5], 0.15)
     """
     m = _WHERE.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
@@ -548,22 +556,30 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
     verb, last = words[v].lower(), words[-1].lower()
     preps = frozenset({last}) if last in _PLACE_PREPS and len(words) > v + 1 else _PLACE_PREPS
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
+    # a stranded preposition ("come from") asks the place its subject ("the vibration") is said with, whatever the verb
+    subject = _asked_subject(question) if len(preps) == 1 else None
     top = scores[order[0]] if order else 0.0
     for k in order[:SLOT_SENTENCES]:
         if scores[k] < max(least, SLOT_SHARE * top):
             break
-        found = _place_after(sentences[k], verb, preps, asked)
+        found = _place_after(sentences[k], verb, preps, asked, subject)
         if found:
             return k, k, found
     return None
 
 
-def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str]) -> str | None:
-    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym) in its clause."""
+def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozenset[str], subject: str | None = None) -> str | None:
+    """The noun phrase after the first of ``preps`` that follows ``verb`` (its root or a synonym), or
+    the noun ``subject`` (a root), in its clause; "the very walls" is "the walls".
+
+    >>> _place_after(_Sentence(0, "It came from the very walls of the shaft.", frozenset()), "come", frozenset({"from"}), frozenset())
+    'the walls of the shaft'
+    """
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    toks = [t for n, t in enumerate(toks) if not (t[0].lower() == "very" and n and toks[n - 1][0].lower() in _OPENERS)]
     low = [t.lower() for t, _ in toks]
     for i, w in enumerate(low):
-        if not says_act(w, verb):
+        if not says_act(w, verb) and (subject is None or _root(w) != subject):
             continue
         for j in range(i + 1, min(len(low) - 1, i + 12)):
             if low[j] in ";.!?:" or (low[j] in ("and", "but") and j > i + 1):
@@ -575,18 +591,247 @@ def _place_after(s: _Sentence, verb: str, preps: frozenset[str], asked: frozense
     return None
 
 
-#: the WordNet nouns whose kinds are places one may be in, at or on (a room, a doorway, a field, a shore, a river)
-_PLACE_KINDS = ("location", "structure", "area", "artifact", "geological formation", "body of water", "land")
+#: "Besides the deserts, where …?", "Apart from X, where …": the place the question names and sets aside
+_BESIDES = re.compile(r"^\s*(?:besides|apart\s+from|aside\s+from|other\s+than|except(?:\s+for)?|in\s+addition\s+to)\s+"
+                      r"(?P<x>[^,?]+),\s*(?P<rest>(?i:where)\b.+)$", re.I)
+
+#: the words that join a second member to a first ("in the deserts and in the forums")
+_COORDINATORS = frozenset("and or nor".split())
 
 
-def is_place(phrase: str) -> bool:
-    """Whether the head of ``phrase`` (before any "of") may be a place: WordNet knows it as one
-    (:data:`_PLACE_KINDS`, :func:`kind_fit`), or does not know it at all (a coined word may name a
-    place: "the sub-level"). "In a baker's doorway" says where, "in a fit of rage" says how.
+def set_aside(question: str) -> tuple[str, str] | None:
+    """The phrase a "Besides X, where …?" question sets aside and the where-question after it; None
+    for a question that sets nothing aside.
 
-    >>> is_place("a baker's doorway"), is_place("the bank of the river"), is_place("the third sub-level")
-    (True, True, True)
-    >>> is_place("a fit of rage"), is_place("his mind")
-    (False, False)
+    >>> set_aside("Apart from the harbour, where did the ship call?")
+    ('the harbour', 'where did the ship call?')
+    >>> set_aside("Where did the ship call besides?")
     """
-    return any(kind_fit(phrase, kind) > OTHER_FIT for kind in _PLACE_KINDS)
+    m = _BESIDES.match(" ".join(question.split()))
+    return (m.group("x").strip(), m.group("rest")) if m else None
+
+
+def besides_place(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                  least: float) -> tuple[int, int, str] | None:
+    """For "Besides X, where …?", the place the aligned sentence joins to X: the noun phrase after the
+    coordinator (and a preposition) that follows X's head noun within three words — "whispered in the
+    deserts above and in the corners of the forums" gives "the corners of the forums" for "Besides
+    the deserts, where was it whispered?". The sentence must also say the question's words (it is
+    read in the order of ``order``, above ``least``).
+
+    >>> ss = [_Sentence(0, "The tale was told in the hill villages and in the smoky taverns of the port, they say.", frozenset())]
+    >>> besides_place("Besides the hill villages, where was the tale told?", ss, [0], [0.5], 0.15)
+    (0, 0, 'the smoky taverns of the port')
+    >>> besides_place("Where was the tale told?", ss, [0], [0.5], 0.15)
+
+    X must be followed by a coordinator: a place said alone is no second member.
+
+    >>> ss = [_Sentence(0, "The tale was told in the hill villages, long ago.", frozenset())]
+    >>> besides_place("Besides the hill villages, where was the tale told?", ss, [0], [0.5], 0.15)
+    """
+    aside = set_aside(question)
+    heads = [w for w in re.findall(r"[A-Za-z][\w'’-]*", aside[0].lower()) if w not in STOPWORDS] if aside else []
+    if not heads:
+        return None
+    nouns = {_root(w) for w in heads}
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        found = _joined_to(sentences[k], nouns)
+        if found:
+            return k, k, found
+    return None
+
+
+def _joined_to(s: _Sentence, nouns: set[str]) -> str | None:
+    """The noun phrase joined by a coordinator (and a preposition of place) to a word of ``nouns`` in ``s``."""
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
+    low = [t.lower() for t, _ in toks]
+    for i, w in enumerate(low):
+        if _root(w) not in nouns:
+            continue
+        for j in range(i + 1, min(len(low) - 1, i + 4)):
+            if not low[j][:1].isalpha():
+                break
+            if low[j] in _COORDINATORS:
+                n = j + 2 if low[j + 1] in _PLACE_PREPS else j + 1
+                found = _text(_phrase(toks, low, n, frozenset(nouns))) if n < len(low) and low[n] in _OPENERS else None
+                if found and is_place(found):
+                    return found
+                break
+    return None
+
+
+def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float,
+                chosen: str | None, names: Collection[Sequence[str]] = ()) -> tuple[int, int, str] | None:
+    """The place phrase that answers a where-question instead of the ranked candidate ``chosen``
+    (None: none was supported): the place joined to what a "Besides X, where …?" sets aside
+    (:func:`besides_place`), or the reply to the text's own where-question (:func:`where_reply`);
+    else the place after the question's verb in its best-aligned sentence (:func:`where_answer`)
+    or the place its scene is set in (:func:`scene_place`), when nothing was chosen, or when that
+    sentence is the best aligned of all and says one of the question's ``names`` (token tuples),
+    but not the chosen place (:func:`_outranks`).
+    """
+    aside = besides_place(question, sentences, order, scores, least) or where_reply(question, sentences)
+    if aside is not None:
+        return aside
+    placed = where_answer(question, sentences, order, scores, least)
+    said = sentences[placed[0]] if placed is not None else None
+    if placed is None and order and scores[order[0]] >= least:  # no place after the act: the place its scene is set in
+        scene = scene_place(sentences, order[0])
+        if scene is not None:
+            placed, window = (order[0], scene[0], scene[1]), sentences[scene[0] : order[0] + 1]
+            said = _Sentence(window[0].passage, " ".join(w.text for w in window), frozenset().union(*(w.tokens for w in window)))
+    if placed is None or said is None or chosen is None:
+        return placed
+    # the sentences aligned as well as the place's (and saying the noun whose place is asked, if the question has one):
+    # one that says the chosen place makes the place no surer than the ranking
+    subject = _asked_subject(question)
+    rivals = [sentences[k] for k in order[:SLOT_SENTENCES] if k != placed[0] and scores[k] >= scores[placed[0]]
+              and (subject is None or subject in sentences[k].tokens)]
+    top = scores[order[0]] if order else 0.0
+    return placed if _outranks(placed, said, chosen, rivals, scores[placed[0]] >= top, names) else None
+
+
+def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: Sequence[_Sentence], best: bool,
+              names: Collection[Sequence[str]]) -> bool:
+    """Whether the place after the asked act in sentence ``s`` beats the ranked candidate ``chosen``:
+    ``s`` aligns best with the question (``best``) and says one of its ``names`` if it has any (a
+    sentence about someone else's act is no answer: "He works in a cell"), the chosen place is said
+    neither in it (a word of it) nor in full in a sentence aligned as well (``rivals``), and the place says more
+    than a bare noun WordNet knows ("the house") where a name was chosen.
+
+    >>> s = _Sentence(0, "The boy was sent by Mira to the fish market at dawn.", frozenset({"boy", "sent", "mira", "fish", "market"}))
+    >>> other = _Sentence(0, "Mira lived near Harbour Street.", frozenset())
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("mira",)])
+    True
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [other], True, [("mira",)])  # as well aligned, says it
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour", [other], False, [("mira",)])  # a better-aligned sentence
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("tom",)])  # someone else's act
+    False
+    >>> _outranks((0, 0, "the market"), s, "Harbour Street", [], True, [("mira",)])  # a bare noun, a name chosen
+    False
+    >>> _outranks((0, 0, "the fish market"), s, "fish market", [], True, [("mira",)])  # said in it: the same place
+    False
+    """
+    if not best or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
+        return False
+    said = content_tokens(chosen)
+    if any(re.search(rf"\b{re.escape(w)}", s.low) for w in said):
+        return False
+    if said and any(all(re.search(rf"\b{re.escape(w)}", r.low) for w in said) for r in rivals):
+        return False
+    words = [w for w in re.findall(r"[a-z][\w-]*", placed[2].lower()) if w not in STOPWORDS and w not in _OPENERS]
+    bare = len(words) == 1 and bool(lemmas(words[0], "n"))
+    return not (bare and chosen[:1].isupper())
+
+
+#: a where-question the text's dialogue asks ("'Where is he, my love?' said Scrooge.")
+_WHERE_IN_TEXT = re.compile(r"^\W*where\b[^?]*\?", re.I)
+
+#: the verbs of saying, which tell a quoted question from another no better than any verb
+_SPEECH_VERBS = frozenset(_root(w) for w in "say said tell told ask asked reply replied answer answered".split())
+
+
+#: how many sentences before a quoted where-question may say what it asks about (short turns of dialogue)
+CONTEXT_SENTENCES = 4
+
+
+def where_reply(question: str, sentences: Sequence[_Sentence]) -> tuple[int, int, str] | None:
+    """The place a where-question the text's dialogue asks is given in reply: a quoted "Where …?"
+    that, with the :data:`CONTEXT_SENTENCES` before it (a pronoun asks about what they said: "'Is your master
+    at home?' … 'Where is he?'"), says a word of the user's question other than its names and verbs
+    of saying, and the next turn's phrase after a preposition of place ("'He's in the dining-room,
+    sir.'").
+
+    >>> ss = [_Sentence(0, "'Is your captain aboard?' asked the clerk.", frozenset()), _Sentence(0, "'Where is he, then?'", frozenset()),
+    ...       _Sentence(0, "said the clerk.", frozenset()), _Sentence(0, "'He's in the chart-room, sir, with the mate.'", frozenset())]
+    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", ss)
+    (1, 3, 'the chart-room')
+
+    The text's question must be about what the user's asks:
+
+    >>> where_reply("Where does the boy say the cook is?", ss)
+
+    A name is no word it shares (names are said everywhere):
+
+    >>> where_reply("Where does Captain Hale say the clerk is?", [_Sentence(0, "'Where is he, Captain?'", frozenset()), ss[3]])
+    """
+    m = re.search(r"\bwhere\b(?P<rest>.+)$", question, re.I)
+    if m is None:
+        return None
+    asked = {_root(w.lower()) for w in re.findall(r"(?<![\w'’-])[a-z][\w'’-]*", m.group("rest"))
+             if w.lower() not in STOPWORDS and w.lower() not in _AUXILIARIES} - _SPEECH_VERBS
+    for k, s in enumerate(sentences):
+        n = k + 1
+        while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
+            n += 1  # "'Where is he?' said Scrooge.": the tag of the question, not the reply
+        if not _WHERE_IN_TEXT.match(s.text) or n >= len(sentences) or sentences[n].passage != s.passage:
+            continue
+        said = " ".join(t.text for t in sentences[max(0, k - CONTEXT_SENTENCES) : k + 1] if t.passage == s.passage)
+        if not asked & {_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", said)}:
+            continue
+        toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(sentences[n].text)]
+        low = [t.lower() for t, _ in toks]
+        for j in range(len(low) - 1):
+            if low[j] in _PLACE_PREPS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+                found = _text(_phrase(toks, low, j + 1, frozenset()))
+                if found and is_place(found):
+                    return k, n, found
+                break
+    return None
+
+
+#: a noun phrase: a determiner and up to five words, adjectives joined by "and" ("a bleak and desert moor")
+_SCENE_NP = (r"((?:a|an|the)\s+(?:[a-z][\w'’-]*\s+(?:and\s+)?){0,4}?[a-z][\w'’-]*)"
+             r"(?=\s*(?:[,.;:!?—–]|\s(?:inside|in|of|on|at|where|which|that|with|before)\b|$))")
+
+#: the phrases that set a scene's place: "there stood a lighthouse", "A deserted corridor … stretched
+#: before her", "they stood upon a bleak moor"
+_SCENE = (re.compile(r"\bthere\s+(?:stood|was|were|lay|rose|stretched|loomed|sat)\s+" + _SCENE_NP, re.I),
+          re.compile(r"^\W*" + _SCENE_NP.replace("(?:a|an|the)", "(?:[Aa]|[Aa]n|[Tt]he)", 1)
+                     + r"(?:\s+(?:inside|in|of|within)\s+the\s+[a-z][\w-]*)?\s+(?:stretched|lay|loomed|opened|spread)\b"),
+          re.compile(r"\b(?:stood|found\s+themselves|arrived)\s+(?:upon|on|in|at|inside)\s+" + _SCENE_NP, re.I))
+
+#: how many sentences before the aligned one its scene's place may be set (short turns of dialogue count one each)
+SCENE_SENTENCES = 10
+
+#: a scene break ("*", "## Chapter 2") opening a sentence
+_SCENE_BREAK = re.compile(r"^\s*(?:\\?\*|#)")
+
+
+def scene_place(sentences: Sequence[_Sentence], k: int, back: int = SCENE_SENTENCES) -> tuple[int, str] | None:
+    """The place the scene of sentence ``k`` is set in: the last phrase that sets one (:data:`_SCENE`)
+    in it or in the ``back`` sentences of its passage before it, after any scene break; its
+    sentence's index and the phrase.
+
+    >>> ss = [_Sentence(0, "Out on a reef there stood a solitary tower.", frozenset()),
+    ...       _Sentence(0, "Even here, two keepers had made a fire.", frozenset()), _Sentence(0, "They sang.", frozenset())]
+    >>> scene_place(ss, 2)
+    (0, 'a solitary tower')
+    >>> scene_place([_Sentence(0, "* A deserted corridor inside the base stretched before her.", frozenset())], 0)
+    (0, 'a deserted corridor')
+    >>> scene_place([_Sentence(0, "They stood upon a bleak and desert moor, in the dark.", frozenset())], 0)
+    (0, 'a bleak and desert moor')
+
+    A scene break ends the search, and a phrase that is no place is none:
+
+    >>> scene_place([ss[0], _Sentence(0, "* The keepers sang.", frozenset()), ss[2]], 2)
+    >>> scene_place([_Sentence(0, "There stood a long silence.", frozenset())], 0)
+    """
+    for n in range(k, max(-1, k - back - 1), -1):
+        s = sentences[n]
+        if s.passage != sentences[k].passage:
+            break
+        text = _SCENE_BREAK.sub("", s.text).lstrip(" *\\")
+        found = [m for p in _SCENE for m in p.finditer(text)]
+        for m in sorted(found, key=lambda m: -m.start()):
+            if is_place(m.group(1)):
+                first, _, rest = m.group(1).partition(" ")
+                return n, f"{first.lower()} {rest}"  # "A deserted corridor" opening its sentence: "a deserted corridor"
+        if _SCENE_BREAK.match(s.text):
+            break
+    return None
