@@ -222,6 +222,32 @@ def _qualified_act(question: str) -> str | None:
     return _root(m.group("v")) if set(phrase.lower().split()) & _QUALIFIERS else None
 
 
+def _act_verb(question: str) -> str | None:
+    """The verb, as written (lower case), of a "Who VERBs …?" ("Which NOUN VERBs …?") question that asks the
+    doer of an act: the evidence must say that act (its verb or one WordNet gives as the same act) of the
+    answer, not only what it is done to; None for a verb of saying or a copula (quoted words and roles are
+    said in other words), a light verb (:data:`_LIGHT`) and other questions.
+
+    >>> _act_verb("Who commands the alien fleet?"), _act_verb("Which company builds the submarine engines?")
+    ('commands', 'builds')
+    >>> _act_verb("Who says the unknown variables exceed the known?"), _act_verb("Who became a father to Tim?")
+    (None, None)
+    >>> _act_verb("Who is the captain?"), _act_verb("Who does Scrooge send the turkey to?"), _act_verb("Where does he go?")
+    (None, None, None)
+    >>> _act_verb("Who went down a slide on Cornhill?"), _act_verb("Who gives Bob his card?")  # a light verb: its object says the act
+    (None, None)
+    """
+    m = _ASKED_ACT.match(" ".join(question.split()))
+    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING | _COPULAS | _LIGHT:
+        return None
+    return m.group("v").lower()
+
+
+#: light verbs: the act is said by their object ("went down a slide" slides, "gave a cry" cried), not by them
+_LIGHT = frozenset(_root(w) for w in "go goes went gone come comes came get gets got take takes took make makes made have has had "
+                   "give gives gave do does did put puts keep keeps kept".split())
+
+
 #: "In which state is …?", "Over what drink does …?": the preposition whose object the question asks
 _SLOT_ASK = re.compile(r"^\s*(?P<p>in|on|at|over|under|into|from|to|with|inside|within|near)\s+(?:which|what)\s+[a-z]", re.I)
 

@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
-from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
+from .asked import _act_verb, _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
-from .lexicon import asked_kind, kind_fit
+from .lexicon import asked_kind, kind_fit, says_act
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -61,6 +61,8 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
         if ctx.act and not _said_of(c, ctx, {ctx.act}):
             return False  # an act on one singled out ("the last transmission"): the act itself, said of it
+        if ctx.doing and not _does(c, ctx, ctx.doing):
+            return False  # the act itself ("commands"), not only what it is done to, where the candidate is named
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
     elif ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
         return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
@@ -69,13 +71,20 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
 
 def _unpossessed(text: str, key: frozenset[str]) -> bool:
     """Whether a sentence has a relation noun of ``key`` (roots) that no name possesses: "Scrooge meets
-    Fred's wife" speaks of Fred's wife, another than Scrooge; "Fan calls Scrooge her dear brother" of Fan.
+    Fred's wife" speaks of Fred's wife, another than Scrooge, and "the mother of Scrooge's nephew" of the
+    nephew's mother; "Fan calls Scrooge her dear brother" of Fan.
 
     >>> _unpossessed("Scrooge meets Fred's wife.", frozenset({"wife"})), _unpossessed("Fan calls him her brother.", frozenset({"brother"}))
     (False, True)
+    >>> _unpossessed("Fan is the mother of Scrooge's nephew.", frozenset({"mother"})), _unpossessed("Fan is the mother of Fred.", frozenset({"mother"}))
+    (False, True)
     """
-    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start())
+    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start()) and not _OF_ANOTHER.match(text, m.end())
                for m in re.finditer(r"[A-Za-z]+", text))
+
+
+#: "… of Scrooge's nephew" after a relation noun: the relative of another one than the name
+_OF_ANOTHER = re.compile(r"\s+of\s+(?:the\s+)?(?:[A-Z][\w.-]*\s+)*[A-Z][\w.-]*['’]s?\s+[a-z]")
 
 
 #: a name's possessive just before a noun ("Fred's |", "Fred's young |")
@@ -92,6 +101,18 @@ def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
         if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
     return bool(key & said)
+
+
+def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
+    """Whether the act of the question's ``verb`` (a word, :func:`_act_verb`) is said where the candidate is
+    named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
+    sentence or a passage naming it. A name beside what the act is done to ("the fleet", "the engines")
+    whose evidence never says the act did not do it."""
+    root = _root(verb)
+    texts = [ctx.sentences[k].text for k, _, _ in c.hits]
+    texts += [ctx.passages[i].text for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions]
+    words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower())}
+    return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -141,6 +162,7 @@ class _Context:
     described: Description | None = None  # "Who was the old dealer who bought …?": the clause it asks by (:func:`description`)
     named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
     fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
+    doing: str | None = None  # "Who commands the fleet?": the verb whose act the evidence must say of the answer (:func:`_act_verb`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -351,7 +373,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question), _quoted(question), description(question))
+                   _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
