@@ -9,6 +9,7 @@ import re
 from ..text import STOPWORDS, content_tokens
 from .question import _as_who, _name_of, _Question
 from .relations import _relation
+from .lexicon import lemmas
 from .words import _AUXILIARIES, _root, _roots
 
 
@@ -224,7 +225,7 @@ def _qualified_act(question: str) -> str | None:
 
 def _act_verb(question: str) -> str | None:
     """The verb, as written (lower case), of a "Who VERBs …?" ("Which NOUN VERBs …?") question that asks the
-    doer of an act: the evidence must say that act (its verb or one WordNet gives as the same act) of the
+    doer of an act, or of a "(PREP) which NOUN was NAME VERBed …?" question that asks where or what it was done to: the evidence must say that act (its verb or one WordNet gives as the same act) of the
     answer, not only what it is done to; None for a verb of saying or a copula (quoted words and roles are
     said in other words), a light verb (:data:`_LIGHT`) and other questions.
 
@@ -236,11 +237,24 @@ def _act_verb(question: str) -> str | None:
     (None, None, None)
     >>> _act_verb("Who went down a slide on Cornhill?"), _act_verb("Who gives Bob his card?")  # a light verb: its object says the act
     (None, None)
+    >>> _act_verb("In which city was Belle born?"), _act_verb("Which firm does Scrooge run?")
+    ('born', None)
+    >>> _act_verb("On which street is Scrooge's house?"), _act_verb("Which spirit is Scrooge afraid of?")  # no act
+    (None, None)
     """
-    m = _ASKED_ACT.match(" ".join(question.split()))
+    question = " ".join(question.split())
+    m = _WHICH_ACT.match(question) or _ASKED_ACT.match(question)
     if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING | _COPULAS | _LIGHT:
         return None
+    if m.re is _WHICH_ACT and not (lemmas(m.group("v"), "v") and re.search(r"(?:ed|en|wn|rn|lt|ht)$", m.group("v"))):
+        return None  # "On which street is Scrooge's house?": a noun, no act; only a participle is one
     return m.group("v").lower()
+
+
+#: "In which city was Belle born?", "Which firm was Scrooge's partner buried by?": the participle after a named subject
+#: (after "did" the verb asks what the act was done to, and the evidence names it by the thing: "Scrooge's firm" for "run")
+_WHICH_ACT = re.compile(r"^(?:(?i:[a-z]+)\s+)?(?i:which|what)\s+[a-z][\w-]*\s+(?P<aux>is|was|are|were)\s+(?:the\s+)?"
+                        r"(?:[A-Z][\w'’.:-]*\s+)+(?P<v>[a-z][a-z-]*)\b")
 
 
 #: light verbs: the act is said by their object ("went down a slide" slides, "gave a cry" cried), not by them

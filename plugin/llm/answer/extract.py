@@ -92,10 +92,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..engine import Passage
-from .asked import _fills_slot, _slot
+from .asked import _act_verb, _fills_slot, _slot
 from .lexicon import asked_kind, kind_fit
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
-from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, act_said
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
@@ -162,6 +162,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        if found is not None and (doing := _act_verb(question)) and not act_said([sentences[k].text for k in found[:2]], doing):
+            found = None  # "In which city was Belle born?": a phrase from sentences that never say the act asked
         if found is not None:
             first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
                                                  sentences, scores, cite)

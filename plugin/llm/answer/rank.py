@@ -15,7 +15,7 @@ from .asked import _act_verb, _asked_verb, _asks_age, _called_noun, _key_terms, 
 from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
-from .lexicon import asked_kind, kind_fit, says_act
+from .lexicon import asked_kind, is_a, kind_fit, lemmas, says_act
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -44,6 +44,10 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     ("the man Belle married") does not say did or underwent the act with Belle (:func:`_acted`), and a name
     asked by a relation ("What is the name of Fred's wife?") needs a sentence stating it of the name; an act
     on one singled out ("Who sent the last transmission …?") needs the act itself (:func:`_qualified_act`)."""
+    if ctx.kind is not None and not _of_kind(c, ctx, ctx.kind):
+        return False  # "Which general …?": a name the evidence never says is a general
+    if ctx.doing and not _does(c, ctx, ctx.doing):
+        return False  # the act itself ("commands", "born"), not only what it is done to, where the candidate is named
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
@@ -61,8 +65,6 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     if ctx.key_is_loose:  # an act: anywhere in a passage that names the candidate
         if ctx.act and not _said_of(c, ctx, {ctx.act}):
             return False  # an act on one singled out ("the last transmission"): the act itself, said of it
-        if ctx.doing and not _does(c, ctx, ctx.doing):
-            return False  # the act itself ("commands"), not only what it is done to, where the candidate is named
         return any(ctx.key & ctx.passage_tokens[i] for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions)
     elif ctx.key_is_tied:  # a role whose holder's name is asked: in its name ("Captain Hook"), or said of it
         return bool(ctx.key & _roots(c.name)) or any(_tied(ctx.sentences[k].text, a, b, ctx.key) for k, a, b in c.hits)
@@ -108,11 +110,85 @@ def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
     named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
     sentence or a passage naming it. A name beside what the act is done to ("the fleet", "the engines")
     whose evidence never says the act did not do it."""
-    root = _root(verb)
     texts = [ctx.sentences[k].text for k, _, _ in c.hits]
     texts += [ctx.passages[i].text for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions]
+    return act_said(texts, verb)
+
+
+def act_said(texts: Sequence[str], verb: str) -> bool:
+    """Whether one of ``texts`` says the act of ``verb``: a form of it or a verb WordNet gives as the same act.
+
+    >>> act_said(["He seized the ruler."], "grabbed"), act_said(["He held the ruler."], "grabbed")
+    (True, False)
+    """
+    root = _root(verb)
     words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower())}
     return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
+
+
+def _of_kind(c: _Cand, ctx: _Context, kind: str) -> bool:
+    """Whether the candidate is said to be of the ``kind`` a "Which/What N …?" question asks (:func:`_asked_role_kind`):
+    WordNet makes its name, or its head, a kind of N ("turkey" a bird) — not the bare N with a word WordNet
+    has as no noun before it ("the next street") —; its name says N ("General Hale"), or a sentence naming it
+    ties N, a kind of N or the title that abbreviates one to it ("Hale, the general", "Dr. Hayes" a doctor; :func:`_tied`).
+
+    >>> from .records import _Cand
+    >>> ss = _sentences([Passage("Dr. Jordan Hayes and Sam Rivera, a hacker, met Cruz.", "c")])
+    >>> ctx = _Context(ss, [], _Question("Which doctor is it?", []), classify("Which doctor is it?"), [], {}, None)
+    >>> hits = {"Jordan Hayes": [(0, 4, 16)], "Sam Rivera": [(0, 21, 31)], "Cruz": [(0, 47, 51)]}
+    >>> [_of_kind(_Cand(n.lower(), n, "PERSON", hits=h), ctx, "doctor") for n, h in hits.items()]
+    [True, False, False]
+    >>> _of_kind(_Cand("next street", "next street", "GEO"), ctx, "street"), _of_kind(_Cand("baker street", "Baker Street", "GEO"), ctx, "street")
+    (False, True)
+    >>> _of_kind(_Cand("city heart", "City Heart", "GEO"), ctx, "city"), _of_kind(_Cand("general hale", "General Hale", "PERSON"), ctx, "general")
+    (False, True)
+    """
+    words = re.findall(r"[A-Za-z][\w-]*", re.split(r"\s+of\s+", c.name)[0])
+    if words and kind in lemmas(words[-1]) and not any(lemmas(w) for w in words[:-1] if w.lower() not in _ARTICLES_WORDS):
+        return False  # "the next street" is a street said no more of
+    if kind_fit(c.name, kind, c.type) == 1 or (words and kind in lemmas(words[-1])):
+        return True  # a kind of N, or N as the name's head ("the City of London")
+    if len(words) > 1 and kind in lemmas(words[0]) and is_a(kind, "person", 1):
+        return True  # N as a title before a name ("General Hale"), not a word of a name ("City Heart")
+    for k, a, b in c.hits:
+        text = ctx.sentences[k].text
+        title = re.search(r"\b([A-Z][a-z]{1,3})\.\s*$", text[:a])
+        if title and _ABBREVIATED.get(title.group(1).lower()) in (kind, *[t for t in _ABBREVIATED.values() if is_a(t, kind)]):
+            return True
+        kinds = {_root(w.lower()) for w in re.findall(r"[a-z][\w-]+", text) if kind in lemmas(w) or is_a(w, kind)}
+        if kinds and _tied(text, a, b, kinds):
+            return True
+    return False
+
+
+#: the words before a noun that say nothing of its kind
+_ARTICLES_WORDS = frozenset("the a an his her their its our my your this that".split())
+
+#: abbreviated titles and the nouns they stand for ("Dr. Hayes" is a doctor)
+_ABBREVIATED = {"dr": "doctor", "prof": "professor", "gen": "general", "col": "colonel", "capt": "captain", "cpt": "captain",
+           "lt": "lieutenant", "sgt": "sergeant", "maj": "major", "cmdr": "commander", "adm": "admiral", "rev": "reverend",
+           "gov": "governor", "sen": "senator", "pres": "president", "supt": "superintendent", "insp": "inspector"}
+
+
+def _asked_role_kind(question: str, qt: QuestionType) -> str | None:
+    """The noun a "Which/What N …?" question asks a kind of (:func:`asked_kind`), when it says what the answer
+    is and not only what it belongs to: no type is wanted, or the N is a kind of the wanted type's noun (a
+    general a person, a city a location; not the team of "Which team member …?").
+
+    >>> [_asked_role_kind(q, classify(q)) for q in ("Which general gave the order?", "In which city was she born?")]
+    ['general', 'city']
+    >>> _asked_role_kind("Who gave the order?", classify("Who gave the order?")) is None
+    True
+    """
+    kind = asked_kind(question) if qt.kind in ("what", "which") else None
+    if kind is None or not qt.types:
+        return kind
+    wanted = [_TYPE_NOUNS[t] for t, w in qt.types.items() if w >= 1.0 and t in _TYPE_NOUNS]
+    return kind if any(is_a(kind, noun, 1) or kind == noun for noun in wanted) else None
+
+
+#: the WordNet noun of each entity type the index gives
+_TYPE_NOUNS = {"PERSON": "person", "ORGANIZATION": "organization", "GEO": "location", "EVENT": "event"}
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -163,6 +239,7 @@ class _Context:
     named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
     fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
     doing: str | None = None  # "Who commands the fleet?": the verb whose act the evidence must say of the answer (:func:`_act_verb`)
+    kind: str | None = None  # "Which general …?": the kind the evidence must say the answer is (:func:`_asked_role_kind`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -353,7 +430,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
            f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else "")
-           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key))} of it: no answer"))
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key) or [x for x in (ctx.kind, ctx.doing) if x])} of it: no answer"))
     # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
     # but has no strength: when it ranks first, the data does not answer
     cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
@@ -373,7 +450,8 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question))
+                   _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question),
+                   kind=_asked_role_kind(question, qt))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
