@@ -93,7 +93,7 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _act_verb, _fills_slot, _slot
-from .lexicon import asked_kind, kind_fit
+from .lexicon import asked_kind, kind_fit, kinds_in
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, act_said
 from .reasons import ranked_reasons
@@ -149,8 +149,10 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
         if kind:
-            top = ranked_sentences()[:1]
+            top = _of_named(ranked_sentences(), q, sentences, passages)[:1]
             thing = _of_kind(thing, kind, sentences[top[0]] if top else None, passages)
+        if thing is not None and thing[1] is not None and q.named and not any(q.links(_roots(passages[i].text)) for i in thing[1].support):
+            thing = None  # "What colour are Fred's eyes?": a thing from passages that never name Fred
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
@@ -174,7 +176,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         first, chosen, rejected = _why_answer(question, qt, q, raw, cite)
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
-        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)
+        order = ranked_sentences()
+        if qt.kind in ("what", "which"):
+            order = _of_named(order, q, sentences, passages)
+        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, order, score, cite, slot)
+        if chosen is not None and kind and not kinds_in([sentences[order[0]].text], kind):
+            first, chosen, rejected = f"The data does not answer the question: no {kind} is said in the passage that covers it most.", None, ()
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
@@ -257,6 +264,22 @@ def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: s
     marks = _Citations(passages)(pick.support[:3])
     others = tuple(c for c in ([chosen] if chosen else []) + list(rejected) if c is not pick)
     return f"The answer is {pick.name}" + (f" {marks}" if marks else "") + ".", pick, others
+
+
+def _of_named(order: Sequence[int], q: _Question, sentences: Sequence[_Sentence], passages: Sequence[Passage]) -> list[int]:
+    """The sentences of ``order`` that speak of a name the question uses (in themselves or in their passage):
+    "What caused Jacob Marley's death?" is not answered by a sentence about another's death; all of them when
+    the question names no one.
+
+    >>> ss = _sentences([Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
+    >>> q = _Question("What caused Jacob Marley's death?", ["Jacob Marley"], ss)
+    >>> _of_named([0, 1, 2], q, ss, [Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
+    [1, 2]
+    """
+    if not q.named:
+        return list(order)
+    roots = [_roots(p.text) for p in passages]
+    return [k for k in order if q.links(sentences[k].tokens) > 0 or q.links(roots[sentences[k].passage]) > 0]
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
