@@ -7,9 +7,9 @@ import itertools
 import re
 
 from ..text import STOPWORDS, content_tokens
+from .lexicon import lemmas
 from .question import _as_who, _name_of, _Question
 from .relations import _relation
-from .lexicon import lemmas
 from .words import _AUXILIARIES, _root, _roots
 
 
@@ -225,7 +225,8 @@ def _qualified_act(question: str) -> str | None:
 
 def _act_verb(question: str) -> str | None:
     """The verb, as written (lower case), of a "Who VERBs …?" ("Which NOUN VERBs …?") question that asks the
-    doer of an act, or of a "(PREP) which NOUN was NAME VERBed …?" question that asks where or what it was done to: the evidence must say that act (its verb or one WordNet gives as the same act) of the
+    doer of an act, or of a "(PREP) which NOUN was NAME VERBed …?" question that asks where or what it was
+    done to: the evidence must say that act (its verb or one WordNet gives as the same act) of the
     answer, not only what it is done to; None for a verb of saying or a copula (quoted words and roles are
     said in other words), a light verb (:data:`_LIGHT`) and other questions.
 

@@ -93,7 +93,7 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _act_verb, _fills_slot, _slot
-from .lexicon import asked_kind, kind_fit, kinds_in
+from .lexicon import asked_kind, kind_fit, kinds_in, lemmas
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, act_said
 from .reasons import ranked_reasons
@@ -180,8 +180,10 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         if qt.kind in ("what", "which"):
             order = _of_named(order, q, sentences, passages)
         first, chosen, rejected = _sentence_answer(question, qt, q, sentences, order, score, cite, slot)
-        if chosen is not None and kind and not kinds_in([sentences[order[0]].text], kind):
-            first, chosen, rejected = f"The data does not answer the question: no {kind} is said in the passage that covers it most.", None, ()
+        if chosen is not None and kind and not slot and not kinds_in([sentences[order[0]].text], kind) \
+                and not any(kind in lemmas(w) for w in re.findall(r"[A-Za-z][\w-]*", sentences[order[0]].text)):
+            first = f"The data does not answer the question: no {kind} is said in the passage that covers it most."
+            chosen, rejected = None, ()
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))

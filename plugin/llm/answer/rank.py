@@ -11,7 +11,17 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
-from .asked import _act_verb, _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
+from .asked import (
+    _act_verb,
+    _asked_verb,
+    _asks_age,
+    _called_noun,
+    _key_terms,
+    _names_only_asked,
+    _qualified_act,
+    _relative_verb,
+    _states_age,
+)
 from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
@@ -78,7 +88,8 @@ def _unpossessed(text: str, key: frozenset[str]) -> bool:
 
     >>> _unpossessed("Scrooge meets Fred's wife.", frozenset({"wife"})), _unpossessed("Fan calls him her brother.", frozenset({"brother"}))
     (False, True)
-    >>> _unpossessed("Fan is the mother of Scrooge's nephew.", frozenset({"mother"})), _unpossessed("Fan is the mother of Fred.", frozenset({"mother"}))
+    >>> mother = frozenset({"mother"})
+    >>> _unpossessed("Fan is the mother of Scrooge's nephew.", mother), _unpossessed("Fan is the mother of Fred.", mother)
     (False, True)
     """
     return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start()) and not _OF_ANOTHER.match(text, m.end())
@@ -118,30 +129,39 @@ def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
 def act_said(texts: Sequence[str], verb: str) -> bool:
     """Whether one of ``texts`` says the act of ``verb``: a form of it or a verb WordNet gives as the same act.
 
+    A word after a determiner or a preposition is a noun ("It's not about commands"), no act.
+
     >>> act_said(["He seized the ruler."], "grabbed"), act_said(["He held the ruler."], "grabbed")
     (True, False)
+    >>> act_said(["It's not about commands, it's trust."], "commands"), act_said(["She commands the fleet."], "commands")
+    (False, True)
     """
     root = _root(verb)
-    words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower())}
+    words = {w for t in texts for prev, w in re.findall(r"(?:([a-z]+)\W+)?([a-z]+)", t.lower()) if prev not in _BEFORE_NOUNS}
     return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
+
+
+#: the words after which a word is a noun, not a verb ("about commands", "the order", "his design")
+_BEFORE_NOUNS = frozenset("the a an his her their its my your our this that these those about of with for from by in on at into "
+                          "any no every each some".split())
 
 
 def _of_kind(c: _Cand, ctx: _Context, kind: str) -> bool:
     """Whether the candidate is said to be of the ``kind`` a "Which/What N …?" question asks (:func:`_asked_role_kind`):
     WordNet makes its name, or its head, a kind of N ("turkey" a bird) — not the bare N with a word WordNet
     has as no noun before it ("the next street") —; its name says N ("General Hale"), or a sentence naming it
-    ties N, a kind of N or the title that abbreviates one to it ("Hale, the general", "Dr. Hayes" a doctor; :func:`_tied`).
+    says N or a kind of N, or the title that abbreviates one before it ("Hale, the general", "Dr. Hayes" a doctor).
 
     >>> from .records import _Cand
-    >>> ss = _sentences([Passage("Dr. Jordan Hayes and Sam Rivera, a hacker, met Cruz.", "c")])
+    >>> ss = _sentences([Passage("Dr. Jordan Hayes met Cruz. Sam Rivera, a hacker, came.", "c")])
     >>> ctx = _Context(ss, [], _Question("Which doctor is it?", []), classify("Which doctor is it?"), [], {}, None)
-    >>> hits = {"Jordan Hayes": [(0, 4, 16)], "Sam Rivera": [(0, 21, 31)], "Cruz": [(0, 47, 51)]}
+    >>> hits = {"Jordan Hayes": [(0, 4, 16)], "Sam Rivera": [(1, 0, 10)], "Cruz": [(0, 21, 25)]}
     >>> [_of_kind(_Cand(n.lower(), n, "PERSON", hits=h), ctx, "doctor") for n, h in hits.items()]
     [True, False, False]
-    >>> _of_kind(_Cand("next street", "next street", "GEO"), ctx, "street"), _of_kind(_Cand("baker street", "Baker Street", "GEO"), ctx, "street")
-    (False, True)
-    >>> _of_kind(_Cand("city heart", "City Heart", "GEO"), ctx, "city"), _of_kind(_Cand("general hale", "General Hale", "PERSON"), ctx, "general")
-    (False, True)
+    >>> [_of_kind(_Cand(n.lower(), n, "GEO"), ctx, "street") for n in ("next street", "Baker Street")]
+    [False, True]
+    >>> [_of_kind(_Cand(n.lower(), n, t), ctx, k) for n, t, k in (("City Heart", "GEO", "city"), ("General Hale", "PERSON", "general"))]
+    [False, True]
     """
     words = re.findall(r"[A-Za-z][\w-]*", re.split(r"\s+of\s+", c.name)[0])
     if words and kind in lemmas(words[-1]) and not any(lemmas(w) for w in words[:-1] if w.lower() not in _ARTICLES_WORDS):
@@ -150,14 +170,13 @@ def _of_kind(c: _Cand, ctx: _Context, kind: str) -> bool:
         return True  # a kind of N, or N as the name's head ("the City of London")
     if len(words) > 1 and kind in lemmas(words[0]) and is_a(kind, "person", 1):
         return True  # N as a title before a name ("General Hale"), not a word of a name ("City Heart")
-    for k, a, b in c.hits:
+    for k, a, _ in c.hits:
         text = ctx.sentences[k].text
         title = re.search(r"\b([A-Z][a-z]{1,3})\.\s*$", text[:a])
         if title and _ABBREVIATED.get(title.group(1).lower()) in (kind, *[t for t in _ABBREVIATED.values() if is_a(t, kind)]):
             return True
-        kinds = {_root(w.lower()) for w in re.findall(r"[a-z][\w-]+", text) if kind in lemmas(w) or is_a(w, kind)}
-        if kinds and _tied(text, a, b, kinds):
-            return True
+        if any(kind in lemmas(w) or is_a(w, kind) for w in re.findall(r"(?<![\w'’-])[a-z][\w-]+", text)):
+            return True  # "The firm was known as Scrooge and Marley": N said in a sentence naming it
     return False
 
 
@@ -177,6 +196,8 @@ def _asked_role_kind(question: str, qt: QuestionType) -> str | None:
 
     >>> [_asked_role_kind(q, classify(q)) for q in ("Which general gave the order?", "In which city was she born?")]
     ['general', 'city']
+    >>> _asked_role_kind("Which organization distributes it?", classify("Which organization distributes it?")) is None  # the type itself
+    True
     >>> _asked_role_kind("Who gave the order?", classify("Who gave the order?")) is None
     True
     """
@@ -184,7 +205,7 @@ def _asked_role_kind(question: str, qt: QuestionType) -> str | None:
     if kind is None or not qt.types:
         return kind
     wanted = [_TYPE_NOUNS[t] for t, w in qt.types.items() if w >= 1.0 and t in _TYPE_NOUNS]
-    return kind if any(is_a(kind, noun, 1) or kind == noun for noun in wanted) else None
+    return kind if any(is_a(kind, noun, 1) for noun in wanted) and kind not in wanted else None
 
 
 #: the WordNet noun of each entity type the index gives
@@ -430,12 +451,17 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
            f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else "")
-           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key) or [x for x in (ctx.kind, ctx.doing) if x])} of it: no answer"))
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key) or _asked_of(ctx))} of it: no answer"))
     # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
     # but has no strength: when it ranks first, the data does not answer
     cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
                      round(strength, 6) if states else 0.0)
     return cand, features
+
+
+def _asked_of(ctx: _Context) -> list[str]:
+    """The kind and the act the evidence must say of a candidate (:func:`_of_kind`, :func:`_does`), for its recorded why."""
+    return [x for x in (ctx.kind, ctx.doing) if x]
 
 
 def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,

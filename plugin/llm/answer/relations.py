@@ -221,8 +221,10 @@ def _owned_anchor(rel: _Relation, text: str, words: Sequence[re.Match[str]], phr
     possessor that possesses another ("the mother of Scrooge's nephew") is the relative of that other one.
 
     >>> rel = _relation("Who is Scrooge's mother?")
-    >>> _relation_anchors(rel, "Fan is the mother of Scrooge.", None), _relation_anchors(rel, "Fan is the mother of Scrooge's nephew.", None)
-    ([(7, 29, 0, 1.0)], [(21, 31, 3, 1.0), (21, 30, 3, 1.0)])
+    >>> _relation_anchors(rel, "Fan is the mother of Scrooge.", None)
+    [(7, 29, 0, 1.0)]
+    >>> _relation_anchors(rel, "Fan is the mother of Scrooge's nephew.", None)
+    [(21, 31, 3, 1.0), (21, 30, 3, 1.0)]
     """
     n, j = phrase.n, phrase.j
     owner_words = {t for t in content_tokens(text[owner[0] : owner[1]]) if t not in _TITLES}
