@@ -119,11 +119,16 @@ def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
 def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
     """Whether the act of the question's ``verb`` (a word, :func:`_act_verb`) is said where the candidate is
     named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
-    sentence or a passage naming it. A name beside what the act is done to ("the fleet", "the engines")
+    sentence or a passage naming it; or words it says in quotation that say all the act is about. A name beside what the act is done to ("the fleet", "the engines")
     whose evidence never says the act did not do it."""
     texts = [ctx.sentences[k].text for k, _, _ in c.hits]
     texts += [ctx.passages[i].text for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions]
-    return act_said(texts, verb)
+    if act_said(texts, verb):
+        return True
+    # a speaker whose quoted words say what the act is about ("Who jokes about pirates?": '"… if we met pirates"')
+    about = set(ctx.key) - {_root(verb)}
+    return bool(about) and any(about <= set().union(*(ctx.sentences[j].tokens for j in spoken))
+                               for k, a, b in c.hits if (spoken := _speaker(ctx.sentences, k, a, b)))
 
 
 def act_said(texts: Sequence[str], verb: str) -> bool:
@@ -137,7 +142,10 @@ def act_said(texts: Sequence[str], verb: str) -> bool:
     (False, True)
     """
     root = _root(verb)
-    words = {w for t in texts for prev, w in re.findall(r"(?:([a-z]+)\W+)?([a-z]+)", t.lower()) if prev not in _BEFORE_NOUNS}
+    words = set()
+    for t in texts:
+        tokens = re.findall(r"[a-z]+", t.lower())
+        words.update(w for prev, w in zip(["", *tokens], tokens, strict=False) if prev not in _BEFORE_NOUNS)
     return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
 
 
