@@ -119,8 +119,8 @@ def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
 def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
     """Whether the act of the question's ``verb`` (a word, :func:`_act_verb`) is said where the candidate is
     named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
-    sentence or a passage naming it; or words it says in quotation that say all the act is about. A name beside what the act is done to ("the fleet", "the engines")
-    whose evidence never says the act did not do it."""
+    sentence or a passage naming it; or words it says in quotation that say all the act is about. A name
+    beside what the act is done to ("the fleet", "the engines") whose evidence never says the act did not do it."""
     texts = [ctx.sentences[k].text for k, _, _ in c.hits]
     texts += [ctx.passages[i].text for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions]
     if act_said(texts, verb):
