@@ -142,7 +142,7 @@ def act_said(texts: Sequence[str], verb: str) -> bool:
     (False, True)
     """
     root = _root(verb)
-    words = set()
+    words: set[str] = set()
     for t in texts:
         tokens = re.findall(r"[a-z]+", t.lower())
         words.update(w for prev, w in zip(["", *tokens], tokens, strict=False) if prev not in _BEFORE_NOUNS)
