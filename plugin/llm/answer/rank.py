@@ -119,14 +119,17 @@ def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
 def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
     """Whether the act of the question's ``verb`` (a word, :func:`_act_verb`) is said where the candidate is
     named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
-    sentence or a passage naming it; or words it says in quotation that say all the act is about. A name
-    beside what the act is done to ("the fleet", "the engines") whose evidence never says the act did not do it."""
+    sentence or a passage naming it, with a head of what the act is about when the question says one; or words it
+    says in quotation that say all the act is about. A name beside what the act is done to ("the fleet", "the
+    engines") whose evidence never says the act did not do it, nor did one whose evidence says the act of no such thing."""
     texts = [ctx.sentences[k].text for k, _, _ in c.hits]
-    texts += [ctx.passages[i].text for i in {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions]
+    where = {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions
+    texts += [ctx.passages[i].text for i in where]
+    about = set(ctx.key) - {_root(verb)} - ctx.deictic
     if act_said(texts, verb):
-        return True
+        # and what it is done to, with or where, when the question says it ("the fleet" of "Who commands the alien fleet?")
+        return not about or any(about & ctx.passage_tokens[i] for i in where) or any(about & ctx.sentences[k].tokens for k, _, _ in c.hits)
     # a speaker whose quoted words say what the act is about ("Who jokes about pirates?": '"… if we met pirates"')
-    about = set(ctx.key) - {_root(verb)}
     return bool(about) and any(about <= set().union(*(ctx.sentences[j].tokens for j in spoken))
                                for k, a, b in c.hits if (spoken := _speaker(ctx.sentences, k, a, b)))
 
@@ -134,24 +137,14 @@ def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
 def act_said(texts: Sequence[str], verb: str) -> bool:
     """Whether one of ``texts`` says the act of ``verb``: a form of it or a verb WordNet gives as the same act.
 
-    A word after a determiner or a preposition is a noun ("It's not about commands"), no act.
+    A noun of the act counts ("a purchase" for "buys"): what the act is about tells them apart (:func:`_does`).
 
     >>> act_said(["He seized the ruler."], "grabbed"), act_said(["He held the ruler."], "grabbed")
     (True, False)
-    >>> act_said(["It's not about commands, it's trust."], "commands"), act_said(["She commands the fleet."], "commands")
-    (False, True)
     """
     root = _root(verb)
-    words: set[str] = set()
-    for t in texts:
-        tokens = re.findall(r"[a-z]+", t.lower())
-        words.update(w for prev, w in zip(["", *tokens], tokens, strict=False) if prev not in _BEFORE_NOUNS)
+    words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower())}
     return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
-
-
-#: the words after which a word is a noun, not a verb ("about commands", "the order", "his design")
-_BEFORE_NOUNS = frozenset("the a an his her their its my your our this that these those about of with for from by in on at into "
-                          "any no every each some".split())
 
 
 def _of_kind(c: _Cand, ctx: _Context, kind: str) -> bool:
@@ -269,6 +262,7 @@ class _Context:
     fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
     doing: str | None = None  # "Who commands the fleet?": the verb whose act the evidence must say of the answer (:func:`_act_verb`)
     kind: str | None = None  # "Which general …?": the kind the evidence must say the answer is (:func:`_asked_role_kind`)
+    deictic: frozenset[str] = frozenset()  # "this edition": the roots of what the question points at, not the evidence's (:func:`_deictic`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -467,6 +461,16 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
     return cand, features
 
 
+def _deictic(question: str) -> frozenset[str]:
+    """The roots of the nouns a question points at with "this"/"these" ("Which company published this edition?"):
+    the text at hand, which the evidence need not name.
+
+    >>> sorted(_deictic("Which company published this edition?")), sorted(_deictic("Who commands the alien fleet?"))
+    (['edit'], [])
+    """
+    return frozenset(_root(m.group(1).lower()) for m in re.finditer(r"\b(?i:this|these)\s+([A-Za-z][\w-]*)", question))
+
+
 def _asked_of(ctx: _Context) -> list[str]:
     """The kind and the act the evidence must say of a candidate (:func:`_of_kind`, :func:`_does`), for its recorded why."""
     return [x for x in (ctx.kind, ctx.doing) if x]
@@ -485,7 +489,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
                    _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question),
-                   kind=_asked_role_kind(question, qt))
+                   kind=_asked_role_kind(question, qt), deictic=_deictic(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
