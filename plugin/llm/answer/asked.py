@@ -258,6 +258,25 @@ _WHICH_ACT = re.compile(r"^(?:(?i:[a-z]+)\s+)?(?i:which|what)\s+[a-z][\w-]*\s+(?
                         r"(?:[A-Z][\w'’.:-]*\s+)+(?P<v>[a-z][a-z-]*)\b")
 
 
+def _act_object(question: str) -> str | None:
+    """The root of the head of the direct object of a "Who VERBs …?" question's act ("the alien fleet" → fleet):
+    the phrase right after the verb, up to a preposition or a relative word; None when none follows it ("appears
+    as a ghost"), when it is a name or what the question points at ("this edition").
+
+    >>> _act_object("Who commands the alien fleet?"), _act_object("Who appears as a ghost to warn Scrooge?")
+    ('fleet', None)
+    >>> _act_object("Which company published this edition?"), _act_object("Who helps Mrs. Cratchit?")
+    (None, None)
+    """
+    m = _ASKED_ACT.match(" ".join(question.split()))
+    if m is None:
+        return None
+    phrase = re.split(r"\b" + _ACT_BREAK + r"\b|\bas\b|\blike\b", m.group("o"))[0].split()
+    if not phrase or phrase[0].lower() in ("this", "these") or not phrase[-1][:1].islower() or phrase[-1] in STOPWORDS:
+        return None
+    return _last_root(phrase[-1]) or None
+
+
 #: light verbs: the act is said by their object ("went down a slide" slides, "gave a cry" cried), not by them
 _LIGHT = frozenset(_root(w) for w in "go goes went gone come comes came get gets got take takes took make makes made have has had "
                    "give gives gave do does did put puts keep keeps kept".split())

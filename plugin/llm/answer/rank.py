@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..engine import Passage
 from ..text import content_tokens, tokenize
 from .asked import (
+    _act_object,
     _act_verb,
     _asked_verb,
     _asks_age,
@@ -125,10 +126,11 @@ def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
     texts = [ctx.sentences[k].text for k, _, _ in c.hits]
     where = {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions
     texts += [ctx.passages[i].text for i in where]
-    about = set(ctx.key) - {_root(verb)} - ctx.deictic
     if act_said(texts, verb):
-        # and what it is done to, with or where, when the question says it ("the fleet" of "Who commands the alien fleet?")
-        return not about or any(about & ctx.passage_tokens[i] for i in where) or any(about & ctx.sentences[k].tokens for k, _, _ in c.hits)
+        # and what it is done to, when the question says it ("the fleet" of "Who commands the alien fleet?")
+        obj = ctx.done_to
+        return obj is None or any(obj in ctx.passage_tokens[i] for i in where) or any(obj in ctx.sentences[k].tokens for k, _, _ in c.hits)
+    about = set(ctx.key) - {_root(verb)}
     # a speaker whose quoted words say what the act is about ("Who jokes about pirates?": '"… if we met pirates"')
     return bool(about) and any(about <= set().union(*(ctx.sentences[j].tokens for j in spoken))
                                for k, a, b in c.hits if (spoken := _speaker(ctx.sentences, k, a, b)))
@@ -262,7 +264,7 @@ class _Context:
     fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
     doing: str | None = None  # "Who commands the fleet?": the verb whose act the evidence must say of the answer (:func:`_act_verb`)
     kind: str | None = None  # "Which general …?": the kind the evidence must say the answer is (:func:`_asked_role_kind`)
-    deictic: frozenset[str] = frozenset()  # "this edition": the roots of what the question points at, not the evidence's (:func:`_deictic`)
+    done_to: str | None = None  # "Who commands the alien fleet?": the root of what the act is done to (:func:`_act_object`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -461,16 +463,6 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
     return cand, features
 
 
-def _deictic(question: str) -> frozenset[str]:
-    """The roots of the nouns a question points at with "this"/"these" ("Which company published this edition?"):
-    the text at hand, which the evidence need not name.
-
-    >>> sorted(_deictic("Which company published this edition?")), sorted(_deictic("Who commands the alien fleet?"))
-    (['edit'], [])
-    """
-    return frozenset(_root(m.group(1).lower()) for m in re.finditer(r"\b(?i:this|these)\s+([A-Za-z][\w-]*)", question))
-
-
 def _asked_of(ctx: _Context) -> list[str]:
     """The kind and the act the evidence must say of a candidate (:func:`_of_kind`, :func:`_does`), for its recorded why."""
     return [x for x in (ctx.kind, ctx.doing) if x]
@@ -489,7 +481,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
                    _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question),
-                   kind=_asked_role_kind(question, qt), deictic=_deictic(question))
+                   kind=_asked_role_kind(question, qt), done_to=_act_object(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)
