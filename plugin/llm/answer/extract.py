@@ -92,10 +92,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..engine import Passage
-from .asked import _fills_slot, _slot
-from .lexicon import asked_kind, is_a, kind_fit
+from .asked import _act_verb, _fills_slot, _slot
+from .lexicon import asked_kind, is_a, kind_fit, kinds_in, lemmas
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
-from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit, act_said
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
@@ -150,8 +150,11 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
                               not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
         if kind:
-            aligned = _aligned(ranked_sentences(), scores, sentences)  # "In which N …?": only the best (its slot is checked below)
+            # "In which N …?": only the best (its slot is checked below); only sentences speaking of whom the question names
+            aligned = _aligned(_of_named(ranked_sentences(), q, sentences, passages), scores, sentences)
             thing = _of_kind(thing, kind, aligned[:1] if _slot(question) else aligned, passages)
+        if thing is not None and thing[1] is not None and q.named and not any(q.links(_roots(passages[i].text)) for i in thing[1].support):
+            thing = None  # "What colour are Fred's eyes?": a thing from passages that never name Fred
     first: str
     chosen: Candidate | None
     rejected: tuple[Candidate, ...]
@@ -172,6 +175,8 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
                              _named_in(question, q)) \
             if qt.kind == "where" else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        if found is not None and (doing := _act_verb(question)) and not act_said([sentences[k].text for k in found[:2]], doing):
+            found = None  # "In which city was Belle born?": a phrase from sentences that never say the act asked
         why = "the phrase in the asked slot"
         if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
             found = event_answer(question, sentences, q.coverage, lambda w: bool(q.named) and q.links(w) == 1.0,
@@ -187,7 +192,14 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         first, chosen, rejected = _why_answer(question, qt, q, raw, cite)
     else:  # a sentence answers
         slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
-        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, ranked_sentences(), score, cite, slot)
+        order = ranked_sentences()
+        if qt.kind in ("what", "which"):
+            order = _of_named(order, q, sentences, passages)
+        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, order, score, cite, slot)
+        if chosen is not None and kind and not slot and not kinds_in([sentences[order[0]].text], kind) \
+                and not any(kind in lemmas(w) for w in re.findall(r"[A-Za-z][\w-]*", sentences[order[0]].text)):
+            first = f"The data does not answer the question: no {kind} is said in the passage that covers it most."
+            chosen, rejected = None, ()
     pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
     evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
     return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
@@ -297,6 +309,22 @@ def _names(text: str, name: str, strict: bool) -> bool:
     """
     found = re.finditer(r"(?<![\w'’])" + re.escape(name.lower()) + r"(?![\w'’])", text.lower())
     return any(not strict or not _PREDICATIVE.search(text[: m.start()]) for m in found)
+
+
+def _of_named(order: Sequence[int], q: _Question, sentences: Sequence[_Sentence], passages: Sequence[Passage]) -> list[int]:
+    """The sentences of ``order`` that speak of a name the question uses (in themselves or in their passage):
+    "What caused Jacob Marley's death?" is not answered by a sentence about another's death; all of them when
+    the question names no one.
+
+    >>> ss = _sentences([Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
+    >>> q = _Question("What caused Jacob Marley's death?", ["Jacob Marley"], ss)
+    >>> _of_named([0, 1, 2], q, ss, [Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
+    [1, 2]
+    """
+    if not q.named:
+        return list(order)
+    roots = [_roots(p.text) for p in passages]
+    return [k for k in order if q.links(sentences[k].tokens) > 0 or q.links(roots[sentences[k].passage]) > 0]
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
