@@ -93,6 +93,7 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _fills_slot, _slot
+from .doers import who_slot
 from .lexicon import asked_kind, kind_fit
 from .question import _GEO, _PERSON, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
@@ -101,7 +102,7 @@ from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
-from .words import _roots, _Sentence, _sentences
+from .words import _name_spans, _roots, _Sentence, _sentences
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -162,6 +163,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         placed = where_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) \
             if qt.kind == "where" and chosen is None else None
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
+        doer = who_slot(question, sentences, ranked_sentences(), scores) if qt.kind in ("who", "which") else None
+        if found is None and doer is not None and not _names_same(chosen, doer[2], sentences[doer[0]].text):
+            found, placed = doer, None
+            first, chosen, rejected = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence",
+                                                 sentences, scores, cite)
+            found = None
         if found is not None:
             first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
                                                  sentences, scores, cite)
@@ -187,6 +194,25 @@ def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentenc
     support = tuple(dict.fromkeys((sentences[k].passage, sentences[n].passage)))
     chosen = Candidate(phrase, type_, round(scores[k], 6), support, why, cover=round(scores[k], 6))
     return f"The answer is {phrase} {cite(support)}.", chosen, ()
+
+
+def _names_same(chosen: Candidate | None, phrase: str, said: str) -> bool:
+    """Whether the chosen candidate is the person a ``phrase`` in the asked slot of the sentence ``said``
+    names: either's words hold the other's, or the phrase is a description (a common noun) and the
+    sentence names the candidate too (in apposition: "Fan is Scrooge's sister who comes …").
+
+    >>> _names_same(Candidate("Belinda", "PERSON", 0.1, (0,)), "Belinda Cratchit", ""), _names_same(None, "the baker", "")
+    (True, False)
+    >>> fan = Candidate("Fan", "PERSON", 0.1, (0,))
+    >>> _names_same(fan, "his sister", "Fan is his sister who comes."), _names_same(fan, "his sister", "His sister comes.")
+    (True, False)
+    """
+    if chosen is None:
+        return False
+    a, b = set(_roots(chosen.name)), set(_roots(phrase))
+    if a and b and (a <= b or b <= a):
+        return True
+    return phrase.split()[-1].islower() and bool(_name_spans(chosen.name, said))
 
 
 class _Citations:
