@@ -20,6 +20,7 @@ caller lets it beat the candidates counted by frequency only when the sentence i
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -77,7 +78,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
                                if w.islower() and w not in _AUX and lemmas(w, "v"))
     m = _WHICH.match(question)
     words = m.group("words").lower().split() if m else []
-    for n, v in zip(words[:3], words[1:4]):  # "Which (team) member fended …": a person noun, then a verb
+    for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
         if v not in _AUX and lemmas(v, "v") and is_person(n):
             return "subject", (v,)
     m = _WHO.search(question)
@@ -237,7 +238,8 @@ def _objects(toks: Sequence[str], i: int) -> list[str]:
 #: how many words either side of the text's verb must hold the question's argument
 WINDOW = 10
 
-_GROUPS = re.compile(r"\b(?:of|in|on|at|to|for|from|with|by|into|onto|upon|over|under|about|after|before|while|as|during|and|that|who|which)\b|[,;:]", re.I)
+_GROUPS = re.compile(r"\b(?:of|in|on|at|to|for|from|with|by|into|onto|upon|over|under|about|after|before|while|as|during|"
+                     r"and|that|who|which)\b|[,;:]", re.I)
 
 
 def _arguments(question: str, verb: str) -> frozenset[str]:
@@ -247,8 +249,10 @@ def _arguments(question: str, verb: str) -> frozenset[str]:
 
     >>> sorted(_arguments("Who plays the harp at Fred's Christmas party?", "plays"))
     ['harp']
-    >>> sorted(_arguments("Who visits Scrooge on Christmas Eve as a ghost?", "visits")), sorted(_arguments("Who wrote A Christmas Carol?", "wrote"))
-    (['ghost'], ['carol', 'christma'])
+    >>> sorted(_arguments("Who visits Scrooge on Christmas Eve as a ghost?", "visits"))
+    ['ghost']
+    >>> sorted(_arguments("Who wrote A Christmas Carol?", "wrote"))
+    ['carol', 'christma']
     """
     m = re.search(r"\b" + re.escape(verb) + r"\b(.*)$", question, re.I)
     names: set[str] = set()
