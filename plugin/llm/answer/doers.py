@@ -31,6 +31,9 @@ from .words import _noun, _Sentence, root_tokens
 #: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
 STRONG = 0.35
 
+#: the least share of the best alignment score a sentence whose slot answers has (it is among the best aligned)
+NEAR_BEST = 0.8
+
 #: how many of the best-aligned sentences are read for the asked act
 READ = 5
 
@@ -236,7 +239,7 @@ def _objects(toks: Sequence[str], i: int) -> list[str]:
 
 
 #: how many words either side of the text's verb must hold the question's argument
-WINDOW = 10
+WINDOW = 15
 
 _GROUPS = re.compile(r"\b(?:of|in|on|at|to|for|from|with|by|into|onto|upon|over|under|about|after|before|while|as|during|"
                      r"and|that|who|which)\b|[,;:]", re.I)
@@ -281,7 +284,8 @@ def _own(phrase: str, asked: frozenset[str]) -> bool:
 def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float]
              ) -> tuple[int, int, str] | None:
     """The person in the slot a who-question asks (:func:`asked_act`), from the first of the
-    :data:`READ` best-aligned sentences (``order``, ``scores``) at least :data:`STRONG` that says the
+    :data:`READ` best-aligned sentences (``order``, ``scores``) at least :data:`STRONG` (and :data:`NEAR_BEST`
+    of the best score) that says the
     asked act of a person not the question's own: (its index twice, the phrase); None when there is none.
 
     >>> from ragprov.llm.answer.words import _sentences
@@ -300,8 +304,9 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     slot, verbs = asked
     own = frozenset(root_tokens(question))
     arguments = _arguments(question, verbs[0]) if slot == "subject" else frozenset()
+    best = scores[order[0]] if order else 0.0
     for k in order[:READ]:
-        if scores[k] < STRONG:
+        if scores[k] < max(STRONG, NEAR_BEST * best):
             break
         s = sentences[k]
         toks = _tokens(_HEADER.sub("", s.text))

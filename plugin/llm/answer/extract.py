@@ -165,10 +165,9 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
         doer = who_slot(question, sentences, ranked_sentences(), scores) if qt.kind in ("who", "which") else None
         if found is None and doer is not None and not _names_same(chosen, doer[2], sentences[doer[0]].text):
-            found, placed = doer, None
-            first, chosen, rejected = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence",
-                                                 sentences, scores, cite)
-            found = None
+            outranked = ((chosen,) if chosen is not None else ()) + rejected
+            first, chosen, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", sentences, scores, cite)
+            rejected = outranked[:8]
         if found is not None:
             first, chosen, rejected = _slot_line(found, _GEO if placed else None, "the phrase in the asked slot",
                                                  sentences, scores, cite)
