@@ -29,7 +29,7 @@ from .sentence import _HEADER
 from .words import _noun, _Sentence, root_tokens
 
 #: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
-STRONG = 0.35
+STRONG = 0.25
 
 #: the least share of the best alignment score a sentence whose slot answers has (it is among the best aligned)
 NEAR_BEST = 0.8
