@@ -72,6 +72,8 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     ('object', ('ghost', 'cry', 'help'))
     >>> asked_act("Which team member fended off the drone?"), asked_act("Which ship carried the gold?")
     (('subject', ('fended',)), None)
+    >>> asked_act("Which firm does Scrooge run?") is None
+    True
     >>> asked_act("Who is the founder of the project?") is None, asked_act("Who was sent to the shop?") is None
     (True, True)
     """
@@ -82,7 +84,9 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     m = _WHICH.match(question)
     words = m.group("words").lower().split() if m else []
     for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
-        if v not in _AUX and lemmas(v, "v") and is_person(n):
+        if v in _AUX:
+            break  # "Which firm does Scrooge run?" asks an object
+        if lemmas(v, "v") and is_person(n):
             return "subject", (v,)
     m = _WHO.search(question)
     if not m or (m.group("aux") or "").lower() in _COPULA or m.group("v").lower() in _AUX:
