@@ -55,6 +55,7 @@ _COPULA = frozenset("is was are were be been".split())
 _WHO = re.compile(r"\bwho\s+(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?"
                   r"(?:(?P<aux>did|does|do|will|would|could|can|had|has|have|is|was|are|were)\s+)?"
                   r"(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?(?P<v>[a-z][a-z-]+)\b", re.I)
+_AND_VERB = re.compile(r"\band\s+(?:[a-z]+ly\s+)?([a-z][a-z-]+)\b")
 _WHICH = re.compile(r"^\W*which\s+(?P<words>(?:[a-z][a-z-]*\s+){1,3}[a-z][a-z-]*)", re.I)
 _WHOM = re.compile(r"\bwhom\s+(?:do|does|did|will|would|can|could|should|had|has|have)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
 
@@ -68,6 +69,8 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     ('subject', ('comes',))
     >>> asked_act("In the game, who finally guessed the animal?")
     ('subject', ('guessed',))
+    >>> asked_act("Who laid the cloth and sweetened the sauce?"), asked_act("Who invites him and is refused?")
+    (('subject', ('laid', 'sweetened')), ('subject', ('invites',)))
     >>> asked_act("Whom does the old ghost cry at being unable to help?")
     ('object', ('ghost', 'cry', 'help'))
     >>> asked_act("Which team member fended off the drone?"), asked_act("Which ship carried the gold?")
@@ -87,11 +90,13 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         if v in _AUX:
             break  # "Which firm does Scrooge run?" asks an object
         if lemmas(v, "v") and is_person(n):
-            return "subject", (v,)
+            joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]
+            return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
     m = _WHO.search(question)
     if not m or (m.group("aux") or "").lower() in _COPULA or m.group("v").lower() in _AUX:
         return None
-    return "subject", (m.group("v").lower(),)
+    joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
+    return "subject", (m.group("v").lower(), *(v for v in joined if v not in _AUX and lemmas(v, "v")))
 
 
 def is_person(phrase: str) -> bool:
@@ -307,7 +312,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         return None
     slot, verbs = asked
     own = frozenset(root_tokens(question))
-    arguments = _arguments(question, verbs[0]) if slot == "subject" else frozenset()
+    arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
     best = scores[order[0]] if order else 0.0
     for k in order[:READ]:
         if scores[k] < max(STRONG, NEAR_BEST * best):
@@ -316,10 +321,11 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         toks = _tokens(_HEADER.sub("", s.text))
         previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
         for i, tok in enumerate(toks):
-            if not tok.islower() or tok in _AUX or not any(says_act(tok, v) for v in verbs):
+            verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
+            if verb is None:
                 continue
             found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
             for phrase in found:
-                if not _own(phrase, own) and _argued(toks, i, phrase, arguments):
+                if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]):
                     return k, k, phrase
     return None

@@ -95,14 +95,14 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, kind_fit
-from .question import _GEO, _PERSON, QuestionType, _Question, classify
+from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import slot_answer, where_answer
 from .things import _stranded, _thing_head
-from .words import _name_spans, _roots, _Sentence, _sentences
+from .words import _name_spans, _roots, _Sentence, _sentences, root_tokens
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -205,12 +205,22 @@ def _names_same(chosen: Candidate | None, phrase: str, said: str) -> bool:
     >>> fan = Candidate("Fan", "PERSON", 0.1, (0,))
     >>> _names_same(fan, "his sister", "Fan is his sister who comes."), _names_same(fan, "his sister", "His sister comes.")
     (True, False)
+    >>> _names_same(Candidate("Scrooge", "PERSON", 0.1, (0,)), "Scrooge's niece", "")
+    False
+    >>> _names_same(Candidate("Belinda Cratchit", "PERSON", 0.1, (0,)), "Miss Belinda", "")
+    True
+    >>> _names_same(Candidate("Bob Cratchit", "PERSON", 0.1, (0,)), "Belinda Cratchit", "")
+    False
     """
     if chosen is None:
         return False
-    a, b = set(_roots(chosen.name)), set(_roots(phrase))
+    possessed = re.sub(r"^.*['’]s?\s+", "", phrase)  # the possessed, not its possessor
+    a, b = set(_roots(chosen.name)), set(_roots(possessed))
     if a and b and (a <= b or b <= a):
         return True
+    first = [[w for w in root_tokens(n) if w not in _TITLES][:1] for n in (chosen.name, possessed) if n[:1].isupper()]
+    if len(first) == 2 and first[0] and first[0] == first[1]:
+        return True  # "Miss Belinda", "Belinda Cratchit": one first name
     return phrase.split()[-1].islower() and bool(_name_spans(chosen.name, said))
 
 
