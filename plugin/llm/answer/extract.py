@@ -195,17 +195,23 @@ def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentenc
     return f"The answer is {phrase} {cite(support)}.", chosen, ()
 
 
+#: how many characters either side of a described person a name in apposition to it stands within ("Fan is …")
+APPOSED = 24
+
+
 def _names_same(chosen: Candidate | None, phrase: str, said: str) -> bool:
     """Whether the chosen candidate is the person a ``phrase`` in the asked slot of the sentence ``said``
     names: either's words hold the other's, or the phrase is a description (a common noun) and the
-    sentence names the candidate too (in apposition: "Fan is Scrooge's sister who comes …").
+    sentence names the candidate beside it (in apposition: "Fan is Scrooge's sister who comes …").
 
     >>> _names_same(Candidate("Belinda", "PERSON", 0.1, (0,)), "Belinda Cratchit", ""), _names_same(None, "the baker", "")
     (True, False)
     >>> fan = Candidate("Fan", "PERSON", 0.1, (0,))
     >>> _names_same(fan, "his sister", "Fan is his sister who comes."), _names_same(fan, "his sister", "His sister comes.")
     (True, False)
-    >>> _names_same(Candidate("Scrooge", "PERSON", 0.1, (0,)), "Scrooge's niece", "")
+    >>> _names_same(fan, "his sister", "His sister played an air which had been familiar to the child Fan.")
+    False
+    >>> _names_same(Candidate("Scrooge", "PERSON", 0.1, (0,)), "Scrooge's niece", "Scrooge's niece played.")
     False
     >>> _names_same(Candidate("Belinda Cratchit", "PERSON", 0.1, (0,)), "Miss Belinda", "")
     True
@@ -221,7 +227,9 @@ def _names_same(chosen: Candidate | None, phrase: str, said: str) -> bool:
     first = [[w for w in root_tokens(n) if w not in _TITLES][:1] for n in (chosen.name, possessed) if n[:1].isupper()]
     if len(first) == 2 and first[0] and first[0] == first[1]:
         return True  # "Miss Belinda", "Belinda Cratchit": one first name
-    return phrase.split()[-1].islower() and bool(_name_spans(chosen.name, said))
+    at = said.find(phrase)
+    beside = said[max(0, at - APPOSED):at] + " " + said[at + len(phrase):at + len(phrase) + APPOSED] if at >= 0 else ""
+    return phrase.split()[-1].islower() and bool(_name_spans(chosen.name, beside))
 
 
 class _Citations:
