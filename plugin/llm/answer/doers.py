@@ -55,15 +55,17 @@ _COPULA = frozenset("is was are were be been".split())
 _WHO = re.compile(r"\bwho\s+(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?"
                   r"(?:(?P<aux>did|does|do|will|would|could|can|had|has|have|is|was|are|were)\s+)?"
                   r"(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?(?P<v>[a-z][a-z-]+)\b", re.I)
+_WHOSE = re.compile(r"\bwhose\s+([a-z][a-z-]+)\b", re.I)
 _AND_VERB = re.compile(r"\band\s+(?:[a-z]+ly\s+)?([a-z][a-z-]+)\b")
 _WHICH = re.compile(r"^\W*which\s+(?P<words>(?:[a-z][a-z-]*\s+){1,3}[a-z][a-z-]*)", re.I)
 _WHOM = re.compile(r"\bwhom\s+(?:do|does|did|will|would|can|could|should|had|has|have)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
 
 
 def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
-    """The slot a who-question asks ("subject" or "object") and the verbs that may say its act: the
-    word after "who" (past adverbs and an auxiliary) — not a copula ("Who is X's wife?" asks a
-    relation) —, or, for "whom does …", every lower-case word after the auxiliary.
+    """The slot a who-question asks ("subject", "object" or "possessor") and the verbs that may say its
+    act: the word after "who" (past adverbs and an auxiliary) — not a copula ("Who is X's wife?" asks a
+    relation) — and the verbs "and" joins to it; for "whom does …", every lower-case verb after the
+    auxiliary; for "whose N", the possessed noun N.
 
     >>> asked_act("At Fezziwig's ball, who comes in with the housemaid?")
     ('subject', ('comes',))
@@ -77,9 +79,14 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     (('subject', ('fended',)), None)
     >>> asked_act("Which firm does Scrooge run?") is None
     True
+    >>> asked_act("Whose face did Scrooge see in the knocker?")
+    ('possessor', ('face',))
     >>> asked_act("Who is the founder of the project?") is None, asked_act("Who was sent to the shop?") is None
     (True, True)
     """
+    m = _WHOSE.search(question)
+    if m:
+        return "possessor", (m.group(1).lower(),)
     m = _WHOM.search(question)
     if m:
         return "object", tuple(w for w in re.findall(r"[A-Za-z][\w-]*", m.group("rest"))
@@ -290,6 +297,23 @@ def _own(phrase: str, asked: frozenset[str]) -> bool:
     return not roots or roots <= asked
 
 
+def _possessor(text: str, noun: str) -> str:
+    """The name that possesses ``noun`` in ``text`` ("Marley's face"; modifiers between allowed), or "".
+
+    >>> _possessor("not a knocker, but Marley's face.", "face"), _possessor("He hid his face.", "face")
+    ('Marley', '')
+    """
+    for m in _POSSESSOR.finditer(text):
+        if m.group("n").lower() == noun.lower() or _noun(m.group("n")) == _noun(noun):
+            name = m.group("x")
+            if is_person(name) and name[:1].isupper():
+                return name
+    return ""
+
+
+_POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)")
+
+
 def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float]
              ) -> tuple[int, int, str] | None:
     """The person in the slot a who-question asks (:func:`asked_act`), from the first of the
@@ -318,6 +342,11 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         if scores[k] < max(STRONG, NEAR_BEST * best):
             break
         s = sentences[k]
+        if slot == "possessor":
+            owner = _possessor(_HEADER.sub("", s.text), verbs[0])
+            if owner and not _own(owner, own):
+                return k, k, owner
+            continue
         toks = _tokens(_HEADER.sub("", s.text))
         previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
         for i, tok in enumerate(toks):
