@@ -152,12 +152,15 @@ def _np_backward(toks: Sequence[str], i: int) -> tuple[str, int]:
 
     >>> _np_backward(_tokens("Then, Scrooge's niece played"), 3), _np_backward(_tokens("so the Ghost of Christmas Past came"), 5)
     (("Scrooge's niece", 2), ('the Ghost of Christmas Past', 1))
+    >>> _np_backward(_tokens("at supper Oswin's niece played"), 3)
+    ("Oswin's niece", 2)
     """
     start = i
     while start > 0 and i - start < 7:
         low = toks[start].lower()
-        if low in _DETERMINERS or not toks[start - 1][:1].isalpha():
-            break
+        if low in _DETERMINERS or not toks[start - 1][:1].isalpha() or (
+                re.search(r"['’]s?$", low) and not toks[start - 1][:1].isupper()):
+            break  # a determiner, a possessive ("at supper Oswin's niece") or punctuation opens the phrase
         before = toks[start - 1].lower()
         named_of = before == "of" and start > 1 and toks[start][:1].isupper() and toks[start - 2][:1].isupper()
         if before in _BOUNDARY - _DETERMINERS and not named_of:

@@ -166,6 +166,7 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
         doer = who_slot(question, sentences, ranked_sentences(), scores) if qt.kind in ("who", "which") else None
         if found is None and doer is not None and not _names_same(chosen, doer[2], sentences[doer[0]].text):
             outranked = ((chosen,) if chosen is not None else ()) + rejected
+            cite = _Citations(passages)  # numbered afresh: only the slot's passage is cited
             first, chosen, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", sentences, scores, cite)
             rejected = outranked[:8]
         if found is not None:
