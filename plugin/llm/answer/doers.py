@@ -91,13 +91,13 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     if m:
         return "object", tuple(w for w in re.findall(r"[A-Za-z][\w-]*", m.group("rest"))
                                if w.islower() and w not in _AUX and lemmas(w, "v"))
-    m = _WHICH.match(question)
-    words = m.group("words").lower().split() if m else []
+    which = _WHICH.match(question)
+    words = which.group("words").lower().split() if which else []
     for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
         if v in _AUX:
             break  # "Which firm does Scrooge run?" asks an object
         if lemmas(v, "v") and is_person(n):
-            joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]
+            joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, which.end() if which else 0)]
             return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
     m = _WHO.search(question)
     if not m or (m.group("aux") or "").lower() in _COPULA or m.group("v").lower() in _AUX:
