@@ -55,7 +55,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    answered by a name the clause, or the role noun it describes, is said of — in the name's sentence or the
    nameless sentences after it — and such a name outranks the others; a description that names no one
    ("a man … stood outside the window") speaks of the name the next sentence identifies ("it's Ali Baba")
-   (:mod:`.descriptions`);
+   (:mod:`.descriptions`); a who-question that asks an act's subject, object or possessor ("Who built …?",
+   "Whom does X help?", "Whose face …?") is answered by the person in that slot of one of the best-aligned
+   sentences that says the act and its argument — a name or a person noun phrase ("some Dutch merchant",
+   "her cousin the baker") — over the names counted by frequency, unless it names the chosen one
+   (:mod:`.doers`);
    "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
    which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A what /
    how question is answered by the best-aligned sentence, a why-question (or "What reason …?") by the
