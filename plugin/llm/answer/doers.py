@@ -79,6 +79,8 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     (('subject', ('fended',)), None)
     >>> asked_act("Which firm does Scrooge run?") is None
     True
+    >>> asked_act("Whom does Sam regard as a mentor?")
+    ('object', ('regard',))
     >>> asked_act("Whose face did Scrooge see in the knocker?")
     ('possessor', ('face',))
     >>> asked_act("Who is the founder of the project?") is None, asked_act("Who was sent to the shop?") is None
@@ -89,8 +91,9 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return "possessor", (m.group(1).lower(),)
     m = _WHOM.search(question)
     if m:
-        return "object", tuple(w for w in re.findall(r"[A-Za-z][\w-]*", m.group("rest"))
-                               if w.islower() and w not in _AUX and lemmas(w, "v"))
+        words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))  # a word after a determiner is a noun ("as a mentor")
+        return "object", tuple(w for n, w in enumerate(words) if w.islower() and w not in _AUX and lemmas(w, "v")
+                               and (n == 0 or words[n - 1].lower() not in _DETERMINERS))
     which = _WHICH.match(question)
     words = which.group("words").lower().split() if which else []
     for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
@@ -300,6 +303,23 @@ def _own(phrase: str, asked: frozenset[str]) -> bool:
     return not roots or roots <= asked
 
 
+def _of_kind(phrase: str, kind: str | None) -> bool:
+    """Whether a phrase answers "Which KIND …?": a name written as one ("Miss Belinda", not "catch Bob"), or
+    a common noun WordNet makes the kind or a kind of it ("which ghost": not "Scrooge's nephew").
+
+    >>> _of_kind("Miss Belinda", "daughter"), _of_kind("catch Bob Cratchit", "daughter"), _of_kind("his nephew", "ghost")
+    (True, False, False)
+    >>> _of_kind("the youngest daughter", "daughter"), _of_kind("the baker", None)
+    (True, True)
+    """
+    if kind is None:
+        return True
+    head = phrase.split()[-1]
+    if head[:1].isupper():
+        return phrase[:1].isupper()
+    return _noun(head) == kind or is_a(_noun(head), kind)
+
+
 def _possessor(text: str, noun: str) -> str:
     """The name that possesses ``noun`` in ``text`` ("Marley's face"; modifiers between allowed), or "".
 
@@ -339,6 +359,8 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         return None
     slot, verbs = asked
     own = frozenset(root_tokens(question))
+    which = _WHICH.match(question)
+    kind = _noun(which.group("words").split()[0]) if which and slot == "subject" else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
     best = scores[order[0]] if order else 0.0
     for k in order[:READ]:
@@ -358,6 +380,6 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
                 continue
             found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
             for phrase in found:
-                if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]):
+                if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
                     return k, k, phrase
     return None
