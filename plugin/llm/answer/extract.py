@@ -55,7 +55,11 @@ evidence supports it. The algorithm, deterministic and question-independent:
    answered by a name the clause, or the role noun it describes, is said of — in the name's sentence or the
    nameless sentences after it — and such a name outranks the others; a description that names no one
    ("a man … stood outside the window") speaks of the name the next sentence identifies ("it's Ali Baba")
-   (:mod:`.descriptions`);
+   (:mod:`.descriptions`); a who-question that asks an act's subject, object or possessor ("Who built …?",
+   "Whom does X help?", "Whose face …?") is answered by the person in that slot of one of the best-aligned
+   sentences that says the act and its argument — a name or a person noun phrase ("some Dutch merchant",
+   "her cousin the baker") — over the names counted by frequency, unless it names the chosen one
+   (:mod:`.doers`);
    "How old …?" takes only a number stated as the age of whom it asks about (:func:`_states_age`); "In
    which N …?" no sentence without that preposition before something new (:func:`_fills_slot`). A what /
    how question is answered by the best-aligned sentence, a why-question (or "What reason …?") by the
@@ -93,8 +97,9 @@ from collections.abc import Callable, Sequence
 
 from ..engine import Passage
 from .asked import _act_verb, _fills_slot, _slot
+from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit, kinds_in, lemmas
-from .question import _GEO, _PERSON, QuestionType, _Question, classify
+from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit, act_said
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
@@ -102,7 +107,7 @@ from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_a
 from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
 from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
-from .words import _root, _roots, _Sentence, _sentences
+from .words import _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
 from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
@@ -182,6 +187,12 @@ def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: 
             found = event_answer(question, sentences, q.coverage, lambda w: bool(q.named) and q.links(w) == 1.0,
                                  lambda w: is_a(w, "event"))
             why = "the event introduced before the sentences that tell the asked act"
+        doer = who_slot(question, sentences, ranked_sentences(), scores) if qt.kind in ("who", "which") else None
+        if found is None and doer is not None and not _names_same(chosen, doer[2], sentences[doer[0]].text):
+            outranked = ((chosen,) if chosen is not None else ()) + rejected
+            cite = _Citations(passages)  # numbered afresh: only the slot's passage is cited
+            first, chosen, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", sentences, scores, cite)
+            rejected = outranked[:8]
         if found is not None:
             ranked_sentences()  # the scores the line records
             first, chosen, rejected = _slot_line(found, _GEO if placed else None, why, sentences, scores, cite)
@@ -214,6 +225,43 @@ def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentenc
     support = tuple(dict.fromkeys((sentences[k].passage, sentences[n].passage)))
     chosen = Candidate(phrase, type_, round(scores[k], 6), support, why, cover=round(scores[k], 6))
     return f"The answer is {phrase} {cite(support)}.", chosen, ()
+
+
+#: how many characters either side of a described person a name in apposition to it stands within ("Fan is …")
+APPOSED = 24
+
+
+def _names_same(chosen: Candidate | None, phrase: str, said: str) -> bool:
+    """Whether the chosen candidate is the person a ``phrase`` in the asked slot of the sentence ``said``
+    names: either's words hold the other's, or the phrase is a description (a common noun) and the
+    sentence names the candidate beside it (in apposition: "Fan is Scrooge's sister who comes …").
+
+    >>> _names_same(Candidate("Belinda", "PERSON", 0.1, (0,)), "Belinda Cratchit", ""), _names_same(None, "the baker", "")
+    (True, False)
+    >>> fan = Candidate("Fan", "PERSON", 0.1, (0,))
+    >>> _names_same(fan, "his sister", "Fan is his sister who comes."), _names_same(fan, "his sister", "His sister comes.")
+    (True, False)
+    >>> _names_same(fan, "his sister", "His sister played an air which had been familiar to the child Fan.")
+    False
+    >>> _names_same(Candidate("Scrooge", "PERSON", 0.1, (0,)), "Scrooge's niece", "Scrooge's niece played.")
+    False
+    >>> _names_same(Candidate("Belinda Cratchit", "PERSON", 0.1, (0,)), "Miss Belinda", "")
+    True
+    >>> _names_same(Candidate("Bob Cratchit", "PERSON", 0.1, (0,)), "Belinda Cratchit", "")
+    False
+    """
+    if chosen is None:
+        return False
+    possessed = re.sub(r"^.*['’]s?\s+", "", phrase)  # the possessed, not its possessor
+    a, b = set(_roots(chosen.name)), set(_roots(possessed))
+    if a and b and (a <= b or b <= a):
+        return True
+    first = [[w for w in root_tokens(n) if w not in _TITLES][:1] for n in (chosen.name, possessed) if n[:1].isupper()]
+    if len(first) == 2 and first[0] and first[0] == first[1]:
+        return True  # "Miss Belinda", "Belinda Cratchit": one first name
+    at = said.find(phrase)
+    beside = said[max(0, at - APPOSED):at] + " " + said[at + len(phrase):at + len(phrase) + APPOSED] if at >= 0 else ""
+    return phrase.split()[-1].islower() and bool(_name_spans(chosen.name, beside))
 
 
 class _Citations:

@@ -1,0 +1,385 @@
+"""Who-slot filling: the person in the slot a who-question asks, read off the sentence that best aligns
+the question's act.
+
+"Who VERBs …?" asks the subject of the act, "Whom does X VERB …?" its object. The filler finds, among
+the best-aligned sentences, a word saying the question's verb (:func:`.lexicon.says_act`: a form of it
+or a WordNet synonym, "assisted" for "helps") and takes the noun phrase in the asked slot:
+
+* the subject before the verb ("Scrooge's niece played well upon the harp"), past adverbs, auxiliaries
+  and a relative pronoun ("…, who cried"); a pronoun subject ("she") stands for the first name of the
+  sentence before it, or of its own words before the pronoun;
+* the agent of a passive ("built by some Dutch merchant", "assisted by Belinda Cratchit");
+* the subject after an inverted verb ("In came the housemaid, with her cousin the baker"): the first
+  phrase the question does not itself name, of those the verb's subject joins with "with"/"and";
+* for "whom", the phrase right after the verb ("to assist a wretched woman").
+
+The phrase answers only when it is a person: a name (a capitalised word) or a noun WordNet knows as a
+person or a social group ("merchant", "niece", "miners", "team"); never the question's own words. The
+caller lets it beat the candidates counted by frequency only when the sentence is well aligned.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from .lexicon import is_a, lemmas, says_act
+from .sentence import _HEADER
+from .words import _noun, _Sentence, root_tokens
+
+#: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
+STRONG = 0.25
+
+#: the least share of the best alignment score a sentence whose slot answers has (it is among the best aligned)
+NEAR_BEST = 0.8
+
+#: how many of the best-aligned sentences are read for the asked act
+READ = 5
+
+_TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
+_ADVERB = frozenset("also then still never just only once first now soon finally at last again ever already "
+                    "presently suddenly quickly slowly long ago".split())
+_AUX = frozenset("is was are were be been being am has have had do does did will would can could shall should "
+                 "may might must".split())
+_DETERMINERS = frozenset("the a an his her their its our my your this that these those some one two three four "
+                         "five several every each".split())
+_RELATIVE = frozenset({"who", "that", "which"})
+_PRONOUNS = frozenset({"he", "she", "they"})
+_FIRST_PERSON = frozenset({"i", "we", "me", "us", "you"})
+#: words that end a noun phrase: prepositions, conjunctions, pronouns and the like
+_BOUNDARY = frozenset("of in on at to for from with by into onto upon over under about after before while and or but "
+                      "nor as than when where whom whose who which that it he she they him them me us we you i "
+                      "not no so if there here".split()) | _AUX
+_COPULA = frozenset("is was are were be been".split())
+_WHO = re.compile(r"\bwho\s+(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?"
+                  r"(?:(?P<aux>did|does|do|will|would|could|can|had|has|have|is|was|are|were)\s+)?"
+                  r"(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?(?P<v>[a-z][a-z-]+)\b", re.I)
+_WHOSE = re.compile(r"\bwhose\s+([a-z][a-z-]+)\b", re.I)
+_AND_VERB = re.compile(r"\band\s+(?:[a-z]+ly\s+)?([a-z][a-z-]+)\b")
+_WHICH = re.compile(r"^\W*which\s+(?P<words>(?:[a-z][a-z-]*\s+){1,3}[a-z][a-z-]*)", re.I)
+_WHOM = re.compile(r"\bwhom\s+(?:do|does|did|will|would|can|could|should|had|has|have)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
+
+
+def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
+    """The slot a who-question asks ("subject", "object" or "possessor") and the verbs that may say its
+    act: the word after "who" (past adverbs and an auxiliary) — not a copula ("Who is X's wife?" asks a
+    relation) — and the verbs "and" joins to it; for "whom does …", every lower-case verb after the
+    auxiliary; for "whose N", the possessed noun N.
+
+    >>> asked_act("At Fezziwig's ball, who comes in with the housemaid?")
+    ('subject', ('comes',))
+    >>> asked_act("In the game, who finally guessed the animal?")
+    ('subject', ('guessed',))
+    >>> asked_act("Who laid the cloth and sweetened the sauce?"), asked_act("Who invites him and is refused?")
+    (('subject', ('laid', 'sweetened')), ('subject', ('invites',)))
+    >>> asked_act("Whom does the old ghost cry at being unable to help?")
+    ('object', ('ghost', 'cry', 'help'))
+    >>> asked_act("Which team member fended off the drone?"), asked_act("Which ship carried the gold?")
+    (('subject', ('fended',)), None)
+    >>> asked_act("Which firm does Scrooge run?") is None
+    True
+    >>> asked_act("Whom does Sam regard as a mentor?")
+    ('object', ('regard',))
+    >>> asked_act("Whose face did Scrooge see in the knocker?")
+    ('possessor', ('face',))
+    >>> asked_act("Who is the founder of the project?") is None, asked_act("Who was sent to the shop?") is None
+    (True, True)
+    """
+    m = _WHOSE.search(question)
+    if m:
+        return "possessor", (m.group(1).lower(),)
+    m = _WHOM.search(question)
+    if m:
+        words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))  # a word after a determiner is a noun ("as a mentor")
+        return "object", tuple(w for n, w in enumerate(words) if w.islower() and w not in _AUX and lemmas(w, "v")
+                               and (n == 0 or words[n - 1].lower() not in _DETERMINERS))
+    which = _WHICH.match(question)
+    words = which.group("words").lower().split() if which else []
+    for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
+        if v in _AUX:
+            break  # "Which firm does Scrooge run?" asks an object
+        if lemmas(v, "v") and is_person(n):
+            joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, which.end() if which else 0)]
+            return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+    m = _WHO.search(question)
+    if not m or (m.group("aux") or "").lower() in _COPULA or m.group("v").lower() in _AUX:
+        return None
+    joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
+    return "subject", (m.group("v").lower(), *(v for v in joined if v not in _AUX and lemmas(v, "v")))
+
+
+def is_person(phrase: str) -> bool:
+    """Whether a noun phrase names a person: its head (last word) is capitalised (a name), or a noun
+    WordNet knows as a person or a social group.
+
+    >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit")
+    (True, True, True)
+    >>> is_person("the cloth"), is_person("a glowing fire"), is_person(""), is_person("I’ve"), is_person("MAN")
+    (False, False, False, False, False)
+    """
+    words = phrase.split()
+    if not words:
+        return False
+    head = words[-1]
+    if re.sub(r"['’].*", "", head).lower() in _BOUNDARY | _FIRST_PERSON or (head.isupper() and len(head) > 1):
+        return False  # a pronoun, a word shouted in a header ("MAN")
+    if head[:1].isupper():
+        return True
+    noun = _noun(head)
+    return is_a(noun, "person") or is_a(noun, "social_group")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def _np_forward(toks: Sequence[str], j: int) -> tuple[str, int]:
+    """The person noun phrase starting at ``toks[j]`` (determiners, modifiers and nouns up to a boundary
+    word or punctuation), cut back to its last person head; and the index after the run."""
+    while j < len(toks) and toks[j].lower() in _ADVERB:
+        j += 1
+    end = j
+    while end < len(toks) and end - j < 7 and toks[end][:1].isalpha() and toks[end].lower() not in (_BOUNDARY | _ADVERB) - _DETERMINERS:
+        end += 1
+    for stop in range(end, j, -1):
+        phrase = " ".join(toks[j:stop])
+        if toks[stop - 1].lower() not in _DETERMINERS and is_person(phrase):
+            return phrase, end
+    return "", end
+
+
+def _np_backward(toks: Sequence[str], i: int) -> tuple[str, int]:
+    """The noun phrase ending at ``toks[i]``, back to its determiner, a boundary word or punctuation
+    ("of" inside a name: "the Ghost of Christmas Past"); and its start.
+
+    >>> _np_backward(_tokens("Then, Scrooge's niece played"), 3), _np_backward(_tokens("so the Ghost of Christmas Past came"), 5)
+    (("Scrooge's niece", 2), ('the Ghost of Christmas Past', 1))
+    >>> _np_backward(_tokens("at supper Oswin's niece played"), 3)
+    ("Oswin's niece", 2)
+    """
+    start = i
+    while start > 0 and i - start < 7:
+        low = toks[start].lower()
+        if low in _DETERMINERS or not toks[start - 1][:1].isalpha() or (
+                re.search(r"['’]s?$", low) and not toks[start - 1][:1].isupper()):
+            break  # a determiner, a possessive ("at supper Oswin's niece") or punctuation opens the phrase
+        before = toks[start - 1].lower()
+        named_of = before == "of" and start > 1 and toks[start][:1].isupper() and toks[start - 2][:1].isupper()
+        if before in _BOUNDARY - _DETERMINERS and not named_of:
+            break
+        start -= 1
+    return " ".join(toks[start:i + 1]), start
+
+
+def _pronoun_antecedent(before: Sequence[str]) -> str:
+    """Whom a pronoun after ``before`` stands for: the person phrase ``before`` opens with ("The
+    undertaker's man is …"), else its first name (a run of capitalised words not opening a sentence).
+
+    >>> _pronoun_antecedent(_tokens("The old man is a dealer.")), _pronoun_antecedent(_tokens("Then Bob Cratchit came."))
+    ('The old man', 'Bob Cratchit')
+    """
+    phrase, _ = _np_forward(before, 0)
+    if phrase:
+        return phrase
+    for j in range(1, len(before)):
+        if before[j][:1].isupper() and is_person(before[j]) and before[j].lower() not in _DETERMINERS and before[j - 1] not in ".!?":
+            k = j
+            while k + 1 < len(before) and before[k + 1][:1].isupper():
+                k += 1
+            return " ".join(before[j:k + 1])
+    return ""
+
+
+_PARTICLES = frozenset("in up out down off away on forth back".split())
+_JOINS = (("with",), (",", "with"), ("and",), (",", "and"))
+
+
+def _agent(toks: Sequence[str], i: int) -> list[str] | None:
+    """The agent of a passive verb at ``toks[i]`` ("built by some Dutch merchant"): a list of one
+    person phrase or none; None when the verb is not followed by "by"."""
+    j = i + 1
+    while j < len(toks) and toks[j].lower() in _ADVERB:
+        j += 1
+    if j >= len(toks) or toks[j].lower() != "by":
+        return None
+    phrase, _ = _np_forward(toks, j + 1)
+    return [phrase] if phrase else []
+
+
+def _inverted(toks: Sequence[str], i: int) -> list[str] | None:
+    """The subjects after a verb that follows a clause-opening particle ("In came the housemaid, with
+    her cousin the baker"); None when the verb is not inverted."""
+    b = i - 1
+    while b >= 0 and toks[b].lower() in _ADVERB:
+        b -= 1
+    if b < 0 or toks[b].lower() not in _PARTICLES or (b > 0 and toks[b - 1][:1].isalpha() and toks[b - 1].lower() not in _ADVERB):
+        return None
+    found, j = [], i + 1
+    while j < len(toks):
+        phrase, end = _np_forward(toks, j)
+        if not phrase:
+            break
+        found.append(phrase)
+        join = next((js for js in _JOINS if tuple(t.lower() for t in toks[end:end + len(js)]) == js), None)
+        if join is None:
+            break
+        j = end + len(join)
+    return found
+
+
+def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
+    """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
+    for special in (_agent(toks, i), _inverted(toks, i)):
+        if special is not None:
+            return special
+    b = i - 1
+    while b >= 0 and toks[b].lower() in _ADVERB | _AUX:
+        b -= 1
+    if b >= 0 and toks[b].lower() in _RELATIVE:
+        b -= 1 + (b > 0 and toks[b - 1] == ",")
+    if b < 0 or not toks[b][:1].isalpha():
+        return []
+    if toks[b].lower() in _PRONOUNS:
+        name = _pronoun_antecedent(toks[:b]) or _pronoun_antecedent(previous)
+        return [name] if name else []
+    phrase, start = _np_backward(toks, b)
+    if start > 1 and toks[start - 1].lower() in _COPULA:  # "Fan is Scrooge's sister who comes …": the copula's subject
+        named, _ = _np_backward(toks, start - 2)
+        if is_person(named) and named[:1].isupper():
+            return [named]
+    return [phrase] if is_person(phrase) else []
+
+
+def _objects(toks: Sequence[str], i: int) -> list[str]:
+    """The person phrase right after the verb at ``toks[i]`` (past adverbs and a particle)."""
+    j = i + 1
+    while j < len(toks) and toks[j].lower() in _ADVERB | _PARTICLES:
+        j += 1
+    phrase, _ = _np_forward(toks, j)
+    return [phrase] if phrase else []
+
+
+#: how many words either side of the text's verb must hold the question's argument
+WINDOW = 15
+
+_GROUPS = re.compile(r"\b(?:of|in|on|at|to|for|from|with|by|into|onto|upon|over|under|about|after|before|while|as|during|"
+                     r"and|that|who|which)\b|[,;:]", re.I)
+
+
+def _arguments(question: str, verb: str) -> frozenset[str]:
+    """The roots of the question's first argument after its ``verb`` that says more than names: its
+    words up to the next preposition ("the harp" of "plays the harp at Fred's party"; "the housemaid"
+    of "comes in with the housemaid"); of a question whose arguments are all names, those names.
+
+    >>> sorted(_arguments("Who plays the harp at Fred's Christmas party?", "plays"))
+    ['harp']
+    >>> sorted(_arguments("Who visits Scrooge on Christmas Eve as a ghost?", "visits"))
+    ['ghost']
+    >>> sorted(_arguments("Who wrote A Christmas Carol?", "wrote"))
+    ['carol', 'christma']
+    """
+    m = re.search(r"\b" + re.escape(verb) + r"\b(.*)$", question, re.I)
+    names: set[str] = set()
+    for group in _GROUPS.split(m.group(1) if m else ""):
+        words = re.findall(r"[A-Za-z][\w'’-]*", group)
+        plain = set(root_tokens(" ".join(w for w in words if w.islower())))
+        if plain:
+            return frozenset(plain)
+        names |= set(root_tokens(" ".join(words)))
+    return frozenset(names)
+
+
+def _argued(toks: Sequence[str], i: int, phrase: str, arguments: frozenset[str]) -> bool:
+    """Whether the words around the verb at ``toks[i]``, the answer ``phrase`` apart, say one of the
+    question's ``arguments`` (none asked: yes)."""
+    near = set(root_tokens(" ".join(toks[max(0, i - WINDOW):i + WINDOW + 1]))) - set(root_tokens(phrase))
+    return not arguments or not arguments.isdisjoint(near)
+
+
+def _own(phrase: str, asked: frozenset[str]) -> bool:
+    """Whether a phrase is made of the question's own words (it names what the question names)."""
+    roots = set(root_tokens(phrase))
+    return not roots or roots <= asked
+
+
+def _of_kind(phrase: str, kind: str | None) -> bool:
+    """Whether a phrase answers "Which KIND …?": a name written as one ("Miss Belinda", not "catch Bob"), or
+    a common noun WordNet makes the kind or a kind of it ("which ghost": not "Scrooge's nephew").
+
+    >>> _of_kind("Miss Belinda", "daughter"), _of_kind("catch Bob Cratchit", "daughter"), _of_kind("his nephew", "ghost")
+    (True, False, False)
+    >>> _of_kind("the youngest daughter", "daughter"), _of_kind("the baker", None)
+    (True, True)
+    """
+    if kind is None:
+        return True
+    head = phrase.split()[-1]
+    if head[:1].isupper():
+        return phrase[:1].isupper()
+    return _noun(head) == kind or is_a(_noun(head), kind)
+
+
+def _possessor(text: str, noun: str) -> str:
+    """The name that possesses ``noun`` in ``text`` ("Marley's face"; modifiers between allowed), or "".
+
+    >>> _possessor("not a knocker, but Marley's face.", "face"), _possessor("He hid his face.", "face")
+    ('Marley', '')
+    """
+    for m in _POSSESSOR.finditer(text):
+        if m.group("n").lower() == noun.lower() or _noun(m.group("n")) == _noun(noun):
+            name = m.group("x")
+            if is_person(name) and name[:1].isupper():
+                return name
+    return ""
+
+
+_POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)")
+
+
+def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float]
+             ) -> tuple[int, int, str] | None:
+    """The person in the slot a who-question asks (:func:`asked_act`), from the first of the
+    :data:`READ` best-aligned sentences (``order``, ``scores``) at least :data:`STRONG` (and :data:`NEAR_BEST`
+    of the best score) that says the
+    asked act of a person not the question's own: (its index twice, the phrase); None when there is none.
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> ss = _sentences([Passage("The fireplace was an old one, built by some Dutch merchant long ago.", "c")])
+    >>> who_slot("Who built the old fireplace?", ss, [0], [0.6])
+    (0, 0, 'some Dutch merchant')
+    >>> who_slot("Who built the old fireplace?", ss, [0], [0.2]) is None  # not aligned well enough
+    True
+    >>> who_slot("Who painted the old fireplace?", ss, [0], [0.6]) is None  # the act is not said
+    True
+    """
+    asked = asked_act(question)
+    if asked is None:
+        return None
+    slot, verbs = asked
+    own = frozenset(root_tokens(question))
+    which = _WHICH.match(question)
+    kind = _noun(which.group("words").split()[0]) if which and slot == "subject" else None
+    arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
+    best = scores[order[0]] if order else 0.0
+    for k in order[:READ]:
+        if scores[k] < max(STRONG, NEAR_BEST * best):
+            break
+        s = sentences[k]
+        if slot == "possessor":
+            owner = _possessor(_HEADER.sub("", s.text), verbs[0])
+            if owner and not _own(owner, own):
+                return k, k, owner
+            continue
+        toks = _tokens(_HEADER.sub("", s.text))
+        previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
+        for i, tok in enumerate(toks):
+            verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
+            if verb is None:
+                continue
+            found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
+            for phrase in found:
+                if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
+                    return k, k, phrase
+    return None
