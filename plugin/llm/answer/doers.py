@@ -228,6 +228,16 @@ def _inverted(toks: Sequence[str], i: int) -> list[str] | None:
     return found
 
 
+def _quoted(toks: Sequence[str], b: int) -> bool:
+    """Whether ``toks[b]`` stands inside a quotation (an opening mark before it is not closed).
+
+    >>> _quoted(_tokens('"They will go," he said.'), 1), _quoted(_tokens('"Go," he said.'), 4)
+    (True, False)
+    """
+    marks = [t for t in toks[:b] if t in ('"', "“", "”")]
+    return marks.count('"') % 2 == 1 or marks.count("“") > marks.count("”")
+
+
 def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
     """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
     for special in (_agent(toks, i), _inverted(toks, i)):
@@ -241,6 +251,8 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
     if b < 0 or not toks[b][:1].isalpha():
         return []
     if toks[b].lower() in _PRONOUNS:
+        if _quoted(toks, b):  # '"They will ward it off," X said': the speaker's word, not the narrator's
+            return []
         name = _pronoun_antecedent(toks[:b]) or _pronoun_antecedent(previous)
         return [name] if name else []
     phrase, start = _np_backward(toks, b)
