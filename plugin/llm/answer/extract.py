@@ -74,6 +74,16 @@ evidence supports it. The algorithm, deterministic and question-independent:
    or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`), and no answer when the
    sentence states less than :data:`YES_NO_COVERAGE`.
 
+The answer paths, tried in this order (:func:`_answer`, one small function each): "In which chapter …?" by
+the part of the book its best-aligned sentence stands in (:func:`.times.part_answer`); a what-question by
+the phrase in the slot its wh-word stands for (:func:`.slots.slot_answer`); a question a name, number or time
+answers by the best candidate (steps 2–4) unless a phrase overrides it — a where-question's place after the
+asked act (:func:`.slots.where_place`), a which-question's slot phrase when no candidate answers, a
+when-question's event the asked act follows when no time does (:func:`.times.event_answer`), the person in
+the asked slot of a who/which-question (:mod:`.doers`); a what-question by a thing written in lower case, of
+the asked kind when it names one (:func:`_of_kind`); a why-question by its reason span; any other by the
+best-aligned sentence.
+
 >>> from ragprov.llm.engine import Mention, Passage
 >>> passages = [
 ...     Passage("SCROOGE → JACOB MARLEY: Jacob Marley was Scrooge's business partner.", "carol, chunk 1",
@@ -92,6 +102,7 @@ False
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -118,102 +129,195 @@ MIN_COVERAGE = 0.15
 
 
 # -- the answer ---------------------------------------------------------------------------------
+#: an answer: its first line, the chosen candidate (None: not answered) and the candidates it outranked
+_Answer = tuple[str, Candidate | None, tuple[Candidate, ...]]
+
+_WHAT = ("what", "which")
+
+
 def extract_answer(question: str, passages: Sequence[Passage], *, max_evidence: int = 6) -> Extraction:
-    """The answer to ``question`` from ``passages`` (see the module docstring)."""
-    qt = classify(question)
-    sentences = raw = _sentences(passages)  # a why's reasons are spanned on the raw sentences (:func:`.reasons.reason_spans`)
-    if qt.kind == "why":
-        sentences = _with_antecedents(sentences)
-    if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
-        question = _IN_THE_END.sub("", question)
-        sentences = with_quotations(sentences)
-    q = _question(question, passages, sentences)
-    if qt.kind == "yes-no":
-        sentences = _addressed(question, q, sentences)
+    """The answer to ``question`` from ``passages`` (see the module docstring): the first answer path
+    that applies (:func:`_answer`), then the evidence lines of the passages it cites."""
+    a = _Asked.of(question, passages)
     cite = _Citations(passages)
-    passage_roots = [_roots(p.text) for p in passages] if qt.kind == "yes-no" else []
+    first, chosen, rejected = _answer(a, cite)
+    pool = a.ranked([k for k in range(len(a.sentences)) if chosen is None or a.sentences[k].passage in chosen.support] or None)
+    evidence = _evidence_lines(a.q, a.sentences, pool, first, max_evidence)
+    return Extraction(a.qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
 
-    def score(s: _Sentence) -> float:  # a yes-no question: how well it states the asked predication
+
+def _answer(a: _Asked, cite: _Citations) -> _Answer:
+    """The dispatcher: the first path that answers ``a`` — the part of the book, the phrase in the asked slot, a
+    name (number, time) with its overrides, a thing of the asked kind, a reason, else the best-aligned sentence."""
+    if (part := _part_answer(a, cite)) is not None:
+        return part
+    if a.filled is not None and not a.qt.wants_name:  # the phrase in the slot the wh-word stands for
+        return _slot_line(a.filled, None, "the phrase in the asked slot", a.sentences, a.scores, cite)
+    if a.qt.wants_name and a.q.rest:
+        return _named_overridden(a, cite)
+    if (thing := _thing_answer(a, cite)) is not None:
+        return thing
+    if a.qt.kind == "why":  # the span stating the asked predicate and the reason given for it
+        return _why_answer(a.question, a.qt, a.q, a.raw, cite)
+    return _sentence_of_kind(a, cite)
+
+
+@dataclasses.dataclass
+class _Asked:
+    """A question, typed (``qt``) and analysed (``q``), with the sentences of the evidence that answer it
+    (``raw``: as the passages split; ``sentences``: as a why / yes-no question reads them) and, computed
+    once when first needed, each sentence's score and the slot phrase a what-question asks."""
+
+    question: str
+    qt: QuestionType
+    q: _Question
+    sentences: Sequence[_Sentence]
+    raw: Sequence[_Sentence]
+    passages: Sequence[Passage]
+
+    @classmethod
+    def of(cls, question: str, passages: Sequence[Passage]) -> _Asked:
+        qt = classify(question)
+        sentences = raw = _sentences(passages)  # a why's reasons are spanned on the raw sentences (:func:`.reasons.reason_spans`)
+        if qt.kind == "why":
+            sentences = _with_antecedents(sentences)
+        if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
+            question = _IN_THE_END.sub("", question)
+            sentences = with_quotations(sentences)
+        q = _question(question, passages, sentences)
         if qt.kind == "yes-no":
-            return statement_score(s, question, q, passage_roots[s.passage])
-        return _sentence_score(s, q, qt)
+            sentences = _addressed(question, q, sentences)
+        return cls(question, qt, q, sentences, raw, passages)
 
-    scores: list[float] = []  # each sentence's score, computed once (the sentences are ranked up to three times)
+    def score(self, s: _Sentence) -> float:
+        """How well sentence ``s`` answers (a yes-no question: how well it states the asked predication)."""
+        if self.qt.kind == "yes-no":
+            return statement_score(s, self.question, self.q, self._passage_roots[s.passage])
+        return _sentence_score(s, self.q, self.qt)
 
-    def ranked_sentences(pool: Sequence[int] | None = None) -> list[int]:
-        if not scores:
-            scores.extend(score(s) for s in sentences)
-        idx = range(len(sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-scores[k], sentences[k].passage, k))
+    @functools.cached_property
+    def _passage_roots(self) -> list[frozenset[str]]:
+        return [_roots(p.text) for p in self.passages]
 
-    thing = None
-    kind = asked_kind(question) if qt.kind in ("what", "which") else None
-    filled = slot_answer(question, sentences, ranked_sentences(), scores, MIN_COVERAGE) if qt.kind in ("what", "which") else None
-    if filled is None and not qt.wants_name and q.rest and (_thing_head(question) or _stranded(question) or kind):
-        # "what creature …": a common noun; what a preposition's object is, not whom: a person is no
-        # answer ("Bob Cratchit" is the clerk, not what he warms himself at)
-        thing = _named_answer(question, dataclasses.replace(qt, wants_name=True), q, sentences, passages, _Citations(passages),
-                              not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
-        if kind:
-            # "In which N …?": only the best (its slot is checked below); only sentences speaking of whom the question names
-            aligned = _aligned(_of_named(ranked_sentences(), q, sentences, passages), scores, sentences)
-            thing = _of_kind(thing, kind, aligned[:1] if _slot(question) else aligned, passages)
-        if thing is not None and thing[1] is not None and q.named and not any(q.links(_roots(passages[i].text)) for i in thing[1].support):
-            thing = None  # "What colour are Fred's eyes?": a thing from passages that never name Fred
-    first: str
-    chosen: Candidate | None
-    rejected: tuple[Candidate, ...]
-    asked = asked_part(question) if qt.kind in ("what", "which") else None
-    part = part_answer(asked, sentences, [_sentence_score(s, _without_unit(q, asked), qt) for s in sentences],
-                       MIN_COVERAGE) if asked else None
-    if part is not None:
-        ranked_sentences()  # the scores the line records  # "In which chapter …?": the chapter the best-aligned sentence stands in
-        first, chosen, rejected = _slot_line(part, None, "the part of the book its best-aligned sentence stands in",
-                                             sentences, scores, cite)
-    elif filled is not None and not qt.wants_name:  # the phrase in the slot the wh-word stands for
-        first, chosen, rejected = _slot_line(filled, None, "the phrase in the asked slot", sentences, scores, cite)
-    elif qt.wants_name and q.rest:
-        first, chosen, rejected = _named_answer(question, qt, q, sentences, passages, cite)
-        # the place after the asked act in its best sentence (over a candidate when that sentence outranks it), or the
-        # phrase in the asked slot when no candidate is supported enough
-        placed = where_place(question, sentences, ranked_sentences(), scores, MIN_COVERAGE, chosen.name if chosen else None,
-                             _named_in(question, q)) \
-            if qt.kind == "where" else None
-        found = placed if placed is not None else filled if chosen is None and qt.kind == "which" else None
-        if found is not None and (doing := _act_verb(question)) and not act_said([sentences[k].text for k in found[:2]], doing):
-            found = None  # "In which city was Belle born?": a phrase from sentences that never say the act asked
-        why = "the phrase in the asked slot"
-        if qt.kind == "when" and chosen is None:  # no time said: the event the asked act follows
-            found = event_answer(question, sentences, q.coverage, lambda w: bool(q.named) and q.links(w) == 1.0,
-                                 lambda w: is_a(w, "event"))
-            why = "the event introduced before the sentences that tell the asked act"
-        doer = who_slot(question, sentences, ranked_sentences(), scores) if qt.kind in ("who", "which") else None
-        if found is None and doer is not None and not _names_same(chosen, doer[2], sentences[doer[0]].text):
-            outranked = ((chosen,) if chosen is not None else ()) + rejected
-            cite = _Citations(passages)  # numbered afresh: only the slot's passage is cited
-            first, chosen, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", sentences, scores, cite)
-            rejected = outranked[:8]
-        if found is not None:
-            ranked_sentences()  # the scores the line records
-            first, chosen, rejected = _slot_line(found, _GEO if placed else None, why, sentences, scores, cite)
-    elif thing is not None and thing[1] is not None and thing[1].name[:1].islower():
-        cite(thing[1].support[:3])  # the same numbers as its first line
-        first, chosen, rejected = thing
-    elif qt.kind == "why":  # the span stating the asked predicate and the reason given for it
-        first, chosen, rejected = _why_answer(question, qt, q, raw, cite)
-    else:  # a sentence answers
-        slot = _slot(question) if qt.kind in ("what", "which") else None  # "In which state …?": "in" what the answer says
-        order = ranked_sentences()
-        if qt.kind in ("what", "which"):
-            order = _of_named(order, q, sentences, passages)
-        first, chosen, rejected = _sentence_answer(question, qt, q, sentences, order, score, cite, slot)
-        if chosen is not None and kind and not slot and not kinds_in([sentences[order[0]].text], kind) \
-                and not any(kind in lemmas(w) for w in re.findall(r"[A-Za-z][\w-]*", sentences[order[0]].text)):
-            first = f"The data does not answer the question: no {kind} is said in the passage that covers it most."
-            chosen, rejected = None, ()
-    pool = ranked_sentences([k for k in range(len(sentences)) if chosen is None or sentences[k].passage in chosen.support] or None)
-    evidence = _evidence_lines(q, sentences, pool, first, max_evidence)
-    return Extraction(qt, first, chosen is not None, chosen, rejected, evidence, tuple(cite.sources))
+    @functools.cached_property
+    def scores(self) -> list[float]:
+        """Each sentence's :meth:`score`, computed once (the sentences are ranked up to three times)."""
+        return [self.score(s) for s in self.sentences]
+
+    def ranked(self, pool: Sequence[int] | None = None) -> list[int]:
+        """The indices of the sentences (of ``pool``: all when None), best first."""
+        idx = range(len(self.sentences)) if pool is None else pool
+        return sorted(idx, key=lambda k: (-self.scores[k], self.sentences[k].passage, k))
+
+    @functools.cached_property
+    def kind(self) -> str | None:
+        """The noun a what/which question asks a kind of (:func:`.lexicon.asked_kind`)."""
+        return asked_kind(self.question) if self.qt.kind in _WHAT else None
+
+    @functools.cached_property
+    def filled(self) -> tuple[int, int, str] | None:
+        """The phrase in the slot a what/which question asks (:func:`.slots.slot_answer`)."""
+        return slot_answer(self.question, self.sentences, self.ranked(), self.scores, MIN_COVERAGE) if self.qt.kind in _WHAT else None
+
+
+def _part_answer(a: _Asked, cite: _Citations) -> _Answer | None:
+    """"In which chapter …?": the chapter the best-aligned sentence stands in (:func:`.times.part_answer`)."""
+    asked = asked_part(a.question) if a.qt.kind in _WHAT else None
+    if not asked:
+        return None
+    unit_free = _without_unit(a.q, asked)
+    part = part_answer(asked, a.sentences, [_sentence_score(s, unit_free, a.qt) for s in a.sentences], MIN_COVERAGE)
+    if part is None:
+        return None
+    return _slot_line(part, None, "the part of the book its best-aligned sentence stands in", a.sentences, a.scores, cite)
+
+
+def _named_overridden(a: _Asked, cite: _Citations) -> _Answer:
+    """A question a name, number or time answers: the best candidate (:func:`_named_answer`), unless a phrase
+    overrides it (:func:`_phrase_override`: a where's place, a which's slot, a when's event) or, for a who/which
+    question, the person in the asked slot (:func:`_doer_override`)."""
+    named = _named_answer(a.question, a.qt, a.q, a.sentences, a.passages, cite)
+    override = _phrase_override(a, named[1])
+    if override is None:
+        return _doer_override(a, named, cite)
+    found, type_, why = override
+    return _slot_line(found, type_, why, a.sentences, a.scores, cite)
+
+
+def _phrase_override(a: _Asked, chosen: Candidate | None) -> tuple[tuple[int, int, str], str | None, str] | None:
+    """The phrase (with its type and why) that answers instead of the candidate ``chosen``: for a where-question
+    the place after the asked act in its best sentence (over a candidate when that sentence outranks it,
+    :func:`.slots.where_place`); for a which-question no candidate answers, the phrase in the asked slot — either
+    only from sentences that say the act asked ("In which city was Belle born?"); for a when-question no time
+    answers, the event the asked act follows (:func:`.times.event_answer`)."""
+    if a.qt.kind == "when":
+        event = None if chosen is not None else event_answer(
+            a.question, a.sentences, a.q.coverage, lambda w: bool(a.q.named) and a.q.links(w) == 1.0, lambda w: is_a(w, "event"))
+        return None if event is None else (event, None, "the event introduced before the sentences that tell the asked act")
+    if a.qt.kind == "where":
+        found = where_place(a.question, a.sentences, a.ranked(), a.scores, MIN_COVERAGE, chosen.name if chosen else None,
+                            _named_in(a.question, a.q))
+        type_ = _GEO
+    elif a.qt.kind == "which" and chosen is None:
+        found, type_ = a.filled, None
+    else:
+        return None
+    if found is None or ((doing := _act_verb(a.question)) and not act_said([a.sentences[k].text for k in found[:2]], doing)):
+        return None
+    return found, type_, "the phrase in the asked slot"
+
+
+def _doer_override(a: _Asked, named: _Answer, cite: _Citations) -> _Answer:
+    """A who/which question's answer: the person in the asked slot of an aligned sentence (:func:`.doers.who_slot`)
+    over the ``named`` answer, unless it names the chosen one (:func:`_names_same`)."""
+    if a.qt.kind not in ("who", "which"):
+        return named
+    _, chosen, rejected = named
+    doer = who_slot(a.question, a.sentences, a.ranked(), a.scores)
+    if doer is None or _names_same(chosen, doer[2], a.sentences[doer[0]].text):
+        return named
+    outranked = ((chosen,) if chosen is not None else ()) + rejected
+    cite.sources.clear()  # numbered afresh: only the slot's passage is cited
+    first, person, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", a.sentences, a.scores, cite)
+    return first, person, outranked[:8]
+
+
+def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
+    """A what-question a common noun answers ("what creature …", what a preposition's object is, a kind of the
+    asked noun, :func:`_of_kind`): a candidate (a person is no answer to a stranded preposition: "Bob Cratchit"
+    is the clerk, not what he warms himself at) from passages that name whom the question names, written in
+    lower case; None when there is none."""
+    question, q = a.question, a.q
+    if a.filled is not None or a.qt.wants_name or not q.rest or not (_thing_head(question) or _stranded(question) or a.kind):
+        return None
+    named = _named_answer(question, dataclasses.replace(a.qt, wants_name=True), q, a.sentences, a.passages, _Citations(a.passages),
+                          not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
+    thing: _Answer | None = named
+    if a.kind:
+        # "In which N …?": only the best (its slot is checked later); only sentences speaking of whom the question names
+        aligned = _aligned(_of_named(a.ranked(), q, a.sentences, a.passages), a.scores, a.sentences)
+        thing = _of_kind(named, a.kind, aligned[:1] if _slot(question) else aligned, a.passages)
+    if thing is None or thing[1] is None or not thing[1].name[:1].islower():
+        return None
+    if q.named and not any(q.links(_roots(a.passages[i].text)) for i in thing[1].support):
+        return None  # "What colour are Fred's eyes?": a thing from passages that never name Fred
+    cite(thing[1].support[:3])  # the same numbers as its first line
+    return thing
+
+
+def _sentence_of_kind(a: _Asked, cite: _Citations) -> _Answer:
+    """The best-aligned sentence (:func:`_sentence_answer`; for a what-question, of those speaking of whom it
+    names, :func:`_of_named`, and saying what a preposition it asks "in" stands before, :func:`_slot`); no answer
+    when a "What NOUN …?" question's sentence says no kind of NOUN, nor the noun itself."""
+    slot = _slot(a.question) if a.qt.kind in _WHAT else None  # "In which state …?": "in" what the answer says
+    order = a.ranked()
+    if a.qt.kind in _WHAT:
+        order = _of_named(order, a.q, a.sentences, a.passages)
+    first, chosen, rejected = _sentence_answer(a.question, a.qt, a.q, a.sentences, order, a.score, cite, slot)
+    if chosen is not None and a.kind and not slot and not kinds_in([a.sentences[order[0]].text], a.kind) \
+            and not any(a.kind in lemmas(w) for w in re.findall(r"[A-Za-z][\w-]*", a.sentences[order[0]].text)):
+        return f"The data does not answer the question: no {a.kind} is said in the passage that covers it most.", None, ()
+    return first, chosen, rejected
 
 
 def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
@@ -287,7 +391,7 @@ class _Citations:
 
 def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence],
                   passages: Sequence[Passage], cite: _Citations, not_of: frozenset[str] = frozenset()
-                  ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+                  ) -> _Answer:
     """The first line, chosen and rejected candidates of a question a name, number or time answers
     (none of the types ``not_of``)."""
     if qt.kind in _SPAN_KINDS:  # a count or a time, never an entity
@@ -310,8 +414,8 @@ def _aligned(order: Sequence[int], scores: Sequence[float], sentences: Sequence[
     return [sentences[k] for k in order[:SLOT_SENTENCES] if scores[k] >= least]
 
 
-def _of_kind(found: tuple[str, Candidate | None, tuple[Candidate, ...]], kind: str, aligned: Sequence[_Sentence],
-             passages: Sequence[Passage]) -> tuple[str, Candidate | None, tuple[Candidate, ...]] | None:
+def _of_kind(found: _Answer, kind: str, aligned: Sequence[_Sentence],
+             passages: Sequence[Passage]) -> _Answer | None:
     """A "What NOUN …" question's answer among the candidates ``found`` (first line, chosen, rejected): a
     kind of the asked noun (:func:`kind_fit`) that the best-aligned sentence naming one names (``aligned``:
     :func:`_aligned`, best first; below the best, only as a thing, :func:`_names`) — the sentence that says
@@ -377,7 +481,7 @@ def _of_named(order: Sequence[int], q: _Question, sentences: Sequence[_Sentence]
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
                      score: Callable[[_Sentence], float], cite: _Citations, slot: tuple[str, ...] | None = None
-                     ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+                     ) -> _Answer:
     """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
     yes-no: "Yes"/"No" before it), from the sentences best first. A question asking the object of a
     preposition (``slot``: "In which state …?") is not answered by a sentence without one before
@@ -401,7 +505,7 @@ def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: S
 
 
 def _why_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], cite: _Citations
-                ) -> tuple[str, Candidate | None, tuple[Candidate, ...]]:
+                ) -> _Answer:
     """The first line, chosen and rejected spans of a why-question: the sentences (or a sentence)
     that best state what it asks together with the reason they give (:mod:`.reasons`)."""
     spans, scores, weights, order = ranked_reasons(question, q, sentences)
