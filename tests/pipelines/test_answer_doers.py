@@ -87,6 +87,7 @@ def test_a_pronoun_outside_a_quotation_does_not_stand_for_a_name_inside_it():
 
 def test_an_opening_adverb_or_a_verb_is_no_person():
     assert _slot("Later, she unbarred the gate.", "Who unbarred the gate?") is None
+    assert _slot("Today she unbarred the gate.", "Who unbarred the gate?") is None
     assert _slot("Edgar asked the clerk. Then he unbarred the gate.", "Who unbarred the gate?") == (1, 1, "Edgar")
 
 

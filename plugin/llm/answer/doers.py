@@ -215,12 +215,18 @@ def _only_verb(word: str) -> bool:
 
 
 def _opener(toks: Sequence[str]) -> int:
-    """How many tokens open a sentence before its subject: a capitalised word WordNet knows neither as a
-    noun nor as a verb (an adverb or a conjunction: "Later", "However") and the comma after it.
+    """How many of the words before a pronoun subject open its sentence without naming anyone: a
+    capitalised word WordNet knows neither as a noun nor as a verb (an adverb or a conjunction: "Later",
+    "However") and the comma after it; a lone word right before the pronoun ("Today she …": a name is
+    never written so).
 
     >>> _opener(_tokens("Later, she came.")), _opener(_tokens("Mira came.")), _opener(_tokens("Then, she came."))
     (2, 0, 0)
+    >>> _opener(_tokens("Today"))
+    1
     """
+    if len(toks) == 1:
+        return 1
     if len(toks) < 2 or toks[1] != "," or not toks[0][:1].isupper() or lemmas(toks[0], "n") or lemmas(toks[0], "v"):
         return 0
     return 2
@@ -255,8 +261,8 @@ def _pronoun_antecedent(before: Sequence[str]) -> str:
 
     >>> _pronoun_antecedent(_tokens("The old man is a dealer.")), _pronoun_antecedent(_tokens("Then Bob Cratchit came."))
     ('The old man', 'Bob Cratchit')
-    >>> _pronoun_antecedent(_tokens("Later,")), _pronoun_antecedent(_tokens("asked the clerk."))
-    ('', '')
+    >>> _pronoun_antecedent(_tokens("Later,")), _pronoun_antecedent(_tokens("Later")), _pronoun_antecedent(_tokens("asked the clerk."))
+    ('', '', '')
     """
     phrase, _ = _np_forward(before, _opener(before))
     if phrase:
