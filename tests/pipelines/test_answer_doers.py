@@ -7,6 +7,8 @@ questions the rule must leave alone."""
 from __future__ import annotations
 
 from ragprov.llm.answer import extract_answer
+from ragprov.llm.answer.doers import asked_act, who_slot
+from ragprov.llm.answer.words import _sentences
 from ragprov.llm.engine import Mention, Passage
 
 PEOPLE = (Mention("EDGAR", "PERSON"), Mention("MIRA", "PERSON"), Mention("OSWIN", "PERSON"))
@@ -60,3 +62,35 @@ def test_a_description_beside_the_chosen_name_keeps_the_name():
     ps = [_chunk("Mira is Oswin's younger sister who comes to fetch him home."),
           _chunk("Mira came to the school. Mira smiled at Oswin.", "c2")]
     assert extract_answer("Who comes to fetch Oswin home?", ps).first_line.startswith("The answer is Mira")
+
+
+
+def _slot(text: str, question: str):
+    ss = _sentences([Passage(text, "c")])
+    return who_slot(question, ss, list(range(len(ss)))[::-1], [0.6] * len(ss))
+
+
+def test_who_did_x_verb_asks_the_object():
+    assert asked_act("Who did Oswin see at the harbour?") == ("object", ("see",))
+    found = _slot("At the harbour Oswin saw a weary fisherman mending his nets.", "Who did Oswin see at the harbour?")
+    assert found is not None and found[2] == "a weary fisherman"
+    # "did" as the main verb ("did the cooking") asks no act; a determiner or "else" is no verb
+    assert asked_act("Who did the cooking?") is None and asked_act("Who had the key?") is None
+    assert asked_act("Who else came to the harbour?") is None
+
+
+def test_a_pronoun_outside_a_quotation_does_not_stand_for_a_name_inside_it():
+    assert _slot('"Oswin is coming," she said, and then she unbarred the harbour gate.', "Who unbarred the harbour gate?") is None
+    found = _slot('"Oswin is coming," said Mira. Then she unbarred the gate.', "Who unbarred the gate?")
+    assert found is not None and found[2] == "Mira"
+
+
+def test_an_opening_adverb_or_a_verb_is_no_person():
+    assert _slot("Later, she unbarred the gate.", "Who unbarred the gate?") is None
+    assert _slot("Today she unbarred the gate.", "Who unbarred the gate?") is None
+    assert _slot("Edgar asked the clerk. Then he unbarred the gate.", "Who unbarred the gate?") == (1, 1, "Edgar")
+
+
+def test_which_team_member_takes_a_common_noun_of_any_person_kind():
+    assert _slot("The engineer fended off the drone.", "Which team member fended off the drone?") == (0, 0, "The engineer")
+    assert _slot("The engineer fended off the drone.", "Which daughter fended off the drone?") is None

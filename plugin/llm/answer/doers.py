@@ -1,21 +1,31 @@
 """Who-slot filling: the person in the slot a who-question asks, read off the sentence that best aligns
 the question's act.
 
-"Who VERBs …?" asks the subject of the act, "Whom does X VERB …?" its object. The filler finds, among
-the best-aligned sentences, a word saying the question's verb (:func:`.lexicon.says_act`: a form of it
-or a WordNet synonym, "assisted" for "helps") and takes the noun phrase in the asked slot:
+"Who VERBs …?" and "Which (team) member VERBs …?" ask the subject of the act; "Whom does X VERB …?" and
+"Who did X VERB …?" its object; "Whose N …?" the possessor of N (:func:`asked_act`). The asked verb must be a
+lower-case word WordNet knows as a verb ("Who else …", "Who had the key?" ask none). The filler finds, among
+the best-aligned sentences, a word saying the question's verb (:func:`.lexicon.says_act`: a form of it or a
+WordNet synonym, "assisted" for "helps") and takes the noun phrase in the asked slot:
 
 * the subject before the verb ("Scrooge's niece played well upon the harp"), past adverbs, auxiliaries
-  and a relative pronoun ("…, who cried"); a pronoun subject ("she") stands for the first name of the
-  sentence before it, or of its own words before the pronoun;
+  and a relative pronoun ("…, who cried"); the subject of a copula before it ("Fan is Scrooge's sister
+  who comes …");
+* a pronoun subject ("she") stands for a person of its own sentence's words before it (after the last
+  closing quotation mark), else of the sentence before it with its quotations left out — in each, the
+  person phrase the words open with (past an opening adverb or conjunction and its comma: "Later, …"),
+  else the first name not opening a sentence; a pronoun inside a quotation is the speaker's and answers
+  nothing;
 * the agent of a passive ("built by some Dutch merchant", "assisted by Belinda Cratchit");
 * the subject after an inverted verb ("In came the housemaid, with her cousin the baker"): the first
   phrase the question does not itself name, of those the verb's subject joins with "with"/"and";
-* for "whom", the phrase right after the verb ("to assist a wretched woman").
+* for an object, the phrase right after the verb ("to assist a wretched woman");
+* for "whose N", the name whose possessive precedes N ("Marley's face").
 
 The phrase answers only when it is a person: a name (a capitalised word) or a noun WordNet knows as a
-person or a social group ("merchant", "niece", "miners", "team"); never the question's own words. The
-caller lets it beat the candidates counted by frequency only when the sentence is well aligned.
+person or a social group ("merchant", "niece", "miners", "team"); never the question's own words; near the
+verb, the question's first argument is said. For "Which N …?" a common-noun answer must be a kind of N
+("which daughter": "the youngest daughter"), unless a group noun modifies N ("team member"). The caller
+lets it beat the candidates counted by frequency only when the sentence is well aligned.
 """
 
 from __future__ import annotations
@@ -26,6 +36,9 @@ from collections.abc import Sequence
 
 from .lexicon import is_a, lemmas, says_act
 from .sentence import _HEADER
+from .slots import _OPENERS
+from .slots import _PARTICLES as _VERB_PARTICLES
+from .words import _AUXILIARIES as _AUX
 from .words import _noun, _Sentence, root_tokens
 
 #: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
@@ -40,10 +53,8 @@ READ = 5
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
 _ADVERB = frozenset("also then still never just only once first now soon finally at last again ever already "
                     "presently suddenly quickly slowly long ago".split())
-_AUX = frozenset("is was are were be been being am has have had do does did will would can could shall should "
-                 "may might must".split())
-_DETERMINERS = frozenset("the a an his her their its our my your this that these those some one two three four "
-                         "five several every each".split())
+#: the words that open a noun phrase (:data:`.slots._OPENERS`, and number words past three)
+_DETERMINERS = _OPENERS | frozenset("four five several".split())
 _RELATIVE = frozenset({"who", "that", "which"})
 _PRONOUNS = frozenset({"he", "she", "they"})
 _FIRST_PERSON = frozenset({"i", "we", "me", "us", "you"})
@@ -74,7 +85,9 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     >>> asked_act("Who laid the cloth and sweetened the sauce?"), asked_act("Who invites him and is refused?")
     (('subject', ('laid', 'sweetened')), ('subject', ('invites',)))
     >>> asked_act("Whom does the old ghost cry at being unable to help?")
-    ('object', ('ghost', 'cry', 'help'))
+    ('object', ('cry', 'help'))
+    >>> asked_act("Who did Scrooge see?"), asked_act("Who had the key?"), asked_act("Who else came?")
+    (('object', ('see',)), None, None)
     >>> asked_act("Which team member fended off the drone?"), asked_act("Which ship carried the gold?")
     (('subject', ('fended',)), None)
     >>> asked_act("Which firm does Scrooge run?") is None
@@ -91,22 +104,60 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return "possessor", (m.group(1).lower(),)
     m = _WHOM.search(question)
     if m:
-        words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))  # a word after a determiner is a noun ("as a mentor")
-        return "object", tuple(w for n, w in enumerate(words) if w.islower() and w not in _AUX and lemmas(w, "v")
-                               and (n == 0 or words[n - 1].lower() not in _DETERMINERS))
+        return _object_verbs(m.group("rest"))
+    head = _which_head(question)
+    if head is not None:
+        return "subject", head[1]
+    m = _WHO.search(question)
+    if not m or (m.group("aux") or "").lower() in _COPULA:
+        return None
+    v = m.group("v")
+    if not (v.islower() and v not in _AUX | _DETERMINERS and lemmas(v, "v")):
+        if (m.group("aux") or "").lower() in {"do", "does", "did"}:  # "Who did Scrooge see?" asks the object
+            verbs = _object_verbs(question[m.start("v"):])
+            return verbs if verbs and verbs[1] else None
+        return None  # "Who else …", "Who had the key?"
+    joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
+    return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+
+
+def _object_verbs(rest: str) -> tuple[str, tuple[str, ...]]:
+    """The object slot of a question whose ``rest`` (after "whom/who do …") opens with its subject: the
+    lower-case verbs after that subject — a name, or a determiner and its words up to a boundary word, the
+    last of two or more of which is the verb ("the old ghost cry at …") — not right after a determiner.
+
+    >>> _object_verbs("the old ghost cry at being unable to help?"), _object_verbs("the cooking?")
+    (('object', ('cry', 'help')), ('object', ()))
+    """
+    words = re.findall(r"[A-Za-z][\w'’-]*", rest)
+    n = 0
+    if words and words[0].lower() in _DETERMINERS:
+        run = next((k for k in range(1, len(words)) if not words[k].islower() or words[k] in _BOUNDARY), len(words))
+        n = run - 1 if run > 2 else run  # the determiner and its noun(s); the run's last word is the verb
+    return "object", tuple(w for k, w in enumerate(words) if k >= n and w.islower() and w not in _AUX and lemmas(w, "v")
+                           and (k == 0 or words[k - 1].lower() not in _DETERMINERS))
+
+
+def _which_head(question: str) -> tuple[str | None, tuple[str, ...]] | None:
+    """For "Which (team) member VERBs …?": the kind the answer must be (the head noun, a person noun right
+    before a verb; None when a group noun modifies it — "team member" says membership, not a kind) and the
+    verbs asked; None for another question ("Which firm does Scrooge run?" asks an object).
+
+    >>> _which_head("Which team member fended off the drone?"), _which_head("Which daughter fended off the drone?")
+    ((None, ('fended',)), ('daughter', ('fended',)))
+    >>> _which_head("Which firm does Scrooge run?") is None
+    True
+    """
     which = _WHICH.match(question)
     words = which.group("words").lower().split() if which else []
-    for n, v in itertools.pairwise(words[:4]):  # "Which (team) member fended …": a person noun, then a verb
+    for k, (n, v) in enumerate(itertools.pairwise(words[:4])):  # a person noun, then a verb
         if v in _AUX:
-            break  # "Which firm does Scrooge run?" asks an object
+            break
         if lemmas(v, "v") and is_person(n):
             joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, which.end() if which else 0)]
-            return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
-    m = _WHO.search(question)
-    if not m or (m.group("aux") or "").lower() in _COPULA or m.group("v").lower() in _AUX:
-        return None
-    joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
-    return "subject", (m.group("v").lower(), *(v for v in joined if v not in _AUX and lemmas(v, "v")))
+            group = k > 0 and is_a(_noun(words[k - 1]), "social_group")
+            return None if group else n, (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+    return None
 
 
 def is_person(phrase: str) -> bool:
@@ -136,17 +187,49 @@ def _tokens(text: str) -> list[str]:
 
 def _np_forward(toks: Sequence[str], j: int) -> tuple[str, int]:
     """The person noun phrase starting at ``toks[j]`` (determiners, modifiers and nouns up to a boundary
-    word or punctuation), cut back to its last person head; and the index after the run."""
+    word, punctuation or a word only a verb), cut back to its last person head; and the index after the run.
+
+    >>> _np_forward(_tokens("Mira asked the clerk."), 0), _np_forward(_tokens("saw a weary fisherman there"), 1)
+    (('Mira', 1), ('a weary fisherman', 4))
+    """
     while j < len(toks) and toks[j].lower() in _ADVERB:
         j += 1
     end = j
-    while end < len(toks) and end - j < 7 and toks[end][:1].isalpha() and toks[end].lower() not in (_BOUNDARY | _ADVERB) - _DETERMINERS:
-        end += 1
+    while end < len(toks) and end - j < 7 and toks[end][:1].isalpha() and toks[end].lower() not in (_BOUNDARY | _ADVERB) - _DETERMINERS \
+            and not (_only_verb(toks[end]) and (end == 0 or toks[end - 1].lower() not in _DETERMINERS)):
+        end += 1  # a verb ends the phrase ("Mira asked …"); after a determiner it is a modifier ("a weary man")
     for stop in range(end, j, -1):
         phrase = " ".join(toks[j:stop])
         if toks[stop - 1].lower() not in _DETERMINERS and is_person(phrase):
             return phrase, end
     return "", end
+
+
+def _only_verb(word: str) -> bool:
+    """Whether a lower-case word is one WordNet knows only as a verb ("asked"; not "clerk", which is a noun too).
+
+    >>> _only_verb("asked"), _only_verb("clerk"), _only_verb("Asked"), _only_verb("xyzzy")
+    (True, False, False, False)
+    """
+    return word.islower() and bool(lemmas(word, "v")) and not lemmas(word, "n")
+
+
+def _opener(toks: Sequence[str]) -> int:
+    """How many of the words before a pronoun subject open its sentence without naming anyone: a
+    capitalised word WordNet knows neither as a noun nor as a verb (an adverb or a conjunction: "Later",
+    "However") and the comma after it; a lone word right before the pronoun ("Today she …": a name is
+    never written so).
+
+    >>> _opener(_tokens("Later, she came.")), _opener(_tokens("Mira came.")), _opener(_tokens("Then, she came."))
+    (2, 0, 0)
+    >>> _opener(_tokens("Today"))
+    1
+    """
+    if len(toks) == 1:
+        return 1
+    if len(toks) < 2 or toks[1] != "," or not toks[0][:1].isupper() or lemmas(toks[0], "n") or lemmas(toks[0], "v"):
+        return 0
+    return 2
 
 
 def _np_backward(toks: Sequence[str], i: int) -> tuple[str, int]:
@@ -178,8 +261,10 @@ def _pronoun_antecedent(before: Sequence[str]) -> str:
 
     >>> _pronoun_antecedent(_tokens("The old man is a dealer.")), _pronoun_antecedent(_tokens("Then Bob Cratchit came."))
     ('The old man', 'Bob Cratchit')
+    >>> _pronoun_antecedent(_tokens("Later,")), _pronoun_antecedent(_tokens("Later")), _pronoun_antecedent(_tokens("asked the clerk."))
+    ('', '', '')
     """
-    phrase, _ = _np_forward(before, 0)
+    phrase, _ = _np_forward(before, _opener(before))
     if phrase:
         return phrase
     for j in range(1, len(before)):
@@ -191,7 +276,8 @@ def _pronoun_antecedent(before: Sequence[str]) -> str:
     return ""
 
 
-_PARTICLES = frozenset("in up out down off away on forth back".split())
+#: the particles that open a clause with an inverted verb ("In came …") or follow a verb ("pressed down")
+_PARTICLES = _VERB_PARTICLES - {"over", "about", "aside", "together", "again"}
 _JOINS = (("with",), (",", "with"), ("and",), (",", "and"))
 
 
@@ -238,6 +324,15 @@ def _quoted(toks: Sequence[str], b: int) -> bool:
     return marks.count('"') % 2 == 1 or marks.count("“") > marks.count("”")
 
 
+def _unquoted(toks: Sequence[str]) -> list[str]:
+    """The tokens outside quotations (marks included): a name a speaker says is no antecedent of the narrator's pronoun.
+
+    >>> _unquoted(_tokens('"Bob is here," said Mira.'))
+    ['"', '"', 'said', 'Mira', '.']
+    """
+    return [t for n, t in enumerate(toks) if not (_quoted(toks, n) and _quoted(toks, n + 1))]
+
+
 def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
     """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
     for special in (_agent(toks, i), _inverted(toks, i)):
@@ -253,7 +348,8 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
     if toks[b].lower() in _PRONOUNS:
         if _quoted(toks, b):  # '"They will ward it off," X said': the speaker's word, not the narrator's
             return []
-        name = _pronoun_antecedent(toks[:b]) or _pronoun_antecedent(previous)
+        closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
+        name = _pronoun_antecedent(toks[closed:b]) or _pronoun_antecedent(_unquoted(previous))
         return [name] if name else []
     phrase, start = _np_backward(toks, b)
     if start > 1 and toks[start - 1].lower() in _COPULA:  # "Fan is Scrooge's sister who comes …": the copula's subject
@@ -365,14 +461,25 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     True
     >>> who_slot("Who painted the old fireplace?", ss, [0], [0.6]) is None  # the act is not said
     True
+    >>> def slot(text, question):
+    ...     ss = _sentences([Passage(text, "c")])
+    ...     return who_slot(question, ss, list(range(len(ss)))[::-1], [0.6] * len(ss))
+    >>> slot('"Bob is coming," she said, and then she opened the door.', "Who opened the door?") is None  # a speaker's name
+    True
+    >>> slot("Later, she opened the door.", "Who opened the door?") is None, slot("Mira came. Later, she opened it.", "Who opened it?")
+    (True, (1, 1, 'Mira'))
+    >>> slot("The engineer fended off the drone.", "Which team member fended off the drone?")
+    (0, 0, 'The engineer')
+    >>> slot("The engineer fended off the drone.", "Which daughter fended off the drone?") is None  # not of the kind asked
+    True
     """
     asked = asked_act(question)
     if asked is None:
         return None
     slot, verbs = asked
     own = frozenset(root_tokens(question))
-    which = _WHICH.match(question)
-    kind = _noun(which.group("words").split()[0]) if which and slot == "subject" else None
+    head = _which_head(question) if slot == "subject" else None
+    kind = _noun(head[0]) if head and head[0] else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
     best = scores[order[0]] if order else 0.0
     for k in order[:READ]:
