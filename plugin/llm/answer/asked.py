@@ -7,7 +7,6 @@ import itertools
 import re
 
 from ..text import STOPWORDS, content_tokens
-from .lexicon import lemmas
 from .question import _as_who, _name_of, _Question
 from .relations import _relation
 from .words import _AUXILIARIES, _root, _roots
@@ -221,65 +220,6 @@ def _qualified_act(question: str) -> str | None:
         return None
     phrase = re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o"))[0]
     return _root(m.group("v")) if set(phrase.lower().split()) & _QUALIFIERS else None
-
-
-def _act_verb(question: str) -> str | None:
-    """The verb, as written (lower case), of a "Who VERBs …?" ("Which NOUN VERBs …?") question that asks the
-    doer of an act, or of a "(PREP) which NOUN was NAME VERBed …?" question that asks where or what it was
-    done to: the evidence must say that act (its verb or one WordNet gives as the same act) of the
-    answer, not only what it is done to; None for a verb of saying or a copula (quoted words and roles are
-    said in other words), a light verb (:data:`_LIGHT`) and other questions.
-
-    >>> _act_verb("Who commands the alien fleet?"), _act_verb("Which company builds the submarine engines?")
-    ('commands', 'builds')
-    >>> _act_verb("Who says the unknown variables exceed the known?"), _act_verb("Who became a father to Tim?")
-    (None, None)
-    >>> _act_verb("Who is the captain?"), _act_verb("Who does Scrooge send the turkey to?"), _act_verb("Where does he go?")
-    (None, None, None)
-    >>> _act_verb("Who went down a slide on Cornhill?"), _act_verb("Who gives Bob his card?")  # a light verb: its object says the act
-    (None, None)
-    >>> _act_verb("In which city was Belle born?"), _act_verb("Which firm does Scrooge run?")
-    ('born', None)
-    >>> _act_verb("On which street is Scrooge's house?"), _act_verb("Which spirit is Scrooge afraid of?")  # no act
-    (None, None)
-    """
-    question = " ".join(question.split())
-    m = _WHICH_ACT.match(question) or _ASKED_ACT.match(question)
-    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING | _COPULAS | _LIGHT:
-        return None
-    if m.re is _WHICH_ACT and not (lemmas(m.group("v"), "v") and re.search(r"(?:ed|en|wn|rn|lt|ht)$", m.group("v"))):
-        return None  # "On which street is Scrooge's house?": a noun, no act; only a participle is one
-    return m.group("v").lower()
-
-
-#: "In which city was Belle born?", "Which firm was Scrooge's partner buried by?": the participle after a named subject
-#: (after "did" the verb asks what the act was done to, and the evidence names it by the thing: "Scrooge's firm" for "run")
-_WHICH_ACT = re.compile(r"^(?:(?i:[a-z]+)\s+)?(?i:which|what)\s+[a-z][\w-]*\s+(?P<aux>is|was|are|were)\s+(?:the\s+)?"
-                        r"(?:[A-Z][\w'’.:-]*\s+)+(?P<v>[a-z][a-z-]*)\b")
-
-
-def _act_object(question: str) -> str | None:
-    """The root of the head of the direct object of a "Who VERBs …?" question's act ("the alien fleet" → fleet):
-    the phrase right after the verb, up to a preposition or a relative word; None when none follows it ("appears
-    as a ghost"), when it is a name or what the question points at ("this edition").
-
-    >>> _act_object("Who commands the alien fleet?"), _act_object("Who appears as a ghost to warn Scrooge?")
-    ('fleet', None)
-    >>> _act_object("Which company published this edition?"), _act_object("Who helps Mrs. Cratchit?")
-    (None, None)
-    """
-    m = _ASKED_ACT.match(" ".join(question.split()))
-    if m is None:
-        return None
-    phrase = re.split(r"\b" + _ACT_BREAK + r"\b|\bas\b|\blike\b", m.group("o"))[0].split()
-    if not phrase or phrase[0].lower() in ("this", "these") or not phrase[-1][:1].islower() or phrase[-1] in STOPWORDS:
-        return None
-    return _last_root(phrase[-1]) or None
-
-
-#: light verbs: the act is said by their object ("went down a slide" slides, "gave a cry" cried), not by them
-_LIGHT = frozenset(_root(w) for w in "go goes went gone come comes came get gets got take takes took make makes made have has had "
-                   "give gives gave do does did put puts keep keeps kept".split())
 
 
 #: "In which state is …?", "Over what drink does …?": the preposition whose object the question asks

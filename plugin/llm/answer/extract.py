@@ -107,11 +107,11 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..engine import Passage
-from .asked import _act_verb, _fills_slot, _slot
+from .asked import _fills_slot, _slot
 from .doers import who_slot
-from .lexicon import asked_kind, is_a, kind_fit, kinds_in, lemmas
+from .lexicon import asked_kind, is_a, kind_fit
 from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, classify
-from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit, act_said
+from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
@@ -262,7 +262,7 @@ def _phrase_override(a: _Asked, chosen: Candidate | None) -> tuple[tuple[int, in
         found, type_ = a.filled, None
     else:
         return None
-    if found is None or ((doing := _act_verb(a.question)) and not act_said([a.sentences[k].text for k in found[:2]], doing)):
+    if found is None:
         return None
     return found, type_, "the phrase in the asked slot"
 
@@ -295,12 +295,10 @@ def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
     thing: _Answer | None = named
     if a.kind:
         # "In which N …?": only the best (its slot is checked later); only sentences speaking of whom the question names
-        aligned = _aligned(_of_named(a.ranked(), q, a.sentences, a.passages), a.scores, a.sentences)
+        aligned = _aligned(a.ranked(), a.scores, a.sentences)
         thing = _of_kind(named, a.kind, aligned[:1] if _slot(question) else aligned, a.passages)
     if thing is None or thing[1] is None or not thing[1].name[:1].islower():
         return None
-    if q.named and not any(q.links(_roots(a.passages[i].text)) for i in thing[1].support):
-        return None  # "What colour are Fred's eyes?": a thing from passages that never name Fred
     cite(thing[1].support[:3])  # the same numbers as its first line
     return thing
 
@@ -310,14 +308,7 @@ def _sentence_of_kind(a: _Asked, cite: _Citations) -> _Answer:
     names, :func:`_of_named`, and saying what a preposition it asks "in" stands before, :func:`_slot`); no answer
     when a "What NOUN …?" question's sentence says no kind of NOUN, nor the noun itself."""
     slot = _slot(a.question) if a.qt.kind in _WHAT else None  # "In which state …?": "in" what the answer says
-    order = a.ranked()
-    if a.qt.kind in _WHAT:
-        order = _of_named(order, a.q, a.sentences, a.passages)
-    first, chosen, rejected = _sentence_answer(a.question, a.qt, a.q, a.sentences, order, a.score, cite, slot)
-    if chosen is not None and a.kind and not slot and not kinds_in([a.sentences[order[0]].text], a.kind) \
-            and not any(a.kind in lemmas(w) for w in re.findall(r"[A-Za-z][\w-]*", a.sentences[order[0]].text)):
-        return f"The data does not answer the question: no {a.kind} is said in the passage that covers it most.", None, ()
-    return first, chosen, rejected
+    return _sentence_answer(a.question, a.qt, a.q, a.sentences, a.ranked(), a.score, cite, slot)
 
 
 def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
@@ -461,22 +452,6 @@ def _names(text: str, name: str, strict: bool) -> bool:
     """
     found = re.finditer(r"(?<![\w'’])" + re.escape(name.lower()) + r"(?![\w'’])", text.lower())
     return any(not strict or not _PREDICATIVE.search(text[: m.start()]) for m in found)
-
-
-def _of_named(order: Sequence[int], q: _Question, sentences: Sequence[_Sentence], passages: Sequence[Passage]) -> list[int]:
-    """The sentences of ``order`` that speak of a name the question uses (in themselves or in their passage):
-    "What caused Jacob Marley's death?" is not answered by a sentence about another's death; all of them when
-    the question names no one.
-
-    >>> ss = _sentences([Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
-    >>> q = _Question("What caused Jacob Marley's death?", ["Jacob Marley"], ss)
-    >>> _of_named([0, 1, 2], q, ss, [Passage("The creditor's death caused relief.", "a"), Passage("Marley died. Nobody grieved.", "b")])
-    [1, 2]
-    """
-    if not q.named:
-        return list(order)
-    roots = [_roots(p.text) for p in passages]
-    return [k for k in order if q.links(sentences[k].tokens) > 0 or q.links(roots[sentences[k].passage]) > 0]
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],

@@ -11,22 +11,11 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
-from .asked import (
-    _act_object,
-    _act_verb,
-    _asked_verb,
-    _asks_age,
-    _called_noun,
-    _key_terms,
-    _names_only_asked,
-    _qualified_act,
-    _relative_verb,
-    _states_age,
-)
+from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
 from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
-from .lexicon import asked_kind, is_a, kind_fit, lemmas, says_act
+from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -69,10 +58,6 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
     ("the man Belle married") does not say did or underwent the act with Belle (:func:`_acted`), and a name
     asked by a relation ("What is the name of Fred's wife?") needs a sentence stating it of the name; an act
     on one singled out ("Who sent the last transmission …?") needs the act itself (:func:`_qualified_act`)."""
-    if ctx.kind is not None and not _of_kind(c, ctx, ctx.kind):
-        return False  # "Which general …?": a name the evidence never says is a general
-    if ctx.doing and not _does(c, ctx, ctx.doing):
-        return False  # the act itself ("commands", "born"), not only what it is done to, where the candidate is named
     if not ctx.key:
         return True
     if _names_only_asked(c.name, ctx.q):
@@ -98,21 +83,13 @@ def _states_key(c: _Cand, ctx: _Context) -> bool:
 
 def _unpossessed(text: str, key: frozenset[str]) -> bool:
     """Whether a sentence has a relation noun of ``key`` (roots) that no name possesses: "Scrooge meets
-    Fred's wife" speaks of Fred's wife, another than Scrooge, and "the mother of Scrooge's nephew" of the
-    nephew's mother; "Fan calls Scrooge her dear brother" of Fan.
+    Fred's wife" speaks of Fred's wife, another than Scrooge; "Fan calls Scrooge her dear brother" of Fan.
 
     >>> _unpossessed("Scrooge meets Fred's wife.", frozenset({"wife"})), _unpossessed("Fan calls him her brother.", frozenset({"brother"}))
     (False, True)
-    >>> mother = frozenset({"mother"})
-    >>> _unpossessed("Fan is the mother of Scrooge's nephew.", mother), _unpossessed("Fan is the mother of Fred.", mother)
-    (False, True)
     """
-    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start()) and not _OF_ANOTHER.match(text, m.end())
+    return any(_root(m.group(0).lower()) in key and not _POSSESSED.search(text, 0, m.start())
                for m in re.finditer(r"[A-Za-z]+", text))
-
-
-#: "… of Scrooge's nephew" after a relation noun: the relative of another one than the name
-_OF_ANOTHER = re.compile(r"\s+of\s+(?:the\s+)?(?:[A-Z][\w.-]*\s+)*[A-Z][\w.-]*['’]s?\s+[a-z]")
 
 
 #: a name's possessive just before a noun ("Fred's |", "Fred's young |")
@@ -129,104 +106,6 @@ def _said_of(c: _Cand, ctx: _Context, key: frozenset[str] | set[str]) -> bool:
         if ctx.passages[i].kind in _SHORT_ABOUT:
             said |= ctx.passage_tokens[i]
     return bool(key & said)
-
-
-def _does(c: _Cand, ctx: _Context, verb: str) -> bool:
-    """Whether the act of the question's ``verb`` (a word, :func:`_act_verb`) is said where the candidate is
-    named: a form of it or a verb WordNet gives as the same act (:func:`says_act`: "seized" for "grab") in a
-    sentence or a passage naming it, with a head of what the act is about when the question says one; or words it
-    says in quotation that say all the act is about. A name beside what the act is done to ("the fleet", "the
-    engines") whose evidence never says the act did not do it, nor did one whose evidence says the act of no such thing."""
-    texts = [ctx.sentences[k].text for k, _, _ in c.hits]
-    where = {ctx.sentences[k].passage for k, _, _ in c.hits} | c.mentions
-    texts += [ctx.passages[i].text for i in where]
-    if act_said(texts, verb):
-        # and what it is done to, when the question says it ("the fleet" of "Who commands the alien fleet?")
-        obj = ctx.done_to
-        return obj is None or any(obj in ctx.passage_tokens[i] for i in where) or any(obj in ctx.sentences[k].tokens for k, _, _ in c.hits)
-    about = set(ctx.key) - {_root(verb)}
-    # a speaker whose quoted words say what the act is about ("Who jokes about pirates?": '"… if we met pirates"')
-    return bool(about) and any(about <= set().union(*(ctx.sentences[j].tokens for j in spoken))
-                               for k, a, b in c.hits if (spoken := _speaker(ctx.sentences, k, a, b)))
-
-
-def act_said(texts: Sequence[str], verb: str) -> bool:
-    """Whether one of ``texts`` says the act of ``verb``: a form of it or a verb WordNet gives as the same act.
-
-    A noun of the act counts ("a purchase" for "buys"): what the act is about tells them apart (:func:`_does`).
-
-    >>> act_said(["He seized the ruler."], "grabbed"), act_said(["He held the ruler."], "grabbed")
-    (True, False)
-    """
-    root = _root(verb)
-    words = {w for t in texts for w in re.findall(r"[a-z]+", t.lower())}
-    return any(_root(w) == root for w in words) or any(says_act(w, verb) for w in words if len(w) > 2)
-
-
-def _of_kind(c: _Cand, ctx: _Context, kind: str) -> bool:
-    """Whether the candidate is said to be of the ``kind`` a "Which/What N …?" question asks (:func:`_asked_role_kind`):
-    WordNet makes its name, or its head, a kind of N ("turkey" a bird) — not the bare N with a word WordNet
-    has as no noun before it ("the next street") —; its name says N ("General Hale"), or a sentence naming it
-    says N or a kind of N, or the title that abbreviates one before it ("Hale, the general", "Dr. Hayes" a doctor).
-
-    >>> from .records import _Cand
-    >>> ss = _sentences([Passage("Dr. Jordan Hayes met Cruz. Sam Rivera, a hacker, came.", "c")])
-    >>> ctx = _Context(ss, [], _Question("Which doctor is it?", []), classify("Which doctor is it?"), [], {}, None)
-    >>> hits = {"Jordan Hayes": [(0, 4, 16)], "Sam Rivera": [(1, 0, 10)], "Cruz": [(0, 21, 25)]}
-    >>> [_of_kind(_Cand(n.lower(), n, "PERSON", hits=h), ctx, "doctor") for n, h in hits.items()]
-    [True, False, False]
-    >>> [_of_kind(_Cand(n.lower(), n, "GEO"), ctx, "street") for n in ("next street", "Baker Street")]
-    [False, True]
-    >>> [_of_kind(_Cand(n.lower(), n, t), ctx, k) for n, t, k in (("City Heart", "GEO", "city"), ("General Hale", "PERSON", "general"))]
-    [False, True]
-    """
-    words = re.findall(r"[A-Za-z][\w-]*", re.split(r"\s+of\s+", c.name)[0])
-    if words and kind in lemmas(words[-1]) and not any(lemmas(w) for w in words[:-1] if w.lower() not in _ARTICLES_WORDS):
-        return False  # "the next street" is a street said no more of
-    if kind_fit(c.name, kind, c.type) == 1 or (words and kind in lemmas(words[-1])):
-        return True  # a kind of N, or N as the name's head ("the City of London")
-    if len(words) > 1 and kind in lemmas(words[0]) and is_a(kind, "person", 1):
-        return True  # N as a title before a name ("General Hale"), not a word of a name ("City Heart")
-    for k, a, _ in c.hits:
-        text = ctx.sentences[k].text
-        title = re.search(r"\b([A-Z][a-z]{1,3})\.\s*$", text[:a])
-        if title and _ABBREVIATED.get(title.group(1).lower()) in (kind, *[t for t in _ABBREVIATED.values() if is_a(t, kind)]):
-            return True
-        if any(kind in lemmas(w) or is_a(w, kind) for w in re.findall(r"(?<![\w'’-])[a-z][\w-]+", text)):
-            return True  # "The firm was known as Scrooge and Marley": N said in a sentence naming it
-    return False
-
-
-#: the words before a noun that say nothing of its kind
-_ARTICLES_WORDS = frozenset("the a an his her their its our my your this that".split())
-
-#: abbreviated titles and the nouns they stand for ("Dr. Hayes" is a doctor)
-_ABBREVIATED = {"dr": "doctor", "prof": "professor", "gen": "general", "col": "colonel", "capt": "captain", "cpt": "captain",
-           "lt": "lieutenant", "sgt": "sergeant", "maj": "major", "cmdr": "commander", "adm": "admiral", "rev": "reverend",
-           "gov": "governor", "sen": "senator", "pres": "president", "supt": "superintendent", "insp": "inspector"}
-
-
-def _asked_role_kind(question: str, qt: QuestionType) -> str | None:
-    """The noun a "Which/What N …?" question asks a kind of (:func:`asked_kind`), when it says what the answer
-    is and not only what it belongs to: no type is wanted, or the N is a kind of the wanted type's noun (a
-    general a person, a city a location; not the team of "Which team member …?").
-
-    >>> [_asked_role_kind(q, classify(q)) for q in ("Which general gave the order?", "In which city was she born?")]
-    ['general', 'city']
-    >>> _asked_role_kind("Which organization distributes it?", classify("Which organization distributes it?")) is None  # the type itself
-    True
-    >>> _asked_role_kind("Who gave the order?", classify("Who gave the order?")) is None
-    True
-    """
-    kind = asked_kind(question) if qt.kind in ("what", "which") else None
-    if kind is None or not qt.types:
-        return kind
-    wanted = [_TYPE_NOUNS[t] for t, w in qt.types.items() if w >= 1.0 and t in _TYPE_NOUNS]
-    return kind if any(is_a(kind, noun, 1) for noun in wanted) and kind not in wanted else None
-
-
-#: the WordNet noun of each entity type the index gives
-_TYPE_NOUNS = {"PERSON": "person", "ORGANIZATION": "organization", "GEO": "location", "EVENT": "event"}
 
 
 #: the kinds of passage that are short statements about their mentions (not a whole text unit)
@@ -276,9 +155,6 @@ class _Context:
     described: Description | None = None  # "Who was the old dealer who bought …?": the clause it asks by (:func:`description`)
     named_at: dict[int, list[tuple[int, int]]] = dataclasses.field(default_factory=dict)  # per sentence, the names' spans
     fits_described: dict[str, bool] = dataclasses.field(default_factory=dict)  # per candidate key, :func:`_fits_description`
-    doing: str | None = None  # "Who commands the fleet?": the verb whose act the evidence must say of the answer (:func:`_act_verb`)
-    kind: str | None = None  # "Which general …?": the kind the evidence must say the answer is (:func:`_asked_role_kind`)
-    done_to: str | None = None  # "Who commands the alien fleet?": the root of what the act is done to (:func:`_act_object`)
 
     def __post_init__(self) -> None:
         #: each passage's text as compared for sameness (the same text counts once)
@@ -469,17 +345,12 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
            f"alignment {aligned:.2f}; joint coverage {joint:.2f}; strength {strength:.3f}"
            + (f"; the question's names found {q.found:.2f}" if q.found < 1 else "") + ("; common noun or description" if plain < 1 else "")
            + (f"; states the relation asked in {related} sentence(s)" if related else "")
-           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key) or _asked_of(ctx))} of it: no answer"))
+           + ("" if states else f"; its evidence never states {'/'.join(sorted(ctx.key))} of it: no answer"))
     # a candidate whose evidence never states the asked role or relation of it ranks as it ranks,
     # but has no strength: when it ranks first, the data does not answer
     cand = Candidate(_display(c), c.type, round(rank, 6), tuple(order), why, round(best_cover, 6),
                      round(strength, 6) if states else 0.0)
     return cand, features
-
-
-def _asked_of(ctx: _Context) -> list[str]:
-    """The kind and the act the evidence must say of a candidate (:func:`_of_kind`, :func:`_does`), for its recorded why."""
-    return [x for x in (ctx.kind, ctx.doing) if x]
 
 
 def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q: _Question,
@@ -494,8 +365,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     ctx = _Context(sentences, passages, q, qt, [_roots(p.text) for p in passages], _anchors(question, sentences),
                    _asked_verb(question), _relation(question) is not None, *_key_terms(question), _called_noun(question),
                    _asked_subject(question), _name_of(question) is not None, _relative_verb(question) is not None,
-                   _qualified_act(question), _quoted(question), description(question), doing=_act_verb(question),
-                   kind=_asked_role_kind(question, qt), done_to=_act_object(question))
+                   _qualified_act(question), _quoted(question), description(question))
     if ctx.key and not ctx.key_is_loose:
         _resolve_descriptions(cands, sentences, q, generic, ctx.key)
     for c in cands.values():  # the names in each sentence (a common noun or a noun phrase names no one)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .lexicon import lemmas, says_act
+from .lexicon import lemmas
 from .question import _TITLES, _Question
 from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
 
@@ -250,65 +250,12 @@ def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str])
 
 
 def _said(s: _Sentence, weights: dict[str, float], question: str = "") -> set[str]:
-    """The question's terms a sentence says, itself, by a contrary word, by a pronoun that opens it
-    and stands for the question's subject (:func:`_antecedent`), or — the question's verb — by a verb
-    of the same act (:func:`_same_act`)."""
+    """The question's terms a sentence says, itself, by a contrary word, or by a pronoun that opens it
+    and stands for the question's subject (:func:`_antecedent`)."""
     said = {t for t in weights if t in s.tokens} | (_antecedent(s, question) & weights.keys())
-    verb = _verb_word(question) if question else None
     for w in re.findall(r"[a-z][a-z-]+", s.low):
         said.update(t for t in _contrary(w) if t in weights)
-        if verb is not None and _root(verb) in weights and _same_act(w, verb):
-            said.add(_root(verb))
     return said
-
-
-#: verbs of saying: one says what another does ("answered not" for whether it spoke a word)
-_SPEAKING = frozenset(_root(w) for w in "say said says speak spoke spoken speaks tell told tells answer answered answers reply "
-                      "replied replies talk talked talks utter uttered utters respond responded responds".split())
-
-
-def _same_act(word: str, verb: str) -> bool:
-    """Whether the text's ``word`` says the act of the question's ``verb`` by another verb: one WordNet gives as
-    the same act ("donated" for "give" when a sense agrees, :func:`says_act`), or, for a verb of saying, another
-    verb of saying ("answered" for "speak").
-
-    >>> _same_act("answered", "speak"), _same_act("seized", "grab"), _same_act("walked", "speak")
-    (True, True, False)
-    """
-    if _root(word) in _SPEAKING and _root(verb) in _SPEAKING:
-        return True
-    return len(word) > 2 and says_act(word, verb)
-
-
-def _verb_word(question: str) -> str | None:
-    """The verb, as written, of a yes-no question asked with do ("Did he speak …?" → speak): the first lower-case
-    word WordNet has as a verb after the subject (its name's words, a determiner and its noun); None for others.
-
-    >>> _verb_word("Did the Ghost of Christmas Yet to Come ever speak a word?"), _verb_word("Does the drone attack them?")
-    ('speak', 'attack')
-    >>> _verb_word("Was the door locked?"), _verb_word("Does Scrooge give money?")
-    (None, 'give')
-    """
-    main = _main(question)
-    if not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
-        return None
-    words = re.findall(r"[\w'’-]+", main)[1:]
-    k = 0
-    while k < len(words):
-        w = words[k]
-        if w.lower() in _DETERMINERS:
-            k += 2  # "the drone": a determiner and its noun
-            continue
-        if w[:1].islower() and w not in _NOT_VERBS and lemmas(w, "v"):
-            return w
-        k += 1
-    return None
-
-
-#: determiners before a subject noun, and words after the auxiliary that are no verb of the question
-_DETERMINERS = frozenset("the a an this that these those his her their its my your our".split())
-_AUX_WORDS = frozenset("is was are were be been am do does did has have had will would can could shall should may might must".split())
-_NOT_VERBS = frozenset("of to ever not never really actually once also still yet then in on at".split())
 
 
 #: a sentence opened by a pronoun for a thing or things, its subject
@@ -387,34 +334,22 @@ _HYPOTHETICAL = frozenset("if unless whether potential potentially possible poss
 #: the weight of a supposition against a statement
 HYPOTHETICAL = 0.75
 
-#: the weight of a sentence that does not say the act a do-question asks (its verb, one of the same act or a contrary)
-UNSTATED_ACT = 0.6
-
-#: verbs of going, having and doing whose act their complement says ("go to his nephew's house for dinner")
-_LIGHT_ACTS = frozenset(_root(w) for w in "go goes went come comes came get gets got have has had do does did make makes made "
-                        "take takes took".split())
-
 
 def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
     0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
     surely); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
-    existential question asks about ("Is there a dog …?"), :data:`UNSTATED_ACT` when it does not say the act a
-    do-question asks (but a light verb's: "go", "make"), and half when neither it nor its passage
+    existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
 
     >>> q = "Does the Ghost visibly grow older during his night with Scrooge?"
     >>> text = "While Scrooge stayed the same, the Ghost grew older."
     >>> statement_score(_Sentence(0, text, _roots(text)), q, _Question(q, []))
     0.8
-    >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication, no act: little
+    >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
     >>> round(statement_score(s, q, _Question(q, [])), 3)
-    0.06
-    >>> q = "Does Scrooge give money to the poor?"  # the act unsaid: a weaker statement than with it
-    >>> texts = ("Scrooge saw money for the poor.", "Scrooge gave money to the poor.")
-    >>> [round(statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])), 2) for t in texts]
-    [0.6, 1.0]
+    0.1
     >>> q = "Is there a dog in the warehouse?"  # the thing an existential question asks about must be said
     >>> texts = ("A dog slept in the warehouse.", "He worked in the warehouse.")
     >>> [statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])) for t in texts]
@@ -432,10 +367,6 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     cover = ((sum(weights[t] for t in said) - weak) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
-    act = _verb_word(question)
-    if (act is not None and _root(act) not in _LIGHT_ACTS and not _refuses(s.text)
-            and not any(_root(w) == _root(act) or _same_act(w, act) for w in words)):
-        cover *= UNSTATED_ACT  # "Does X give money …?": a sentence that never says the giving does not state it
     there = _THERE.match(_main(question))
     if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
         cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
@@ -484,12 +415,6 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
     >>> denies("He refused to give money to the poor.", q, _Question(q, []))
     True
-    >>> q = "Did the Spirit ever speak a word?"  # a verb of the same act, denied by the "not" after it
-    >>> denies("The Spirit answered not, but pointed onward.", q, _Question(q, [])), denies("The Spirit answered him.", q, _Question(q, []))
-    (True, False)
-    >>> q = "Does Scrooge give money to the poor?"  # a refusal, the act unsaid, refuses the act asked
-    >>> denies("The gentleman asks a donation for the poor, but Scrooge refuses.", q, _Question(q, []))
-    True
     >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
     >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
     False
@@ -498,45 +423,22 @@ def denies(text: str, question: str, q: _Question) -> bool:
     said: dict[str, bool] = {}
     contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
     denied = False
-    verb = _verb_word(question)
-    previous: tuple[str, ...] = ()
     for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
         tok = m.group(0).lower().strip("'’")
-        if tok == "not" and previous and said.get(previous[-1]) is False:
-            said[previous[-1]] = True  # "The Spirit answered not": a verb denied by the "not" after it
         if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
             denied = False
         elif tok in _DENIALS or tok.endswith(("n't", "n’t")):
             denied = True
         else:
-            roots = [r for r in _word_roots(tok) if r in weights]
-            if verb is not None and _root(verb) in weights and _root(verb) not in roots and _same_act(tok, verb):
-                roots.append(_root(verb))  # the question's act said by another verb ("answered" for "speak")
-            for r in roots:
-                said.setdefault(r, denied)
-            previous = tuple(roots) if tok not in _AUX_WORDS else ()
+            for r in _word_roots(tok):
+                if r in weights:
+                    said.setdefault(r, denied)
             for r in _contrary(tok):
                 if r in weights:
                     contrary.setdefault(r, not denied)
     # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
     voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
-    if verb is not None and _refuses(text) and not any(_root(w) == _root(verb) or _same_act(w, verb)
-                                                       for w in re.findall(r"[a-z]+", text.lower())):
-        return True  # "… asks for a donation, but Scrooge refuses": a refusal with the act unsaid refuses the act asked
     return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
-
-
-#: verbs of refusal: said with no act after them, they refuse the act asked of the one who refuses
-_REFUSALS = re.compile(r"\b(?:refus|declin|reject|rebuff|spurn)\w*", re.I)
-
-
-def _refuses(text: str) -> bool:
-    """Whether a sentence says a refusal ("but Scrooge refuses", "he declined").
-
-    >>> _refuses("The gentleman asks for a donation, but Scrooge refuses."), _refuses("Scrooge gives freely.")
-    (True, False)
-    """
-    return _REFUSALS.search(text) is not None
 
 
 def _open_quote(text: str) -> bool:
