@@ -213,6 +213,10 @@ def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
     return _Sentence(s.passage, text, _roots(text)), a
 
 
+#: the names of a book's parts, which its headings number ("Chapter 2", "BOOK III", "Act I", "STAVE FIVE")
+_BOOK_PARTS = ("part", "book", "volume", "section", "chapter", "act", "scene", "canto", "stave", "episode")
+_PARTS_ALT = "|".join(_BOOK_PARTS)
+
 #: the unit a when-question asks its time in: "What hour …", "At what hour …", "On which day of the
 #: week …", "In what year …", "Which month …", "On what night of the year …" (a day the calendar names;
 #: not "what day", which any time may answer: "to-morrow", "the day after")
@@ -222,7 +226,7 @@ _ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\
 #: the words that name the unit in the question: they say what kind of answer, not what happens then
 _UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",),
                "calendar": ("day", "night", "evening", "morning", "year", "date"),
-               "chapter": ("chapter",), "stave": ("stave",), "canto": ("canto",)}  # and the parts of a book
+               **{part: (part,) for part in _BOOK_PARTS}}  # and the parts of a book
 
 #: a word after a number that makes it a count ("nine years old", "at one time", "1500 soldiers"), so no
 #: hour nor year: any lower-case word but those that go on a sentence past a time ("at two in the
@@ -328,15 +332,16 @@ def _told_on(sentences: Sequence[_Sentence], k: int, own: frozenset[str], b: int
     return TOLD_ON * cover(words)
 
 
-#: "In which chapter …?", "What stave …": the part of the book a question asks for
-_ASKED_PART = re.compile(r"\b(?:which|what)\s+(?P<p>chapter|stave|canto)\b", re.I)
+#: "In which chapter …?", "What act …": the part of the book a question asks for
+_ASKED_PART = re.compile(r"\b(?:which|what)\s+(?P<p>" + _PARTS_ALT + r")\b", re.I)
 
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
 #: a part's heading: "## Chapter 2", a line opening "Chapter 2", or in capitals "STAVE FIVE", "CHAPTER IV"
-_PART_HEADING = re.compile(r"(?:(?:^|\n)[ \t]*(?:#+[ \t]*)?|#+[ \t]*)(?P<p>[Cc]hapter|[Ss]tave|[Cc]anto)[ \t]+"
+_PART_HEADING = re.compile(r"(?:(?:^|\n)[ \t]*(?:#+[ \t]*)?|#+[ \t]*)(?P<p>"
+                           + "|".join(f"[{p[0].upper()}{p[0]}]{p[1:]}" for p in _BOOK_PARTS) + r")[ \t]+"
                            r"(?P<n>\d+|[IVXLC]+\b|[A-Za-z]+)"
-                           r"|(?<![\w'’])(?P<P>CHAPTER|STAVE|CANTO)\s+(?P<N>\d+|[IVXLC]+|[A-Z]+)\b")
+                           r"|(?<![\w'’])(?P<P>" + _PARTS_ALT.upper() + r")\s+(?P<N>\d+|[IVXLC]+|[A-Z]+)\b")
 
 
 def _part_number(word: str) -> int | None:
@@ -369,6 +374,8 @@ def _part_of(before: str, after: str, part: str) -> str | None:
     'Stave 5'
     >>> _part_of("He read chapter and verse.", "in the first chapter", "chapter") is None
     True
+    >>> _part_of("ACT III SCENE 2 A heath.", "", "scene"), _part_of("## Book 2 They rode.", "", "book")
+    ('Scene 2', 'Book 2')
     """
     def numbered(m: re.Match[str]) -> int | None:
         kind = (m.group("p") or m.group("P")).lower()
@@ -382,10 +389,12 @@ def _part_of(before: str, after: str, part: str) -> str | None:
 
 
 def asked_part(question: str) -> str | None:
-    """The part of the book a question asks for ("chapter", "stave", "canto"), or None.
+    """The part of the book a question asks for (one of :data:`_BOOK_PARTS`: "chapter", "act", "book"), or None.
 
     >>> asked_part("In which chapter does Cruz check the gear?"), asked_part("In which room does Cruz check the gear?")
     ('chapter', None)
+    >>> asked_part("In which act does the king die?"), asked_part("In what book is the war told?")
+    ('act', 'book')
     """
     m = _ASKED_PART.search(question)
     return m.group("p").lower() if m else None
