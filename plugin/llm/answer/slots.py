@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection, Sequence
 
 from ..text import STOPWORDS, content_tokens
-from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .asked import _SAYING
+from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import _AUXILIARIES, _root, _Sentence
@@ -400,7 +400,7 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
 _PRONOUN_OBJECT = re.compile(r"\b([a-z][\w-]*)\s+(?:them|it)\b")
 
 #: a turn of dialogue that only names a thing ("'Bed-curtains!'"): up to three words and a mark
-_NAMING_TURN = re.compile(r"^[\W_]*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})[!?.]*[\W_]*$")
+_NAMING_TURN = re.compile(r"^[\W_]*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})[\W_]*$")
 
 #: how many sentences before a pronoun the turn naming its thing may be
 TURN_REACH = 4
@@ -423,6 +423,11 @@ def _named_before(question: str, fr: Frame, sentences: Sequence[_Sentence], orde
 
     >>> _named_before(q, frame(q), ss[1:], [1, 0], [0.0, 0.5], 0.15)
     >>> _named_before("What did she pull out?", frame("What did she pull out?"), ss, [2, 0, 1], [0.0, 0.0, 0.5], 0.15)
+
+    A long run of marks after the words is read once (no pair of overlapping repeats):
+
+    >>> _NAMING_TURN.match("'Ah" + "!?" * 6000 + ".x") is None, _NAMING_TURN.match("'Ah" + "!?" * 6000 + "'").group(1)
+    (True, 'Ah')
     """
     verbs = [m.group(1) for m in _PRONOUN_OBJECT.finditer(question) if m.group(1) not in fr.verbs and lemmas(m.group(1), "v")]
     if not verbs:
@@ -717,8 +722,10 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
     False
     >>> _outranks((0, 0, "the fish market"), s, "fish market", [], True, [("mira",)])  # said in it: the same place
     False
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("ent",)])  # a name inside a word ("sent") is not said
+    False
     """
-    if not best or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
+    if not best or (names and not any(t in s.tokens or re.search(rf"\b{re.escape(t)}\b", s.low) for name in names for t in name)):
         return False
     said = content_tokens(chosen)
     if any(re.search(rf"\b{re.escape(w)}", s.low) for w in said):
