@@ -762,9 +762,14 @@ def _where_words(question: str) -> set[str] | None:
 
 
 def _near_aligned(k: int, aligned: dict[int, int]) -> int | None:
-    """The best rank (``aligned``: sentence index → rank) among the sentences from :data:`CONTEXT_SENTENCES` before
-    sentence ``k`` to as many after it (its question's context, tag and reply), or None when none is aligned."""
-    return min((aligned[j] for j in range(k - CONTEXT_SENTENCES, k + CONTEXT_SENTENCES + 1) if j in aligned), default=None)
+    """The best rank (``aligned``: sentence index → rank) among the sentences of sentence ``k``'s scene (from
+    :data:`SCENE_SENTENCES` before it: short turns of dialogue count one each) to :data:`CONTEXT_SENTENCES` after
+    it (its tag and reply), or None when none is aligned.
+
+    >>> _near_aligned(20, {12: 3, 30: 0}), _near_aligned(20, {5: 0, 25: 1})
+    (3, None)
+    """
+    return min((aligned[j] for j in range(k - SCENE_SENTENCES, k + CONTEXT_SENTENCES + 1) if j in aligned), default=None)
 
 
 def where_reply(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
