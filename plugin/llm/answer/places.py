@@ -123,40 +123,15 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
     asked_things = {"the " + w.lower() for w in re.findall(r"\b(?:the|a|an|his|her|their|its|our|my|your)\s+([\w'’-]+)", question, re.I)}
     for k, s in enumerate(sentences):
         for m in pattern.finditer(s.text):
-            words = m.group(1).split()
-            start = m.start(1)
-            # "an approaching drone" for what approaches: the thing is the noun the asked act qualifies
-            acting = kind is None and len(words) > 2 and _participle(words[1], asked)
-            if acting:
-                words = words[1:]
-            end = 1
-            while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
-                   and not (end > 1 and asked.intersection(_word_roots(words[end])))):
-                end += 1
-            if end < len(words) and _NOUN_PHRASE.fullmatch(f"the {words[end]}") and f"the {words[end].lower()}" in asked_things:
-                continue  # "the old lamp" for what colour the lamp is: the question's own thing, described
-            while end > 1 and words[end - 1].endswith("ly"):
-                end -= 1  # "at the desk quickly": an adverb is no part of the place
-            last = words[end - 1]
-            if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
-                continue  # "in the very": no noun
-            name = " ".join(words[:end])
-            if acting:  # the noun ends before a word a function word follows ("drone cut through"): a verb
-                following = [*words, *re.findall(r"[\w'’-]+", s.text[m.end(1) :])[:1], ""]
-                end = next((j for j in range(2, end) if following[j + 1].lower() in STOPWORDS), end)
-                start = m.start(1) + m.group(1).index(words[1], m.group(1).index(words[0]) + len(words[0]))
-                name = " ".join(words[1:end])
-            key = _key(name)
-            rest = s.text[start + len(name) :]
-            if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
-                continue  # "the bowels of the earth": the place is what it is part of
-            listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
-            if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
-                continue  # "in a small, cold cell": an adjective of a list, not the place
+            span = _phrase_span(m, s.text, kind is None, asked, asked_things)
+            if span is None:
+                continue
+            start, name = span
             if tied is not None and not _sent_there(s.text, start, tied, _asked_subject(question), before):
                 continue
             if kind == _GEO and not is_place(name):
                 continue  # "to my clerk", "in its festivities": a person or an event, no place
+            key = _key(name)
             if key not in cands and _named_by_head(cands, key, s.passage) is not None:
                 continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
             c = cands.get(key)
@@ -164,6 +139,48 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
                 c = cands[key] = _Cand(key, name, kind, phrase=True)
             c.hits.append((k, start, start + len(name)))
             c.surfaces.append(name)
+
+
+def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str], asked_things: set[str]) -> tuple[int, str] | None:
+    """Where the noun phrase of a match of :func:`_place_phrases`' pattern (group 1) in ``text`` starts, and its words:
+    up to the first function word or a word the question says (``asked``), ending on a noun, not part "of" something;
+    for a thing (``things``), the noun an asked act's participle qualifies ("an approaching drone"); None when it is
+    the question's own thing described (``asked_things``: "the old lamp"), no noun, or an adjective of a list.
+
+    >>> m, part = _PLACE_PHRASE.search("He sat at the desk quickly, then left."), _PLACE_PHRASE.search("in the bowels of it")
+    >>> _phrase_span(m, m.string, False, frozenset(), set()), _phrase_span(part, part.string, False, frozenset(), set())
+    ((10, 'the desk'), None)
+    """
+    words = m.group(1).split()
+    start = m.start(1)
+    acting = things and len(words) > 2 and _participle(words[1], asked)  # "an approaching drone" for what approaches
+    if acting:
+        words = words[1:]
+    end = 1
+    while (end < len(words) and words[end].lower().strip("'’") not in STOPWORDS and words[end] not in _AUXILIARIES
+           and not (end > 1 and asked.intersection(_word_roots(words[end])))):
+        end += 1
+    if end < len(words) and _NOUN_PHRASE.fullmatch(f"the {words[end]}") and f"the {words[end].lower()}" in asked_things:
+        return None  # "the old lamp" for what colour the lamp is: the question's own thing, described
+    while end > 1 and words[end - 1].endswith("ly"):
+        end -= 1  # "at the desk quickly": an adverb is no part of the place
+    last = words[end - 1]
+    if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
+        return None  # "in the very": no noun
+    name = " ".join(words[:end])
+    if acting:  # the noun ends before a word a function word follows ("drone cut through"): a verb
+        following = [*words, *re.findall(r"[\w'’-]+", text[m.end(1) :])[:1], ""]
+        end = next((j for j in range(2, end) if following[j + 1].lower() in STOPWORDS), end)
+        start = m.start(1) + m.group(1).index(words[1], m.group(1).index(words[0]) + len(words[0]))
+        name = " ".join(words[1:end])
+    key = _key(name)
+    rest = text[start + len(name) :]
+    if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
+        return None  # "the bowels of the earth": the place is what it is part of
+    listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
+    if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
+        return None  # "in a small, cold cell": an adjective of a list, not the place
+    return start, name
 
 
 def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:

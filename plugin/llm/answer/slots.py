@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from ..text import STOPWORDS, content_tokens
+from .asked import _SAYING
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
@@ -399,7 +400,7 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
 _PRONOUN_OBJECT = re.compile(r"\b([a-z][\w-]*)\s+(?:them|it)\b")
 
 #: a turn of dialogue that only names a thing ("'Bed-curtains!'"): up to three words and a mark
-_NAMING_TURN = re.compile(r"^[\W_]*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})[!?.]*[\W_]*$")
+_NAMING_TURN = re.compile(r"^[\W_]*([A-Za-z][\w'’-]*(?:\s+[A-Za-z][\w'’-]*){0,2})[\W_]*$")
 
 #: how many sentences before a pronoun the turn naming its thing may be
 TURN_REACH = 4
@@ -422,6 +423,11 @@ def _named_before(question: str, fr: Frame, sentences: Sequence[_Sentence], orde
 
     >>> _named_before(q, frame(q), ss[1:], [1, 0], [0.0, 0.5], 0.15)
     >>> _named_before("What did she pull out?", frame("What did she pull out?"), ss, [2, 0, 1], [0.0, 0.0, 0.5], 0.15)
+
+    A long run of marks after the words is read once (no pair of overlapping repeats):
+
+    >>> _NAMING_TURN.match("'Ah" + "!?" * 6000 + ".x") is None, _NAMING_TURN.match("'Ah" + "!?" * 6000 + "'").group(1)
+    (True, 'Ah')
     """
     verbs = [m.group(1) for m in _PRONOUN_OBJECT.finditer(question) if m.group(1) not in fr.verbs and lemmas(m.group(1), "v")]
     if not verbs:
@@ -673,7 +679,7 @@ def where_place(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     sentence is the best aligned of all and says one of the question's ``names`` (token tuples),
     but not the chosen place (:func:`_outranks`).
     """
-    aside = besides_place(question, sentences, order, scores, least) or where_reply(question, sentences)
+    aside = besides_place(question, sentences, order, scores, least) or where_reply(question, sentences, order, scores, least)
     if aside is not None:
         return aside
     placed = where_answer(question, sentences, order, scores, least)
@@ -716,8 +722,10 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
     False
     >>> _outranks((0, 0, "the fish market"), s, "fish market", [], True, [("mira",)])  # said in it: the same place
     False
+    >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("ent",)])  # a name inside a word ("sent") is not said
+    False
     """
-    if not best or (names and not any(t in s.tokens or t in s.low for name in names for t in name)):
+    if not best or (names and not any(t in s.tokens or re.search(rf"\b{re.escape(t)}\b", s.low) for name in names for t in name)):
         return False
     said = content_tokens(chosen)
     if any(re.search(rf"\b{re.escape(w)}", s.low) for w in said):
@@ -729,59 +737,99 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
     return not (bare and chosen[:1].isupper())
 
 
-#: a where-question the text's dialogue asks ("'Where is he, my love?' said Scrooge.")
-_WHERE_IN_TEXT = re.compile(r"^\W*where\b[^?]*\?", re.I)
-
-#: the verbs of saying, which tell a quoted question from another no better than any verb
-_SPEECH_VERBS = frozenset(_root(w) for w in "say said tell told ask asked reply replied answer answered".split())
+#: a where-question the text's dialogue asks, in quotation marks ("'Where is he, my love?' said Scrooge."; not the
+#: narrator's "Where had the years gone?")
+_WHERE_IN_TEXT = re.compile(r"^\W*[\"“‘'][^\w\"“‘']*where\b[^?]*\?|^[^\w\"“‘']*where\b[^?]*\?\s*[\"”’']", re.I)
 
 
 #: how many sentences before a quoted where-question may say what it asks about (short turns of dialogue)
 CONTEXT_SENTENCES = 4
 
 
-def where_reply(question: str, sentences: Sequence[_Sentence]) -> tuple[int, int, str] | None:
-    """The place a where-question the text's dialogue asks is given in reply: a quoted "Where …?"
-    that, with the :data:`CONTEXT_SENTENCES` before it (a pronoun asks about what they said: "'Is your master
-    at home?' … 'Where is he?'"), says a word of the user's question other than its names and verbs
-    of saying, and the next turn's phrase after a preposition of place ("'He's in the dining-room,
-    sir.'").
+def _where_words(question: str) -> set[str] | None:
+    """The roots of the words after "where" in a question but its names, auxiliaries and verbs of saying
+    (:data:`.asked._SAYING`, by their base form); None for no where-question.
 
-    >>> ss = [_Sentence(0, "'Is your captain aboard?' asked the clerk.", frozenset()), _Sentence(0, "'Where is he, then?'", frozenset()),
-    ...       _Sentence(0, "said the clerk.", frozenset()), _Sentence(0, "'He's in the chart-room, sir, with the mate.'", frozenset())]
-    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", ss)
-    (1, 3, 'the chart-room')
-
-    The text's question must be about what the user's asks:
-
-    >>> where_reply("Where does the boy say the cook is?", ss)
-
-    A name is no word it shares (names are said everywhere):
-
-    >>> where_reply("Where does Captain Hale say the clerk is?", [_Sentence(0, "'Where is he, Captain?'", frozenset()), ss[3]])
+    >>> sorted(_where_words("Where did the boy say his captain went?")), _where_words("Who went?")
+    (['boy', 'captain', 'go'], None)
     """
     m = re.search(r"\bwhere\b(?P<rest>.+)$", question, re.I)
     if m is None:
         return None
-    asked = {_root(w.lower()) for w in re.findall(r"(?<![\w'’-])[a-z][\w'’-]*", m.group("rest"))
-             if w.lower() not in STOPWORDS and w.lower() not in _AUXILIARIES} - _SPEECH_VERBS
-    for k, s in enumerate(sentences):
-        n = k + 1
+    words = [w.lower() for w in re.findall(r"(?<![\w'’-])[a-z][\w'’-]*", m.group("rest"))]
+    return {_root(w) for w in words if w not in STOPWORDS and w not in _AUXILIARIES
+            and not {_root(w), *map(_root, lemmas(w, "v"))} & _SAYING}
+
+
+def _near_aligned(k: int, aligned: dict[int, int]) -> int | None:
+    """The best rank (``aligned``: sentence index → rank) among the sentences of sentence ``k``'s scene (from
+    :data:`SCENE_SENTENCES` before it: short turns of dialogue count one each) to :data:`CONTEXT_SENTENCES` after
+    it (its tag and reply), or None when none is aligned.
+
+    >>> _near_aligned(20, {12: 3, 30: 0}), _near_aligned(20, {5: 0, 25: 1})
+    (3, None)
+    """
+    return min((aligned[j] for j in range(k - SCENE_SENTENCES, k + CONTEXT_SENTENCES + 1) if j in aligned), default=None)
+
+
+def where_reply(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+                least: float) -> tuple[int, int, str] | None:
+    """The place a where-question the text's dialogue asks is given in reply: a quoted "Where …?" near the
+    sentences aligned with the question (the :data:`SLOT_SENTENCES` best in ``order`` covering ``least``, nearest
+    the best first) that, with the :data:`CONTEXT_SENTENCES` before it (a pronoun asks about what they said:
+    "'Is your master at home?' … 'Where is he?'"), says a word of the user's question other than its names
+    and verbs of saying, and the next turn's phrase after a preposition of place ("'He's in the dining-room,
+    sir.'").
+
+    >>> ss = [_Sentence(0, "'Is your captain aboard?' asked the clerk.", frozenset()), _Sentence(0, "'Where is he, then?'", frozenset()),
+    ...       _Sentence(0, "said the clerk.", frozenset()), _Sentence(0, "'He's in the chart-room, sir, with the mate.'", frozenset())]
+    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", ss, [0, 1, 2, 3], [0.5, 0, 0, 0], 0.15)
+    (1, 3, 'the chart-room')
+
+    The text's question must be about what the user's asks, near what aligns with it, and in quotation marks:
+
+    >>> where_reply("Where does the boy say the cook is?", ss, [0, 1, 2, 3], [0.5, 0, 0, 0], 0.15)
+    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", ss, [0, 1, 2, 3], [0.1, 0, 0, 0], 0.15)
+    >>> told = [ss[0], _Sentence(0, "Where was he, then?", frozenset()), ss[3]]
+    >>> where_reply("When the clerk comes aboard, where does the boy say his captain is?", told, [0, 1, 2], [0.5, 0, 0], 0.15)
+
+    A name is no word it shares (names are said everywhere):
+
+    >>> where_reply("Where does Captain Hale say the clerk is?", [_Sentence(0, "'Where is he, Captain?'", frozenset()), ss[3]],
+    ...             [0, 1], [0.5, 0.5], 0.15)
+    """
+    asked = _where_words(question)
+    aligned = {k: r for r, k in enumerate(k for k in order[:SLOT_SENTENCES] if scores[k] >= least)}
+    if not asked or not aligned:
+        return None
+    near = {k: _near_aligned(k, aligned) for k, s in enumerate(sentences) if _WHERE_IN_TEXT.match(s.text)}
+    for k in sorted((k for k, r in near.items() if r is not None), key=lambda k: (near[k], k)):
+        s, n = sentences[k], k + 1
         while n < len(sentences) and _SPEECH_TAG.match(sentences[n].text):
             n += 1  # "'Where is he?' said Scrooge.": the tag of the question, not the reply
-        if not _WHERE_IN_TEXT.match(s.text) or n >= len(sentences) or sentences[n].passage != s.passage:
+        if n >= len(sentences) or sentences[n].passage != s.passage:
             continue
         said = " ".join(t.text for t in sentences[max(0, k - CONTEXT_SENTENCES) : k + 1] if t.passage == s.passage)
         if not asked & {_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", said)}:
             continue
-        toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(sentences[n].text)]
-        low = [t.lower() for t, _ in toks]
-        for j in range(len(low) - 1):
-            if low[j] in _PLACE_PREPS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
-                found = _text(_phrase(toks, low, j + 1, frozenset()))
-                if found and is_place(found):
-                    return k, n, found
-                break
+        found = _reply_place(sentences[n].text)
+        if found is not None:
+            return k, n, found
+    return None
+
+
+def _reply_place(text: str) -> str | None:
+    """The phrase after the first preposition of place and a determiner in a reply, if it is a place.
+
+    >>> _reply_place("'He's in the chart-room, sir.'"), _reply_place("'In a minute,' he said.")
+    ('the chart-room', None)
+    """
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(text)]
+    low = [t.lower() for t, _ in toks]
+    for j in range(len(low) - 1):
+        if low[j] in _PLACE_PREPS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+            found = _text(_phrase(toks, low, j + 1, frozenset()))
+            return found if found and is_place(found) else None
     return None
 
 

@@ -29,9 +29,11 @@ _ONCE_IDIOM_AFTER = re.compile(r"\s+(?:upon|more|again|and\s+for\s+all|(?:he|she
 
 _MONTHS = "January February March April May June July August September October November December"
 
-#: a month's name; "May" opening a wish or a question is the verb ("May it haunt their house", "May I come in?")
+#: a month's name; "May" opening a sentence or clause (after a quote or .!?;:) as a wish or a question is the
+#: verb ("May it haunt their house", "'May I come in?'"), not after a word ("In May the roses bloomed")
+_MAY_VERB = r"(?:it|he|she|they|we|you|I|God|heaven|the|this|that|his|her|their|your|our|all|each|every)\b"
 _MONTH = "(?:" + "|".join(_MONTHS.split()).replace(
-    "May", r"May(?!\s+(?:it|he|she|they|we|you|I|God|heaven|the|this|that|his|her|their|your|our|all|each|every)\b)") + ")"
+    "May", r"(?:(?<=[^\s.!?;:\"“”‘’'(_\[]\s)May|(?<=[^\s.!?;:\"“”‘’'(_\[]\s\s)May|May(?!\s+" + _MAY_VERB + "))") + ")"
 
 _ORDINAL = (r"(?:\d{1,2}(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)"
             r"|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|twentieth|thirtieth)")
@@ -76,7 +78,8 @@ _DEICTIC_KEY = re.compile(r"to (?:day|night|morrow)|today|tonight|tomorrow|yeste
 #: a time said by its name in the calendar (its key): a feast's day, a weekday, a date with its month
 _CALENDAR_KEY = re.compile(r"(?:christmas|new years?|easter|midsummer) (?:eve|day|morning|night|evening)"
                            r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-                           r"|(?:[\w ]+ )?(?:" + _MONTHS.lower().replace(" ", "|") + r")(?: [\w ]+)?")
+                           r"|(?:(?:the )?" + _ORDINAL + r" (?:day )?of |\d{1,2} )(?:" + _MONTHS.lower().replace(" ", "|") + r")(?: \d{4})?"
+                           r"|(?:" + _MONTHS.lower().replace(" ", "|") + r") \d{1,2}(?:st|nd|rd|th)?(?: \d{4})?")
 
 
 def _names_deictic(key: str, other: str) -> bool:
@@ -87,6 +90,13 @@ def _names_deictic(key: str, other: str) -> bool:
     (True, True)
     >>> _names_deictic("to day", "when the bell tolls"), _names_deictic("seven years ago", "christmas eve")
     (False, False)
+
+    A month's name is a date only with its day ("may" and "march" are verbs too):
+
+    >>> _names_deictic("to day", "when he may come"), _names_deictic("to night", "when the march began")
+    (False, False)
+    >>> _names_deictic("to day", "december 24 2007"), _names_deictic("to day", "the first of may")
+    (True, True)
     """
     return _DEICTIC_KEY.fullmatch(key) is not None and _CALENDAR_KEY.fullmatch(other) is not None
 
@@ -203,6 +213,10 @@ def _unheaded(s: _Sentence, a: int) -> tuple[_Sentence, int]:
     return _Sentence(s.passage, text, _roots(text)), a
 
 
+#: the names of a book's parts, which its headings number ("Chapter 2", "BOOK III", "Act I", "STAVE FIVE")
+_BOOK_PARTS = ("part", "book", "volume", "section", "chapter", "act", "scene", "canto", "stave", "episode")
+_PARTS_ALT = "|".join(_BOOK_PARTS)
+
 #: the unit a when-question asks its time in: "What hour …", "At what hour …", "On which day of the
 #: week …", "In what year …", "Which month …", "On what night of the year …" (a day the calendar names;
 #: not "what day", which any time may answer: "to-morrow", "the day after")
@@ -212,7 +226,7 @@ _ASKED_UNIT = re.compile(r"\b(?:what|which)\s+(?:(?P<hour>hour)|(?P<weekday>day\
 #: the words that name the unit in the question: they say what kind of answer, not what happens then
 _UNIT_WORDS = {"hour": ("hour",), "weekday": ("day", "week"), "year": ("year",), "month": ("month",),
                "calendar": ("day", "night", "evening", "morning", "year", "date"),
-               "chapter": ("chapter",), "stave": ("stave",), "canto": ("canto",)}  # and the parts of a book
+               **{part: (part,) for part in _BOOK_PARTS}}  # and the parts of a book
 
 #: a word after a number that makes it a count ("nine years old", "at one time", "1500 soldiers"), so no
 #: hour nor year: any lower-case word but those that go on a sentence past a time ("at two in the
@@ -261,6 +275,8 @@ def _unit_values(text: str, unit: str) -> list[tuple[int, int, str]]:
     >>> [v for _, _, v in _unit_values("The clock struck eleven; at 7:30 p.m. or at midnight, not at one time.", "hour")]
     ['eleven', '7:30 p.m.', 'midnight']
     >>> [v for _, _, v in _unit_values("May it haunt them, he said in May, or May 5.", "month")]
+    ['May', 'May']
+    >>> [v for _, _, v in _unit_values("In May the roses bloomed; in May this year. 'May I come in?' May it rain.", "month")]
     ['May', 'May']
     >>> [v for _, _, v in _unit_values("He would walk there on a Sunday, not on Christmas Day.", "weekday")]
     ['Sunday']
@@ -316,15 +332,16 @@ def _told_on(sentences: Sequence[_Sentence], k: int, own: frozenset[str], b: int
     return TOLD_ON * cover(words)
 
 
-#: "In which chapter …?", "What stave …": the part of the book a question asks for
-_ASKED_PART = re.compile(r"\b(?:which|what)\s+(?P<p>chapter|stave|canto)\b", re.I)
+#: "In which chapter …?", "What act …": the part of the book a question asks for
+_ASKED_PART = re.compile(r"\b(?:which|what)\s+(?P<p>" + _PARTS_ALT + r")\b", re.I)
 
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
 #: a part's heading: "## Chapter 2", a line opening "Chapter 2", or in capitals "STAVE FIVE", "CHAPTER IV"
-_PART_HEADING = re.compile(r"(?:(?:^|\n)[ \t]*(?:#+[ \t]*)?|#+[ \t]*)(?P<p>[Cc]hapter|[Ss]tave|[Cc]anto)[ \t]+"
+_PART_HEADING = re.compile(r"(?:(?:^|\n)[ \t]*(?:#+[ \t]*)?|#+[ \t]*)(?P<p>"
+                           + "|".join(f"[{p[0].upper()}{p[0]}]{p[1:]}" for p in _BOOK_PARTS) + r")[ \t]+"
                            r"(?P<n>\d+|[IVXLC]+\b|[A-Za-z]+)"
-                           r"|(?<![\w'’])(?P<P>CHAPTER|STAVE|CANTO)\s+(?P<N>\d+|[IVXLC]+|[A-Z]+)\b")
+                           r"|(?<![\w'’])(?P<P>" + _PARTS_ALT.upper() + r")\s+(?P<N>\d+|[IVXLC]+|[A-Z]+)\b")
 
 
 def _part_number(word: str) -> int | None:
@@ -357,6 +374,8 @@ def _part_of(before: str, after: str, part: str) -> str | None:
     'Stave 5'
     >>> _part_of("He read chapter and verse.", "in the first chapter", "chapter") is None
     True
+    >>> _part_of("ACT III SCENE 2 A heath.", "", "scene"), _part_of("## Book 2 They rode.", "", "book")
+    ('Scene 2', 'Book 2')
     """
     def numbered(m: re.Match[str]) -> int | None:
         kind = (m.group("p") or m.group("P")).lower()
@@ -370,10 +389,12 @@ def _part_of(before: str, after: str, part: str) -> str | None:
 
 
 def asked_part(question: str) -> str | None:
-    """The part of the book a question asks for ("chapter", "stave", "canto"), or None.
+    """The part of the book a question asks for (one of :data:`_BOOK_PARTS`: "chapter", "act", "book"), or None.
 
     >>> asked_part("In which chapter does Cruz check the gear?"), asked_part("In which room does Cruz check the gear?")
     ('chapter', None)
+    >>> asked_part("In which act does the king die?"), asked_part("In what book is the war told?")
+    ('act', 'book')
     """
     m = _ASKED_PART.search(question)
     return m.group("p").lower() if m else None
@@ -486,23 +507,44 @@ def event_answer(question: str, sentences: Sequence[_Sentence], cover: Callable[
 SECTION_BACK = 8
 
 #: a heading before a text: words in capitals, then a word in lower case ahead ("PREFACE I have endeavoured",
-#: "CHARACTERS Bob Cratchit", "STAVE FIVE THE END OF IT Yes!"), or a markdown heading
-_HEADING = re.compile(r"(?:^|(?<=\s))(?:#+\s|[A-Z][A-Z'’-]{2,}(?:\s+[A-Z][A-Z'’-]*)*\s+(?=\S*?[a-z]))")
+#: "CHARACTERS Bob Cratchit", "STAVE FIVE THE END OF IT Yes!"), or a markdown heading ("## Chapter 2");
+#: read token by token, so a long run of capitals (a licence's block) costs its length, not its square
+_CAPS_WORD = re.compile(r"[A-Z][A-Z'’-]*")
 
 
 def _heading_start(text: str) -> int | None:
-    """Where the last heading in a sentence (:data:`_HEADING`; "[Illustration]" marks no words) starts,
+    """Where the last heading in a sentence (a run of words in capitals, the first of three letters or more,
+    before a word with a lower-case letter; or a markdown "#"; "[Illustration]" marks no words) starts,
     or None: the front matter in capitals runs into the section it heads.
 
     >>> [_heading_start(t) for t in ("PREFACE I have endeavoured.", "_ CHARACTERS Bob Cratchit, clerk.", "## Chapter 2 Sam sat.")]
     [0, 2, 0]
-    >>> _heading_start("PRINTED IN BRITAIN PREFACE I have it.")
-    0
+    >>> _heading_start("PRINTED IN BRITAIN PREFACE I have it."), _heading_start("## CHAPTER TWO Sam sat.")
+    (0, 3)
     >>> [_heading_start(t) for t in ("Bob sat.", "I am here.", "'EH?' returned the boy.", "OK then.", "his name, EBENEZER SCROOGE.")]
     [None, None, None, None, None]
+
+    A run of thousands of words in capitals is read once (a licence's block):
+
+    >>> _heading_start(" ".join(["LICENSE"] * 4000) + " of it."), _heading_start("his " + " ".join(["TERMS"] * 4000) + ".")
+    (0, None)
     """
-    found = list(_HEADING.finditer(re.sub(r"\[[^\]]*\]", lambda m: " " * len(m.group(0)), text)))
-    return found[-1].start() if found else None
+    plain = re.sub(r"\[[^\]]*\]", lambda m: " " * len(m.group(0)), text)
+    tokens = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"\S+", plain)]
+    last, i = None, 0
+    while i < len(tokens):
+        start, end, word = tokens[i]
+        if word.strip("#") == "" and end < len(plain):  # "## " opens a markdown heading
+            last, i = start, i + 1
+            continue
+        j = i
+        while j < len(tokens) and _CAPS_WORD.fullmatch(tokens[j][2]):
+            j += 1  # the run of words in capitals from here
+        first = next((k for k in range(i, j) if len(tokens[k][2]) >= 3), None)
+        if first is not None and j < len(tokens) and re.search("[a-z]", tokens[j][2]):
+            last = tokens[first][0]
+        i = max(j, i + 1)
+    return last
 
 
 def _section_told(sentences: Sequence[_Sentence], k: int, b: int, cover: Callable[[set[str]], float]) -> float:
