@@ -12,7 +12,9 @@ estimate of how the modes do on questions nobody has seen, read only when named
 tuned on in stop 23. ``bench/answers-sealed2.jsonl`` (``"split": "sealed2"``, 78 questions, 8 of
 them unanswerable) was written in stop 23 from the texts alone by someone who saw no code and no
 earlier set, measured on the first and last commit of that stop, and committed as tuning data in
-stop 24 (figures in the closing notes). Accuracy
+stop 24 (figures in the closing notes). ``bench/answers-probe.jsonl`` (``"split": "probe"``, 44
+questions, 28 of them unanswerable: things the texts name, asked about what they never state) was
+written in stop 25 to test the answerability rules, before they changed; it is tuning data. Accuracy
 is printed per split. A first line is right when it names one of the aliases (case-insensitive) —
 or, for an unanswerable question, when it says the data does not answer. Every mode runs the offline engine over a store
 loaded once per dataset (in memory, or kept under ``--cache``).
