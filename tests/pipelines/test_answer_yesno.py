@@ -42,6 +42,10 @@ def test_a_contrary_word_denies_the_predicate():
     # must not fire: a denied contrary affirms, and the word itself affirms
     assert _first(question, "When Mira arrived, the doors of the tower were not open.").startswith("Yes: When Mira")
     assert _first(question, "When Mira arrived, the doors of the tower were shut.").startswith("Yes: When Mira")
+    # "ajar" is the contrary of "shut" even when an adverb follows the word asked
+    tight = "Were the doors of the tower shut tight when Mira arrived?"
+    assert _first(tight, "When Mira arrived, the doors of the tower stood ajar.").startswith("No: When Mira")
+    assert _first(tight, "When Mira arrived, the doors of the tower were shut tight.").startswith("Yes: When Mira")
 
 
 def test_a_quotation_over_two_sentences_is_one_statement():
@@ -80,13 +84,6 @@ def test_a_yes_no_question_after_an_opening_adjunct_is_answered_yes_or_no():
                   'Edgar looked up. "I agree, Mira. The lamp is broken," he said.').startswith('Yes: "I agree, Mira.')
     # must not fire: a wh-question after an opening phrase still asks its wh-word
     assert not _first("After Mira left, who locked the door of the tower?", "Edgar locked the door of the tower.").startswith(("Yes", "No"))
-
-
-def test_ajar_is_the_contrary_of_shut_even_when_an_adverb_follows():
-    question = "Were the doors of the tower shut tight when Mira arrived?"
-    assert _first(question, "When Mira arrived, the doors of the tower stood ajar.").startswith("No: When Mira")
-    # must not fire: the doors said to be shut tight
-    assert _first(question, "When Mira arrived, the doors of the tower were shut tight.").startswith("Yes: When Mira")
 
 
 def test_a_pronoun_opening_the_next_sentence_says_the_subject_the_sentence_before_names():
