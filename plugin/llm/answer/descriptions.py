@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..text import STOPWORDS
-from .evidence import _tied
+from .evidence import _tied, decayed_weight
 from .question import _as_who, _Question
 from .records import _Cand
 from .words import _AUXILIARIES, _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentence
@@ -281,7 +281,7 @@ def _best_window(s: _Sentence, q: _Question) -> int:
             for r in roots[j]:
                 if r in q.weight:
                     distance[r] = min(distance.get(r, WINDOW + 1), abs(i - j))
-        score = sum(q.weight[t] / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
+        score = sum(decayed_weight(q.weight[t], d) for t, d in distance.items())
         if score > best:
             best, at = score, starts[i]
     return at

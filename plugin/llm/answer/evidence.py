@@ -149,6 +149,16 @@ def _names_the(text: str, a: int, b: int, noun: str) -> bool:
     return m is not None and _root(m.group("n").lower()) == noun
 
 
+def decayed_weight(weight: float, distance: int) -> float:
+    """A term's ``weight`` at ``distance`` words from what it describes: whole beside it, half of it
+    four words away.
+
+    >>> decayed_weight(1.0, 1), decayed_weight(1.0, 4)
+    (1.0, 0.5)
+    """
+    return weight / (1.0 + max(0, distance - 1) / 3.0)
+
+
 def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[str], own: frozenset[str] = frozenset(),
           says: frozenset[str] = frozenset()) -> float:
     """How well a mention at ``s.text[a:b]`` is supported: the question's descriptive terms in
@@ -175,7 +185,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     # the names the question uses count near the candidate too, at half a descriptive term's
     # weight ("Dick Wilkins and young Scrooge, as apprentices" for "Scrooge's fellow apprentice")
     named_weight = 0.5 * len(q.named)
-    decayed = sum(q.weight.get(t, 0.5) / (1.0 + max(0, d - 1) / 3.0) for t, d in distance.items())
+    decayed = sum(decayed_weight(q.weight.get(t, 0.5), d) for t, d in distance.items())
     window = decayed / (q.desc_total + named_weight) if q.desc_total else 1.0
     described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
     link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0

@@ -205,9 +205,17 @@ class _Asked:
         return [self.score(s) for s in self.sentences]
 
     def ranked(self, pool: Sequence[int] | None = None) -> list[int]:
-        """The indices of the sentences (of ``pool``: all when None), best first."""
-        idx = range(len(self.sentences)) if pool is None else pool
-        return sorted(idx, key=lambda k: (-self.scores[k], self.sentences[k].passage, k))
+        """The indices of the sentences (of ``pool``: all when None, sorted once), best first."""
+        if pool is None:
+            return list(self._order)
+        return sorted(pool, key=self._rank_key)
+
+    def _rank_key(self, k: int) -> tuple[float, int, int]:
+        return -self.scores[k], self.sentences[k].passage, k
+
+    @functools.cached_property
+    def _order(self) -> tuple[int, ...]:
+        return tuple(sorted(range(len(self.sentences)), key=self._rank_key))
 
     @functools.cached_property
     def kind(self) -> str | None:
@@ -304,9 +312,8 @@ def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
 
 
 def _sentence_of_kind(a: _Asked, cite: _Citations) -> _Answer:
-    """The best-aligned sentence (:func:`_sentence_answer`; for a what-question, of those speaking of whom it
-    names, :func:`_of_named`, and saying what a preposition it asks "in" stands before, :func:`_slot`); no answer
-    when a "What NOUN …?" question's sentence says no kind of NOUN, nor the noun itself."""
+    """The best-aligned sentence (:func:`_sentence_answer`); for a question asking "in" what, one saying what
+    that preposition stands before (:func:`_slot`)."""
     slot = _slot(a.question) if a.qt.kind in _WHAT else None  # "In which state …?": "in" what the answer says
     return _sentence_answer(a.question, a.qt, a.q, a.sentences, a.ranked(), a.score, cite, slot)
 

@@ -391,8 +391,7 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
     """
     pool = [k for k in order if scores[k] >= least]
     anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
-    more = [k for k in pool[SLOT_SENTENCES:] if anchors and any(
-        says_act(w, a) for w in re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text.lower()) for a in anchors)]
+    more = [k for k in pool[SLOT_SENTENCES:] if anchors and _same_question(sentences[k].text, anchors)]
     return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
 
 

@@ -59,6 +59,7 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
 _LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b)", re.I)
 
 
+@functools.lru_cache(maxsize=256)
 def _main(question: str) -> str:
     """A yes-no question without its opening adjunct (:data:`_LEADING`), from its auxiliary on.
 
@@ -292,6 +293,7 @@ NOMINAL = 0.5
 _REFERRING = re.compile(r"(?:^|\s)(?:the|a|an|his|her|their|its|this|that|whose|[\w-]+['’]s?)\s+(?:[\w-]+\s+){0,2}$", re.I)
 
 
+@functools.lru_cache(maxsize=256)
 def _verb(question: str) -> str | None:
     """The root of the verb of a question asked with do ("Did Tiny Tim die …?" → die); None for other questions.
 
