@@ -14,7 +14,10 @@ them unanswerable) was written in stop 23 from the texts alone by someone who sa
 earlier set, measured on the first and last commit of that stop, and committed as tuning data in
 stop 24 (figures in the closing notes). ``bench/answers-probe.jsonl`` (``"split": "probe"``, 44
 questions, 28 of them unanswerable: things the texts name, asked about what they never state) was
-written in stop 25 to test the answerability rules, before they changed; it is tuning data. Accuracy
+written in stop 25 to test the answerability rules, before they changed; it is tuning data.
+``bench/answers-dev5.jsonl`` (``"split": "dev5"``, 27 questions) was written in stop 26 from the texts alone by
+two writers, beside a check set kept outside the repository (split ``check5``): a question whose split starts
+with ``check`` is counted but never printed, so a check set can gate a change without being tuned on. Accuracy
 is printed per split. A first line is right when it names one of the aliases (case-insensitive) —
 or, for an unanswerable question, when it says the data does not answer. Every mode runs the offline engine over a store
 loaded once per dataset (in memory, or kept under ``--cache``).
