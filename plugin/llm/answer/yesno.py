@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from .lexicon import lemmas
-from .question import _TITLES, _Question
+from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
 
 #: the words that deny what follows them in their clause
@@ -56,7 +56,7 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
 
 #: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
 #: "In the first briefing, does …?"): an adjunct
-_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b)", re.I)
+_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=" + _AUX_OPENING + ")", re.I)
 
 
 @functools.lru_cache(maxsize=256)
