@@ -220,11 +220,12 @@ _NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z
 _PRONOUNS = frozenset("he she they him her them his their hers it its".split())
 
 
-def _names(question: str) -> list[tuple[str, ...]]:
+@functools.lru_cache(maxsize=256)
+def _names(question: str) -> tuple[tuple[str, ...], ...]:
     """The names a question uses, each as its words' roots (titles left out), those in its adjuncts not.
 
     >>> _names("Does the Ghost of Christmas Present grow older during his night with Scrooge?")
-    [('ghost', 'christma', 'present')]
+    (('ghost', 'christma', 'present'),)
     """
     adj = _adjuncts(question)
     out = []
@@ -233,7 +234,7 @@ def _names(question: str) -> list[tuple[str, ...]]:
                       for r in _word_roots(w))
         if roots and not set(roots) <= adj:
             out.append(roots)
-    return out
+    return tuple(out)
 
 
 def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str]) -> float:
