@@ -26,8 +26,10 @@ from .words import _AUXILIARIES, _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentenc
 _DESCRIBED = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+(?:the|an?)\s+(?P<np>(?:[\w'’-]+,?\s+){1,5}?)(?P<rel>who|that|whose)\s+"
                         r"(?P<clause>.+?)[\s?.!]*$", re.I)
 
-#: adverbs that may stand before a clause's verb ("who later married", "who then ran")
-_ADVERBS = frozenset("also later then once still never finally soon first just only always often".split())
+#: adverbs that may stand before a clause's verb ("who later married", "who then ran") or a noun phrase
+#: (:mod:`.doers`: "then the clerk")
+_ADVERBS = frozenset("also later then once still never finally soon first just only always often now at last again "
+                     "ever already presently suddenly quickly slowly long ago".split())
 
 #: how many nameless sentences after one naming a candidate still tell of it (the scene goes on about it)
 SCENE_SENTENCES = 2

@@ -34,6 +34,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from .descriptions import _ADVERBS as _ADVERB
 from .lexicon import is_a, lemmas, says_act
 from .sentence import _HEADER
 from .slots import _OPENERS
@@ -50,9 +51,8 @@ NEAR_BEST = 0.8
 #: how many of the best-aligned sentences are read for the asked act
 READ = 5
 
+#: not :data:`.slots._TOKEN`: an abbreviation keeps its dot ("Mr. Fezziwig" is one phrase) and every mark is a token
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
-_ADVERB = frozenset("also then still never just only once first now soon finally at last again ever already "
-                    "presently suddenly quickly slowly long ago".split())
 #: the words that open a noun phrase (:data:`.slots._OPENERS`, and number words past three)
 _DETERMINERS = _OPENERS | frozenset("four five several".split())
 _RELATIVE = frozenset({"who", "that", "which"})

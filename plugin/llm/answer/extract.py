@@ -296,7 +296,7 @@ def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
     is the clerk, not what he warms himself at) from passages that name whom the question names, written in
     lower case; None when there is none."""
     question, q = a.question, a.q
-    if a.filled is not None or a.qt.wants_name or not q.rest or not (_thing_head(question) or _stranded(question) or a.kind):
+    if a.filled is not None or a.qt.wants_name or not q.rest or not (_thing_head(question, a.qt) or _stranded(question) or a.kind):
         return None
     named = _named_answer(question, dataclasses.replace(a.qt, wants_name=True), q, a.sentences, a.passages, _Citations(a.passages),
                           not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())

@@ -249,12 +249,13 @@ class _Question:
     def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = (),
                  kinds: dict[str, str | None] | None = None):
         kinds = kinds or {}
-        self.tokens = list(dict.fromkeys(_root(t) for t in content_tokens(question)))
+        content = content_tokens(question)
+        self.tokens = list(dict.fromkeys(_root(t) for t in content))
         # "What is the name of the operation at Dulce?": the answer may be made of the question's words
         self.asks_name = re.search(r"\b(?:name|names|called|title)\b", question, re.I) is not None
         #: the entity types of the names the question uses (a person's name inside a firm's is not the firm)
         self.kinds: dict[tuple[str, ...], set[str | None]] = {}
-        asked = set(content_tokens(question))
+        asked = set(content)
         folded = " " + " ".join(tokenize(question)) + " "
         named: set[str] = set()
         self.names: set[tuple[str, ...]] = set()

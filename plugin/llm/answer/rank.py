@@ -555,10 +555,18 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     (:func:`_states_age`) in a sentence naming whom the question asks about. Best first."""
     values, unit = _span_values(question, qt, sentences)
     q = _without_unit(q, unit)
+    found = _spans_found(question, qt, q, sentences, passages, values, unit)
+    return _spans_ranked(found, [" ".join(p.text.split()).lower() for p in passages], q, qt)
+
+
+def _spans_found(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], passages: Sequence[Passage],
+                 values: Sequence[Sequence[tuple[int, int, str]]], unit: str | None
+                 ) -> dict[str, tuple[dict[int, float], list[tuple[float, str]]]]:
+    """Each value :func:`_span_candidates` weighs (by its key): its support per passage (how well the words
+    around it match the question, see there) and each of its spans as said with that support."""
     counted = _counted(question) if qt.kind == "how-many" else frozenset()
     asked = " ".join(tokenize(question))
     passage_tokens = [_roots(p.text) for p in passages]
-    keys = [" ".join(p.text.split()).lower() for p in passages]
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}
     age = qt.kind == "how-many" and _asks_age(question)
@@ -591,6 +599,13 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
             shown.append((near, _counted_span(s, a, b, counted) if qt.kind == "how-many" else _ARTICLES.sub("", value)))
     if qt.kind == "when":
         _narrowed(found, said_at, sentences)
+    return found
+
+
+def _spans_ranked(found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]], keys: Sequence[str],
+                  q: _Question, qt: QuestionType) -> list[Candidate]:
+    """The values :func:`_spans_found` found as candidates (``keys``: each passage's text, folded), each
+    supported by the passages where it is said at least half as well as at best; best first."""
     out = []
     for per, shown in found.values():
         top = max(per.values())

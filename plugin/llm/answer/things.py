@@ -7,7 +7,7 @@ import re
 
 from ..text import STOPWORDS
 from .lexicon import asked_noun
-from .question import _HEAD_TYPES, classify
+from .question import _HEAD_TYPES, QuestionType, classify
 from .words import _AUXILIARIES, _root
 
 #: a determiner and up to three lower-case words anywhere ("a small drone", "the word")
@@ -29,7 +29,7 @@ def _stranded(question: str) -> str | None:
     return m.group("p").lower() if m else None
 
 
-def _thing_head(question: str) -> str | None:
+def _thing_head(question: str, qt: QuestionType | None = None) -> str | None:
     """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
     hovered …?" → creature); None for "What does …", "What is …" and a typed head ("which company").
 
@@ -44,6 +44,6 @@ def _thing_head(question: str) -> str | None:
     w = w.lower()
     if w in _AUXILIARIES or w in STOPWORDS or w in _HEAD_TYPES or w.rstrip("s") in _HEAD_TYPES:
         return None
-    if classify(question).kind not in ("what", "which"):
+    if (qt or classify(question)).kind not in ("what", "which"):  # the caller's parse when it has one
         return None
     return _root(w)

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from .lexicon import lemmas
-from .question import _TITLES, _Question
+from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
 
 #: the words that deny what follows them in their clause
@@ -56,7 +56,7 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
 
 #: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
 #: "In the first briefing, does …?"): an adjunct
-_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b)", re.I)
+_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=" + _AUX_OPENING + ")", re.I)
 
 
 @functools.lru_cache(maxsize=256)
@@ -220,11 +220,12 @@ _NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z
 _PRONOUNS = frozenset("he she they him her them his their hers it its".split())
 
 
-def _names(question: str) -> list[tuple[str, ...]]:
+@functools.lru_cache(maxsize=256)
+def _names(question: str) -> tuple[tuple[str, ...], ...]:
     """The names a question uses, each as its words' roots (titles left out), those in its adjuncts not.
 
     >>> _names("Does the Ghost of Christmas Present grow older during his night with Scrooge?")
-    [('ghost', 'christma', 'present')]
+    (('ghost', 'christma', 'present'),)
     """
     adj = _adjuncts(question)
     out = []
@@ -233,7 +234,7 @@ def _names(question: str) -> list[tuple[str, ...]]:
                       for r in _word_roots(w))
         if roots and not set(roots) <= adj:
             out.append(roots)
-    return out
+    return tuple(out)
 
 
 def _linked(names: Sequence[tuple[str, ...]], tokens: frozenset[str] | set[str]) -> float:
