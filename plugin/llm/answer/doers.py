@@ -345,6 +345,10 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         b -= 1 + (b > 0 and toks[b - 1] == ",")
     if b < 0 or not toks[b][:1].isalpha():
         return []
+    if toks[b].lower() == "and":  # "Fred showed kindness and offered help": the subject of the clause "and" goes on
+        b = _clause_subject(toks, b)
+        if b < 0:
+            return []
     if toks[b].lower() in _PRONOUNS:
         if _quoted(toks, b):  # '"They will ward it off," X said': the speaker's word, not the narrator's
             return []
@@ -357,6 +361,39 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         if is_person(named) and named[:1].isupper():
             return [named]
     return [phrase] if is_person(phrase) else []
+
+
+def _clause_subject(toks: Sequence[str], b: int) -> int:
+    """The index of the last word of the subject of the clause a verb after ``toks[b]`` ("and") goes on: the
+    noun phrase (or pronoun) opening that clause — after the last clause mark (";", ":", a closing quotation)
+    before ``b``, past an opening adverb and its comma —, when a verb of its own follows it before "and"; -1
+    when there is none.
+
+    >>> toks = _tokens("Mr. Scrooge's nephew showed kindness and offered help")
+    >>> toks[_clause_subject(toks, 6)], _clause_subject(_tokens("the guests and offered"), 2)
+    ('nephew', -1)
+    >>> _clause_subject(_tokens("This community centers around the Cratchit family's dinner, with sauce and mashed potatoes"), 13)
+    -1
+    >>> toks = _tokens("Later, she laid the cloth and sweetened the sauce")
+    >>> toks[_clause_subject(toks, 6)]
+    'she'
+    """
+    start = max((c + 1 for c in range(b) if toks[c] in (";", ":", "”") or (toks[c] == '"' and _quoted(toks, c))), default=0)
+    start += _opener(toks[start:b])
+    if start >= b:
+        return -1
+    if toks[start].lower() in _PRONOUNS:
+        end = start + 1
+    else:
+        phrase, end = _np_forward(toks, start)
+        if not phrase:
+            return -1
+    v = end
+    while v < b and toks[v].lower() in _ADVERB | _AUX:
+        v += 1
+    if v >= b or not (toks[v].islower() and lemmas(toks[v], "v")) or re.search(r"['’]s?$", toks[end - 1]):
+        return -1  # "the guests and offered": no verb right after the phrase; "the family's … and mashed": a possessor
+    return end - 1
 
 
 def _objects(toks: Sequence[str], i: int) -> list[str]:
