@@ -32,8 +32,10 @@ _DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowher
                      "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
                      "deny denied denies denying".split())
 
-#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it
-YES_NO_COVERAGE = 0.5
+#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it:
+#: low, because nearly every yes-no question asked of a text is answerable (a decline is then always wrong), and a
+#: sentence that speaks of the question's names while paraphrasing its predicate ("went to church") still answers it
+YES_NO_COVERAGE = 0.3
 
 #: the weight of an adjunct term (a manner adverb, a hedge, a time) against a term of the predication
 ADJUNCT = 0.25
