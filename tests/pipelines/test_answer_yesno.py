@@ -117,3 +117,20 @@ def test_a_sentence_stating_the_predication_without_the_question_s_adjuncts_and_
     assert _first(question, "Edgar woke early. He went to church, and walked about the streets.").startswith("Yes: He went to church")
     # must not fire: a sentence that says none of the predication (only the name) still answers nothing
     assert _first(question, "Edgar slept in the morning.").startswith("The data does not answer")
+
+
+def test_a_sentence_that_never_says_the_act_asked_answers_no():
+    # the best sentence speaks of the names and the setting but never says the act: it did not happen there
+    question = "Does the hound attack Edgar at the harbour?"
+    assert _first(question, "The hound met Edgar at the harbour, sniffing the air.").startswith("No: The hound met")
+    # must not fire: the act said, or a verb WordNet has as the same act ("assaulted")
+    assert _first(question, "The hound attacked Edgar at the harbour.").startswith("Yes: The hound attacked")
+    assert _first(question, "The hound assaulted Edgar at the harbour.").startswith("Yes: The hound assaulted")
+
+
+def test_a_light_verb_s_act_is_said_by_what_it_is_done_with():
+    # "give", "go", "take" say little alone: the sentence must say what is given ("money")
+    question = "Did Edgar give Mira any money for the lamp?"
+    assert _first(question, "Edgar met Mira to talk about the lamp.").startswith("No: Edgar met")
+    # must not fire: the thing given said, in other words for the act ("handed")
+    assert _first(question, "Edgar handed Mira the money for the lamp.").startswith("Yes: Edgar handed")
