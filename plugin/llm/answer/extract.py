@@ -71,8 +71,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
    "Yes" or "No" and the sentence that best states its predication (:mod:`.yesno`: its adjuncts —
    "visibly", "at night" — weigh little, a quotation over several sentences is one statement, a
    supposition weighs less): "No" when the focus of the question stands after a denial in its clause
-   or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`), and no answer when the
-   sentence states less than :data:`YES_NO_COVERAGE`.
+   or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`) or when it never says the act a
+   do-question asks (:func:`.yesno.says_verb`), and no answer when the sentence states less than :data:`YES_NO_COVERAGE`.
 
 The answer paths, tried in this order (:func:`_answer`, one small function each): "In which chapter …?" by
 the part of the book its best-aligned sentence stands in (:func:`.times.part_answer`); a what-question by

@@ -11,7 +11,8 @@ must reach: the thing an existential question asks about ("Is there a sword …?
 of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
 (:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
 its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
-"locked") that no denial reverses (:func:`denies`).
+"locked") that no denial reverses (:func:`denies`); and a sentence that never says the act a do-question
+asks (:func:`says_verb`) does not state that it happened: "No".
 """
 
 from __future__ import annotations
