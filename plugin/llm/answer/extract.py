@@ -71,8 +71,8 @@ evidence supports it. The algorithm, deterministic and question-independent:
    "Yes" or "No" and the sentence that best states its predication (:mod:`.yesno`: its adjuncts —
    "visibly", "at night" — weigh little, a quotation over several sentences is one statement, a
    supposition weighs less): "No" when the focus of the question stands after a denial in its clause
-   or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`), and no answer when the
-   sentence states less than :data:`YES_NO_COVERAGE`.
+   or a contrary word says it ("open" for "shut"; :func:`.yesno.denies`) or when it never says the act a
+   do-question asks (:func:`.yesno.says_verb`), and no answer when the sentence states less than :data:`YES_NO_COVERAGE`.
 
 The answer paths, tried in this order (:func:`_answer`, one small function each): "In which chapter …?" by
 the part of the book its best-aligned sentence stands in (:func:`.times.part_answer`); a what-question by
@@ -119,7 +119,7 @@ from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
 from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
 from .words import _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
-from .yesno import YES_NO_COVERAGE, denies, statement_score, with_quotations
+from .yesno import YES_NO_COVERAGE, denies, says_verb, statement_score, with_quotations
 
 #: the least summed support a named answer needs (one passage covering the question fully gives 1)
 MIN_SUPPORT = 0.03
@@ -480,7 +480,7 @@ def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: S
                      for k in order[1:4] if q.coverage(sentences[k].tokens) > 0)
     body = _HEADER.sub("", s.text.rstrip())
     if qt.kind == "yes-no":
-        body = ("No" if denies(s.text, question, q) else "Yes") + ": " + body
+        body = ("No" if denies(s.text, question, q) or not says_verb(s.text, question) else "Yes") + ": " + body
     marks = cite([s.passage])
     first = body if not marks else (body[:-1] + f" {marks}" + body[-1] if body[-1] in ".!?" else f"{body} {marks}")
     return first, chosen, rejected

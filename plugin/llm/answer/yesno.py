@@ -11,7 +11,8 @@ must reach: the thing an existential question asks about ("Is there a sword …?
 of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
 (:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
 its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
-"locked") that no denial reverses (:func:`denies`).
+"locked") that no denial reverses (:func:`denies`); and a sentence that never says the act a do-question
+asks (:func:`says_verb`) does not state that it happened: "No".
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .lexicon import lemmas
+from .lexicon import ACT_SENSES, _senses, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
 
@@ -32,8 +33,10 @@ _DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowher
                      "refuse refused refuses refusing fail failed fails failing decline declined declines declining "
                      "deny denied denies denying".split())
 
-#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it
-YES_NO_COVERAGE = 0.5
+#: the least share of a yes-no question's terms (:func:`statement_score`) its best evidence sentence must state to answer it:
+#: low, because nearly every yes-no question asked of a text is answerable (a decline is then always wrong), and a
+#: sentence that speaks of the question's names while paraphrasing its predicate ("went to church") still answers it
+YES_NO_COVERAGE = 0.3
 
 #: the weight of an adjunct term (a manner adverb, a hedge, a time) against a term of the predication
 ADJUNCT = 0.25
@@ -301,12 +304,80 @@ def _verb(question: str) -> str | None:
     >>> _verb("Did Tiny Tim die in the end?"), _verb("After he left, did the man speak?"), _verb("Was Tim ill?")
     ('die', 'speak', None)
     """
+    word = _verb_word(question)
+    return _root(word) if word else None
+
+
+@functools.lru_cache(maxsize=256)
+def _verb_word(question: str) -> str | None:
+    """The verb of a question asked with do, as written, after its subject's name and a manner adverb ("Did Scrooge
+    give …?" → give); None for other questions.
+
+    >>> _verb_word("Does the Ghost of Christmas Present visibly grow older?"), _verb_word("Did the man speak?")
+    ('grow', 'speak')
+    """
     main = _main(question)
     m = _SUBJECT.match(main)
     if m is None or not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
         return None
-    after = re.match(r"\s+([a-z][\w-]*)", main[m.end():])
-    return _root(after.group(1)) if after else None
+    rest = re.sub(r"^(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*", "", main[m.end():])  # the rest of a name ("of Christmas Present")
+    after = re.match(r"(?:\s+[a-z]+ly(?=\s))?\s+([a-z][\w-]*)", rest)
+    return after.group(1) if after else None
+
+
+def says_verb(text: str, question: str) -> bool:
+    """Whether a sentence says the verb of a question asked with do — a form of it, a verb WordNet puts in one
+    synset with it (:func:`.lexicon.says_act`: "seized" for "grab") or its contrary ("refused" for "accept"); true
+    for a question of another form. A sentence about the question's names that never says the act asked does not
+    state that it happened.
+
+    >>> says_verb("He went to church.", "Did Edgar go to church?"), says_verb("Edgar seized the rope.", "Did Edgar grab the rope?")
+    (True, True)
+    >>> says_verb("Edgar met two men collecting for the poor.", "Did Edgar give money to the poor?")
+    False
+    >>> says_verb("The men were poor.", "Were the men poor?")  # no verb asked: nothing to say
+    True
+    """
+    verb = _verb_word(question)
+    if verb is None:
+        return True
+    if _light(verb):  # "give money", "take an elevator", "go to his house": what it is done with says the act
+        said = _roots(text)
+        return all(t in said for t in _done_with(question, verb))
+    root = _root(verb)
+    return any(root in _word_roots(w) or root in _contrary(w.lower()) or says_act(w.lower(), verb)
+               for w in re.findall(r"[A-Za-z][a-z-]+", text))
+
+
+def _light(verb: str) -> bool:
+    """Whether a verb has so many senses (more than :data:`.lexicon.ACT_SENSES`) that it says little alone: "give",
+    "take", "go" — the text says the act in other words ("visits his house", "the descent via elevator").
+
+    >>> _light("give"), _light("take"), _light("attack"), _light("harm")
+    (True, True, False, False)
+    """
+    return max((len(v) for v in _senses(verb, "v").values()), default=0) > ACT_SENSES
+
+
+#: the words that end the phrase a light verb acts on
+_PHRASE_BREAK = re.compile(r"\b(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|"
+                           r"towards|across|around|during|throughout|that|who|which|while|when|whenever|until|after|before|and|or)\b|[,;?.!]")
+
+
+def _done_with(question: str, verb: str) -> frozenset[str]:
+    """The roots of the first phrase after a light verb that has content words in lower case (its object, else the
+    object of the preposition after it): "give the poor any money" → poor, money; "go to his house" → house.
+
+    >>> sorted(_done_with("Did he give the poor any money for the ball?", "give")), sorted(_done_with("Did he go to his house?", "go"))
+    (['money', 'poor'], ['hous'])
+    """
+    at = re.search(r"\b" + re.escape(verb) + r"\b", question)
+    rest = question[at.end():] if at else ""
+    for phrase in _PHRASE_BREAK.split(rest):
+        roots = _roots(" ".join(w for w in phrase.split() if w.islower()))  # a name there is the question's, linked apart
+        if roots:
+            return roots
+    return frozenset()
 
 
 def _nominal(s: _Sentence, verb: str) -> bool:
