@@ -365,15 +365,59 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
     kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
+    subject, passed = _subject_roots(question), False
     for k in _read(fr, sentences, order, scores, max(least, SLOT_SHARE * top)):
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
-                found = fill(fr, sentences[n], asked, kind)
+                s, last = _continued(sentences, n)
+                found = fill(fr, s, asked, kind) if not passed or _says_subject(subject, s) else None
                 if found:
-                    return k, n, _kind_part(found, kind)
-                if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
-                    return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
+                    return k, last, _kind_part(found, kind)
+                if n == k == order[0] and not fr.subject and _says(fr, s):
+                    # the best-aligned sentence says the act with no phrase there: a later one is about another; unless it has
+                    # a thing of another kind there and not the question's subject ("When the clock struck eleven, …" for which
+                    # tune the fiddler struck up): it tells another act, and a later one saying the subject may tell the asked
+                    if not (kind and subject and not _says_subject(subject, s) and fill(fr, s, asked)):
+                        return None
+                    passed = True
     return None
+
+
+def _subject_roots(question: str) -> frozenset[str]:
+    """The roots of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb (:func:`frame`).
+
+    >>> sorted(_subject_roots("Which tune does the old fiddler strike up?")), _subject_roots("What approaches the team?")
+    (['fiddler', 'old'], frozenset())
+    """
+    m = _FRAME.match(" ".join(question.split()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
+    v = _verb_at(words)
+    return frozenset(_root(w.lower()) for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS) if v else frozenset()
+
+
+def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:
+    """Whether sentence ``s`` says a word of the question's ``subject`` (:func:`_subject_roots`)."""
+    return bool(subject & {_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", s.text)})
+
+
+def _continued(sentences: Sequence[_Sentence], k: int) -> tuple[_Sentence, int]:
+    """Sentence ``k`` with the ones after it in its passage that the splitter cut from it (up to two): while it
+    leaves a parenthesis open or the next opens in lower case ("the fiddler (an artful dog, mind!" … "struck up
+    'Sir Roger de Coverley.'"); and the index of the last one joined.
+
+    >>> ss = [_Sentence(0, "Then the fiddler (a fine dog!", frozenset()), _Sentence(0, "A good man!)", frozenset()),
+    ...       _Sentence(0, "struck up a jig.", frozenset()), _Sentence(0, "They danced.", frozenset())]
+    >>> s, n = _continued(ss, 0); s.text, n
+    ('Then the fiddler (a fine dog! A good man!) struck up a jig.', 2)
+    >>> _continued(ss, 2)[1], _continued(ss, 3)[1]
+    (2, 3)
+    """
+    s, n = sentences[k], k
+    while n + 1 < min(len(sentences), k + 3) and sentences[n + 1].passage == s.passage and (
+            s.text.count("(") > s.text.count(")") or sentences[n + 1].text[:1].islower()):
+        n += 1
+        s = dataclasses.replace(s, text=s.text + " " + sentences[n].text, tokens=s.tokens | sentences[n].tokens)
+    return s, n
 
 
 def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> list[int]:
