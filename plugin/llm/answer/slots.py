@@ -354,9 +354,45 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
+    called = _called(asked_noun(question), sentences, order, scores, least)
+    if called is not None:
+        return called
     if fr is None:
         return None
     return _filled(question, fr, sentences, order, scores, least) or _named_before(question, fr, sentences, order, scores, least)
+
+
+#: "a game called Yes and No", "a tune named 'Sir Roger'": the name a text gives a thing of a noun (a quotation, or
+#: capitalised words, the lower-case joining words between them included)
+_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^'’”\"]{1,60})['’”\"]|"
+                     r"(?P<n>[A-Z][\w'’-]*(?:\s+(?:(?:and|of|de|the|or)\s+)?[A-Z][\w'’-]*)*))")
+
+
+def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+            least: float) -> tuple[int, int, str] | None:
+    """For "What/Which NOUN …?", the name the best-aligned sentence (of those :func:`slot_answer` reads) that
+    calls a thing of that noun by one gives it ("It was a game called Yes and No" for which game).
+
+    >>> ss = [_Sentence(0, "They played at forfeits.", frozenset()), _Sentence(0, "It was a game called Yes and No, where he thought.", frozenset())]
+    >>> _called("game", ss, [0, 1], [0.5, 0.4], 0.15)
+    (1, 1, 'Yes and No')
+
+    Not a name given to another noun, nor for a question asking no noun:
+
+    >>> _called("dance", ss, [0, 1], [0.5, 0.4], 0.15), _called(None, ss, [0, 1], [0.5, 0.4], 0.15)
+    (None, None)
+    """
+    if noun is None:
+        return None
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        for m in _CALLED.finditer(sentences[k].text):
+            before = re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text[:m.start()])
+            if before and _root(before[-1].lower()) == _root(noun.lower()):
+                return k, k, (m.group("q") or m.group("n")).strip(" ,.;:!?")
+    return None
 
 
 def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
