@@ -471,8 +471,21 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
     """
     pool = [k for k in order if scores[k] >= least]
     anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
-    more = [k for k in pool[SLOT_SENTENCES:] if anchors and _same_question(sentences[k].text, anchors)]
+    more = [k for k in pool[SLOT_SENTENCES:] if anchors and (_same_question(sentences[k].text, anchors) or _goes_on_saying(sentences, k, anchors))]
     return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
+
+
+def _goes_on_saying(sentences: Sequence[_Sentence], k: int, anchors: Sequence[str]) -> bool:
+    """Whether the sentence after ``k`` goes on about what ``k`` says (:data:`_GOES_ON`, same passage) and says the
+    asked act: "The chain he drew was clasped about him." "It was made … of cash-boxes".
+
+    >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of keys.", frozenset())]
+    >>> _goes_on_saying(ss, 0, ["made"]), _goes_on_saying(ss, 0, ["forged"]), _goes_on_saying(ss, 1, ["made"])
+    (True, False, False)
+    """
+    n = k + 1
+    return (n < len(sentences) and sentences[n].passage == sentences[k].passage and bool(_GOES_ON.match(sentences[n].text))
+            and _same_question(sentences[n].text, anchors))
 
 
 #: "having taken them down": a verb of the question whose object is a pronoun standing for what it asks
