@@ -373,7 +373,8 @@ def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[in
     """For "What/Which NOUN …?", the name the best-aligned sentence (of those :func:`slot_answer` reads) that
     calls a thing of that noun by one gives it ("It was a game called Yes and No" for which game).
 
-    >>> ss = [_Sentence(0, "They played at forfeits.", frozenset()), _Sentence(0, "It was a game called Yes and No, where he thought.", frozenset())]
+    >>> ss = [_Sentence(0, "They played at forfeits.", frozenset()),
+    ...       _Sentence(0, "It was a game called Yes and No, where he thought.", frozenset())]
     >>> _called("game", ss, [0, 1], [0.5, 0.4], 0.15)
     (1, 1, 'Yes and No')
 
@@ -471,7 +472,8 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
     """
     pool = [k for k in order if scores[k] >= least]
     anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
-    more = [k for k in pool[SLOT_SENTENCES:] if anchors and (_same_question(sentences[k].text, anchors) or _goes_on_saying(sentences, k, anchors))]
+    more = [k for k in pool[SLOT_SENTENCES:]
+            if anchors and (_same_question(sentences[k].text, anchors) or _goes_on_saying(sentences, k, anchors))]
     return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
 
 
