@@ -354,9 +354,46 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
+    called = _called(asked_noun(question), sentences, order, scores, least)
+    if called is not None:
+        return called
     if fr is None:
         return None
     return _filled(question, fr, sentences, order, scores, least) or _named_before(question, fr, sentences, order, scores, least)
+
+
+#: "a game called Yes and No", "a tune named 'Sir Roger'": the name a text gives a thing of a noun (a quotation, or
+#: capitalised words, the lower-case joining words between them included)
+_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^'’”\"]{1,60})['’”\"]|"
+                     r"(?P<n>[A-Z][\w'’-]*(?:\s+(?:(?:and|of|de|the|or)\s+)?[A-Z][\w'’-]*)*))")
+
+
+def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
+            least: float) -> tuple[int, int, str] | None:
+    """For "What/Which NOUN …?", the name the best-aligned sentence (of those :func:`slot_answer` reads) that
+    calls a thing of that noun by one gives it ("It was a game called Yes and No" for which game).
+
+    >>> ss = [_Sentence(0, "They played at forfeits.", frozenset()),
+    ...       _Sentence(0, "It was a game called Yes and No, where he thought.", frozenset())]
+    >>> _called("game", ss, [0, 1], [0.5, 0.4], 0.15)
+    (1, 1, 'Yes and No')
+
+    Not a name given to another noun, nor for a question asking no noun:
+
+    >>> _called("dance", ss, [0, 1], [0.5, 0.4], 0.15), _called(None, ss, [0, 1], [0.5, 0.4], 0.15)
+    (None, None)
+    """
+    if noun is None:
+        return None
+    top = scores[order[0]] if order else 0.0
+    for k in order[:SLOT_SENTENCES]:
+        if scores[k] < max(least, SLOT_SHARE * top):
+            break
+        for m in _CALLED.finditer(sentences[k].text):
+            before = re.findall(r"[A-Za-z][\w'’-]*", sentences[k].text[:m.start()])
+            if before and _root(before[-1].lower()) == _root(noun.lower()):
+                return k, k, (m.group("q") or m.group("n")).strip(" ,.;:!?")
+    return None
 
 
 def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
@@ -365,15 +402,59 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
     kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
+    subject, passed = _subject_roots(question), False
     for k in _read(fr, sentences, order, scores, max(least, SLOT_SHARE * top)):
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
-                found = fill(fr, sentences[n], asked, kind)
+                s, last = _continued(sentences, n)
+                found = fill(fr, s, asked, kind) if not passed or _says_subject(subject, s) else None
                 if found:
-                    return k, n, _kind_part(found, kind)
-                if n == k == order[0] and not fr.subject and _says(fr, sentences[n]):
-                    return None  # the best-aligned sentence says the act with no phrase there: a later one is about another
+                    return k, last, _kind_part(found, kind)
+                if n == k == order[0] and not fr.subject and _says(fr, s):
+                    # the best-aligned sentence says the act with no phrase there: a later one is about another; unless it has
+                    # a thing of another kind there and not the question's subject ("When the clock struck eleven, …" for which
+                    # tune the fiddler struck up): it tells another act, and a later one saying the subject may tell the asked
+                    if not (kind and subject and not _says_subject(subject, s) and fill(fr, s, asked)):
+                        return None
+                    passed = True
     return None
+
+
+def _subject_roots(question: str) -> frozenset[str]:
+    """The roots of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb (:func:`frame`).
+
+    >>> sorted(_subject_roots("Which tune does the old fiddler strike up?")), _subject_roots("What approaches the team?")
+    (['fiddler', 'old'], frozenset())
+    """
+    m = _FRAME.match(" ".join(question.split()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
+    v = _verb_at(words)
+    return frozenset(_root(w.lower()) for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS) if v else frozenset()
+
+
+def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:
+    """Whether sentence ``s`` says a word of the question's ``subject`` (:func:`_subject_roots`)."""
+    return bool(subject & {_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", s.text)})
+
+
+def _continued(sentences: Sequence[_Sentence], k: int) -> tuple[_Sentence, int]:
+    """Sentence ``k`` with the ones after it in its passage that the splitter cut from it (up to two): while it
+    leaves a parenthesis open or the next opens in lower case ("the fiddler (an artful dog, mind!" … "struck up
+    'Sir Roger de Coverley.'"); and the index of the last one joined.
+
+    >>> ss = [_Sentence(0, "Then the fiddler (a fine dog!", frozenset()), _Sentence(0, "A good man!)", frozenset()),
+    ...       _Sentence(0, "struck up a jig.", frozenset()), _Sentence(0, "They danced.", frozenset())]
+    >>> s, n = _continued(ss, 0); s.text, n
+    ('Then the fiddler (a fine dog! A good man!) struck up a jig.', 2)
+    >>> _continued(ss, 2)[1], _continued(ss, 3)[1]
+    (2, 3)
+    """
+    s, n = sentences[k], k
+    while n + 1 < min(len(sentences), k + 3) and sentences[n + 1].passage == s.passage and (
+            s.text.count("(") > s.text.count(")") or sentences[n + 1].text[:1].islower()):
+        n += 1
+        s = dataclasses.replace(s, text=s.text + " " + sentences[n].text, tokens=s.tokens | sentences[n].tokens)
+    return s, n
 
 
 def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], least: float) -> list[int]:
@@ -391,8 +472,22 @@ def _read(fr: Frame, sentences: Sequence[_Sentence], order: Sequence[int], score
     """
     pool = [k for k in order if scores[k] >= least]
     anchors = list(fr.verbs) if fr.before_prep in (None, *fr.verbs) else []  # a noun before the preposition says no act
-    more = [k for k in pool[SLOT_SENTENCES:] if anchors and _same_question(sentences[k].text, anchors)]
+    more = [k for k in pool[SLOT_SENTENCES:]
+            if anchors and (_same_question(sentences[k].text, anchors) or _goes_on_saying(sentences, k, anchors))]
     return pool[:SLOT_SENTENCES] + more[:SLOT_SENTENCES]
+
+
+def _goes_on_saying(sentences: Sequence[_Sentence], k: int, anchors: Sequence[str]) -> bool:
+    """Whether the sentence after ``k`` goes on about what ``k`` says (:data:`_GOES_ON`, same passage) and says the
+    asked act: "The chain he drew was clasped about him." "It was made … of cash-boxes".
+
+    >>> ss = [_Sentence(0, "The chain was long.", frozenset()), _Sentence(0, "It was made of keys.", frozenset())]
+    >>> _goes_on_saying(ss, 0, ["made"]), _goes_on_saying(ss, 0, ["forged"]), _goes_on_saying(ss, 1, ["made"])
+    (True, False, False)
+    """
+    n = k + 1
+    return (n < len(sentences) and sentences[n].passage == sentences[k].passage and bool(_GOES_ON.match(sentences[n].text))
+            and _same_question(sentences[n].text, anchors))
 
 
 #: "having taken them down": a verb of the question whose object is a pronoun standing for what it asks
