@@ -66,3 +66,18 @@ def test_a_date_closing_a_section_dates_it():
 def test_a_date_closing_no_section_the_question_names_does_not_win():
     found = extract_answer("When was the eBook released?", [_FRONT])
     assert "2007" in found.first_line, found.first_line
+
+
+_GOOD_DAYS = Passage("Once upon a time, of all the good days in the year, on Midsummer Eve, the old captain sat busy in his cabin.", "c5")
+
+
+def test_a_sentence_saying_the_asked_unit_speaks_of_such_a_time():
+    other = Passage("The log records a storm on the twenty-fifth of December.", "c6")
+    found = extract_answer("On what day of the year does the voyage begin?", [other, _GOOD_DAYS])
+    assert found.first_line.startswith("The answer is Midsummer Eve"), found.first_line
+
+
+def test_the_asked_unit_alone_does_not_outweigh_the_act_told():
+    told = Passage("The voyage began on the twenty-fifth of December, in the rain.", "c7")
+    found = extract_answer("On what day of the year does the voyage begin?", [_GOOD_DAYS, told])
+    assert "December" in found.first_line, found.first_line

@@ -505,13 +505,27 @@ def _span_values(question: str, qt: QuestionType, sentences: Sequence[_Sentence]
     return [[(m.start(), m.end(), m.group(0)) for m in pattern.finditer(s.text)] for s in sentences], None
 
 
-def _without_unit(q: _Question, unit: str | None) -> _Question:
-    """The question without the words that name the unit its answer is in ("hour", "day of the week"):
-    they say what kind of value answers, not what happens then, and no sentence stating it need say them."""
+#: how much of their weight the words naming the unit a time is asked in keep ("hour", "day of the year"):
+#: they say what kind of value answers more than what happens then, yet a sentence saying them speaks of
+#: such a time ("of all the good days in the year, on Christmas Eve" for the day of the year a story begins)
+UNIT_KEEP = 0.5
+
+
+def _without_unit(q: _Question, unit: str | None, keep: float = 0.0) -> _Question:
+    """The question with the words that name the unit its answer is in ("chapter", "hour", "day of the
+    week") weighing ``keep`` of their weight (none: a heading says a chapter, not the sentence telling
+    the act).
+
+    >>> q = _Question("On what day of the year does the voyage begin?", [])
+    >>> half = _without_unit(q, "calendar", 0.5).weight
+    >>> sorted(_without_unit(q, "calendar").weight), [round(w / q.weight["day"], 1) for w in half.values()]
+    (['begin', 'voyag'], [0.5, 0.5, 1.0, 1.0])
+    """
     if unit is None:
         return q
     q = copy.copy(q)
-    q.weight = {t: w for t, w in q.weight.items() if t not in {_root(u) for u in _UNIT_WORDS[unit]}}
+    units = {_root(u) for u in _UNIT_WORDS[unit]}
+    q.weight = {t: w * keep if t in units else w for t, w in q.weight.items() if keep or t not in units}
     q.desc_total = sum(q.weight.values())
     return q
 
@@ -552,9 +566,10 @@ def _span_candidates(question: str, qt: QuestionType, q: _Question, sentences: S
     an entity — each supported, passage by passage, by how well the words around it match the
     question (:func:`_near`) and, for a count, by what it counts (:func:`_counts`); a value the
     question itself says is not an answer, nor, for "How old …?", a number not stated as an age
-    (:func:`_states_age`) in a sentence naming whom the question asks about. Best first."""
+    (:func:`_states_age`) in a sentence naming whom the question asks about; the words naming the unit
+    asked ("day of the year") count :data:`UNIT_KEEP` of their weight. Best first."""
     values, unit = _span_values(question, qt, sentences)
-    q = _without_unit(q, unit)
+    q = _without_unit(q, unit, UNIT_KEEP)
     found = _spans_found(question, qt, q, sentences, passages, values, unit)
     return _spans_ranked(found, [" ".join(p.text.split()).lower() for p in passages], q, qt)
 
