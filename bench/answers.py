@@ -19,9 +19,9 @@ written in stop 25 to test the answerability rules, before they changed; it is t
 two writers, beside a check set kept outside the repository (split ``check5``): a question whose split starts
 with ``check`` is counted but never printed, so a check set can gate a change without being tuned on. Accuracy
 is printed per split. Every alias is said verbatim by its text, except a yes-no answer and a count the reader
-makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it names one of the aliases (case-insensitive) —
-or, for an unanswerable question, when it says the data does not answer. Every mode runs the offline engine over a store
-loaded once per dataset (in memory, or kept under ``--cache``).
+makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
+names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not
+answer. Every mode runs the offline engine over a store loaded once per dataset (in memory, or kept under ``--cache``).
 
     python bench/answers.py [--questions FILE ...] [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
 
