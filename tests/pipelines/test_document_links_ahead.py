@@ -71,3 +71,13 @@ def test_a_store_that_sends_each_update_at_once_walks_in_the_update():
     store.update("INSERT DATA { <urn:a> <urn:b> <urn:c> }")
     assert recorder.documents_ahead([], [], []) == []
     assert recorder.documents_ahead([], [NamedNode("urn:x")], []) == []  # nothing derives it: no document
+
+
+def test_the_document_links_query_finds_nothing_for_nothing_kept():
+    """The read-ahead query is safe on its own (not only behind the recorder's guard): with no edge and
+    no item kept it reaches no document, though the store holds documents, in every dialect."""
+    from ragprov.sparql.templates import render
+
+    store = carol_index()
+    for dialect in ("rdf12", "rdfstar", "reification"):
+        assert list(store.select(render("record/document-links", dialect, edges=[], items=[], reports=[]))) == [], dialect
