@@ -422,7 +422,7 @@ def _done_with(question: str, verb: str) -> frozenset[str]:
     adjuncts = _adjuncts(question)
     parts = _PHRASE_BREAK.split(rest)
     breaks = [""] + [m.group(0).lower() for m in _PHRASE_BREAK.finditer(rest)]
-    for brk, phrase in zip(breaks, parts):
+    for brk, phrase in zip(breaks, parts, strict=True):
         if brk not in ("", "to", "into", "onto", "from", "toward", "towards"):
             continue  # an adjunct's phrase ("in the end", "for the ball")
         roots = _roots(" ".join(w for w in phrase.split() if w.islower())) - adjuncts  # a name there is linked apart
