@@ -308,28 +308,62 @@ def _verb(question: str) -> str | None:
     return _root(word) if word else None
 
 
+#: what may stand inside a do-question's subject before its verb: a denial, a coordinator ("Edgar and Mira")
+_IN_SUBJECT = frozenset("not never and or".split())
+
+#: what opens a modifier of the subject ("the man in the coat"): the preposition, then a determiner, then its noun
+_SUBJECT_PREPOSITIONS = frozenset("of in at on with from by near".split())
+_DETERMINERS = frozenset("the a an this that these those his her their its my your our".split())
+
+
+def _manner(word: str) -> bool:
+    """Whether ``word`` (lower case) is a manner adverb in "-ly": not one of :data:`_NOT_ADVERBS`, no verb ("fly").
+
+    >>> _manner("visibly"), _manner("fly"), _manner("reply"), _manner("supply")
+    (True, False, False, False)
+    """
+    return word.endswith("ly") and word not in _NOT_ADVERBS and not lemmas(word, "v")
+
+
 @functools.lru_cache(maxsize=256)
 def _verb_word(question: str) -> str | None:
-    """The verb of a question asked with do, as written, after its subject's name and a manner adverb ("Did Scrooge
-    give …?" → give); None for other questions.
+    """The verb of a question asked with do, as written: the first word WordNet knows as a verb after its subject —
+    a name or a noun phrase, with a possessive ("Edgar's dog"), a modifier ("the man in the coat"), a second name
+    ("Edgar and Mira"), "not" and a manner adverb skipped ("Did Scrooge give …?" → give); None for other
+    questions, and when the word there is no verb.
 
     >>> _verb_word("Does the Ghost of Christmas Present visibly grow older?"), _verb_word("Did the man speak?")
     ('grow', 'speak')
+    >>> _verb_word("Did the bird fly away?"), _verb_word("Did he reply to the letter?"), _verb_word("Did Ann not go home?")
+    ('fly', 'reply', 'go')
+    >>> _verb_word("Did the man in the coat leave?"), _verb_word("Did Ann and Ben leave?"), _verb_word("Did Ann's dog bark?")
+    ('leave', 'leave', 'bark')
+    >>> _verb_word("Did the two quickly upstairs?") is None  # must not fire: no verb where the verb stands
+    True
     """
     main = _main(question)
     m = _SUBJECT.match(main)
     if m is None or not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
         return None
-    rest = re.sub(r"^(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’.-]*)*", "", main[m.end():])  # the rest of a name ("of Christmas Present")
-    after = re.match(r"(?:\s+[a-z]+ly(?=\s))?\s+([a-z][\w-]*)", rest)
-    return after.group(1) if after else None
+    words = re.findall(r"[\w'’-]+", main[m.end():])
+    i = 1 if re.search(r"['’]s?$", main[:m.end()]) else 0  # "Edgar's dog": the noun the possessive qualifies
+    while i < len(words):
+        word = words[i].lower()
+        if word in _SUBJECT_PREPOSITIONS:  # "in the coat": the preposition, a determiner, its noun
+            i += 2 + (i + 1 < len(words) and words[i + 1].lower() in _DETERMINERS)
+        elif word in _IN_SUBJECT or words[i][0].isupper() or _manner(word):
+            i += 1
+        else:
+            return words[i] if lemmas(word, "v") else None
+    return None
 
 
 def says_verb(text: str, question: str) -> bool:
     """Whether a sentence says the verb of a question asked with do — a form of it, a verb WordNet puts in one
     synset with it (:func:`.lexicon.says_act`: "seized" for "grab") or its contrary ("refused" for "accept"); true
     for a question of another form. A sentence about the question's names that never says the act asked does not
-    state that it happened.
+    state that it happened. A light verb (:func:`_light`) the sentence does not say is said by what it is done
+    with (:func:`_done_with`).
 
     >>> says_verb("He went to church.", "Did Edgar go to church?"), says_verb("Edgar seized the rope.", "Did Edgar grab the rope?")
     (True, True)
@@ -337,16 +371,24 @@ def says_verb(text: str, question: str) -> bool:
     False
     >>> says_verb("The men were poor.", "Were the men poor?")  # no verb asked: nothing to say
     True
+    >>> says_verb("Ann died.", "Did Ann die in the end?"), says_verb("ANN SEIZED THE ROPE.", "Did Ann grab the rope?")
+    (True, True)
+    >>> says_verb("Ann ran.", "Did Ann not go home?"), says_verb("Ann ran.", "Did Ann's dog bark?")  # a light verb, a verb
+    (False, False)
+    >>> says_verb("Ann sat.", "Did the two quickly upstairs?")  # must not fire: no verb found, no decision
+    True
     """
     verb = _verb_word(question)
     if verb is None:
         return True
+    root = _root(verb)
+    words = [w.lower() for w in re.findall(r"[a-z][a-z'’-]*", text, re.I)]
+    if any(root in _word_roots(w) or says_act(w, verb) for w in words):  # the verb's own form, or its synonym
+        return True
     if _light(verb):  # "give money", "take an elevator", "go to his house": what it is done with says the act
         said = _roots(text)
         return all(t in said for t in _done_with(question, verb))
-    root = _root(verb)
-    return any(root in _word_roots(w) or root in _contrary(w.lower()) or says_act(w.lower(), verb)
-               for w in re.findall(r"[A-Za-z][a-z-]+", text))
+    return any(root in _contrary(w) for w in words)
 
 
 def _light(verb: str) -> bool:
@@ -365,16 +407,25 @@ _PHRASE_BREAK = re.compile(r"\b(?:of|in|at|on|for|from|to|with|into|about|throug
 
 
 def _done_with(question: str, verb: str) -> frozenset[str]:
-    """The roots of the first phrase after a light verb that has content words in lower case (its object, else the
-    object of the preposition after it): "give the poor any money" → poor, money; "go to his house" → house.
+    """The roots of what a light verb is done with: the first phrase after it that has content words in lower case
+    — its object, else the object of a preposition of direction ("to", "into", "from") — without the question's
+    adjuncts and times (:func:`_adjuncts`, :data:`_TIME`): "give the poor any money" → poor, money; "go to his
+    house" → house; "die in the end" → nothing (an adjunct).
 
     >>> sorted(_done_with("Did he give the poor any money for the ball?", "give")), sorted(_done_with("Did he go to his house?", "go"))
     (['money', 'poor'], ['hous'])
+    >>> sorted(_done_with("Did Ann die in the end?", "die")), sorted(_done_with("Did Ann go home at night?", "go"))
+    ([], ['home'])
     """
     at = re.search(r"\b" + re.escape(verb) + r"\b", question)
-    rest = question[at.end():] if at else ""
-    for phrase in _PHRASE_BREAK.split(rest):
-        roots = _roots(" ".join(w for w in phrase.split() if w.islower()))  # a name there is the question's, linked apart
+    rest = _TIME.sub(",", question[at.end():]) if at else ""
+    adjuncts = _adjuncts(question)
+    parts = _PHRASE_BREAK.split(rest)
+    breaks = [""] + [m.group(0).lower() for m in _PHRASE_BREAK.finditer(rest)]
+    for brk, phrase in zip(breaks, parts, strict=True):
+        if brk not in ("", "to", "into", "onto", "from", "toward", "towards"):
+            continue  # an adjunct's phrase ("in the end", "for the ball")
+        roots = _roots(" ".join(w for w in phrase.split() if w.islower())) - adjuncts  # a name there is linked apart
         if roots:
             return roots
     return frozenset()
