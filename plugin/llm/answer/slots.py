@@ -354,12 +354,12 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
-    called = _called(asked_noun(question), sentences, order, scores, least)
-    if called is not None:
+    filled = _filled(question, fr, sentences, order, scores, least) if fr is not None else None
+    # after the phrase in the question's verb's slot: "He saw a ship called Hope, but boarded the Marlow" for which ship he boarded
+    called = filled or _called(asked_noun(question), sentences, order, scores, least)
+    if called is not None or fr is None:
         return called
-    if fr is None:
-        return None
-    return _filled(question, fr, sentences, order, scores, least) or _named_before(question, fr, sentences, order, scores, least)
+    return _named_before(question, fr, sentences, order, scores, least)
 
 
 #: "a game called Yes and No", "a tune named 'Sir Roger'": the name a text gives a thing of a noun (a quotation, or
@@ -382,6 +382,12 @@ def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[in
 
     >>> _called("dance", ss, [0, 1], [0.5, 0.4], 0.15), _called(None, ss, [0, 1], [0.5, 0.4], 0.15)
     (None, None)
+
+    :func:`slot_answer` reads it after the phrase in the slot of the question's verb:
+
+    >>> ss = [_Sentence(0, "He saw a ship called Hope, but boarded the Marlow.", frozenset())]
+    >>> slot_answer("Which ship did he board?", ss, [0], [0.5], 0.15)[2], slot_answer("Which ship did he see?", ss, [0], [0.5], 0.15)[2]
+    ('the Marlow', 'Hope')
     """
     if noun is None:
         return None
