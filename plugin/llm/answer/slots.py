@@ -363,8 +363,9 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
 
 
 #: "a game called Yes and No", "a tune named 'Sir Roger'": the name a text gives a thing of a noun (a quotation, or
-#: capitalised words, the lower-case joining words between them included)
-_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^'’”\"]{1,60})['’”\"]|"
+#: capitalised words, the lower-case joining words between them included); a quotation closes at a quotation mark no
+#: word character follows ("called 'Kim's Folly'": an apostrophe inside it does not close it)
+_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^‘“\n]{1,60}?)['’”\"](?!\w)|"
                      r"(?P<n>[A-Z][\w'’-]*(?:\s+(?:(?:and|of|de|the|or)\s+)?[A-Z][\w'’-]*)*))")
 
 
@@ -377,6 +378,11 @@ def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[in
     ...       _Sentence(0, "It was a game called Yes and No, where he thought.", frozenset())]
     >>> _called("game", ss, [0, 1], [0.5, 0.4], 0.15)
     (1, 1, 'Yes and No')
+
+    A quoted name runs past an apostrophe inside it, up to the closing quotation mark:
+
+    >>> _called("house", [_Sentence(0, "They lived in a house called 'Kim's Folly' by the sea.", frozenset())], [0], [0.5], 0.15)
+    (0, 0, "Kim's Folly")
 
     Not a name given to another noun, nor for a question asking no noun:
 
