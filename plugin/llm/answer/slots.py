@@ -433,15 +433,19 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
 
 
 def _subject_roots(question: str) -> frozenset[str]:
-    """The roots of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb (:func:`frame`).
+    """The root of the head noun (its last word) of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb
+    (:func:`frame`): not its adjectives, which many a sentence about another says.
 
-    >>> sorted(_subject_roots("Which tune does the old fiddler strike up?")), _subject_roots("What approaches the team?")
-    (['fiddler', 'old'], frozenset())
+    >>> _subject_roots("Which tune does the old fiddler strike up?"), _subject_roots("What approaches the team?")
+    (frozenset({'fiddler'}), frozenset())
+    >>> _says_subject(_subject_roots("Which tune does the old fiddler strike up?"), _Sentence(0, "The old man sang.", frozenset()))
+    False
     """
     m = _FRAME.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
     v = _verb_at(words)
-    return frozenset(_root(w.lower()) for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS) if v else frozenset()
+    head = [w.lower() for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS] if v else []
+    return frozenset({_root(head[-1])}) if head else frozenset()
 
 
 def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:
