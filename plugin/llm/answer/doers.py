@@ -363,10 +363,14 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
     return [phrase] if is_person(phrase) else []
 
 
+#: the coordinators that, after a comma, open a new clause ("…, and the boy ran")
+_COORDINATORS = frozenset({"and", "but", "or"})
+
+
 def _clause_subject(toks: Sequence[str], b: int) -> int:
     """The index of the last word of the subject of the clause a verb after ``toks[b]`` ("and") goes on: the
-    noun phrase (or pronoun) opening that clause — after the last clause mark (";", ":", a closing quotation)
-    before ``b``, past an opening adverb and its comma —, when a verb of its own follows it before "and"; -1
+    noun phrase (or pronoun) opening that clause — after the last clause mark (";", ":", a closing quotation, a
+    comma and a coordinator) before ``b``, past an opening adverb and its comma —, when a verb of its own follows it before "and"; -1
     when there is none.
 
     >>> toks = _tokens("Mr. Scrooge's nephew showed kindness and offered help")
@@ -377,8 +381,16 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     >>> toks = _tokens("Later, she laid the cloth and sweetened the sauce")
     >>> toks[_clause_subject(toks, 6)]
     'she'
+
+    A comma and a coordinator open a clause too: not the first clause's subject for a verb of the second:
+
+    >>> toks = _tokens("Kim laughed, and the boy ran and fetched the coat")
+    >>> toks[_clause_subject(toks, 7)]
+    'boy'
     """
-    start = max((c + 1 for c in range(b) if toks[c] in (";", ":", "”") or (toks[c] == '"' and _quoted(toks, c))), default=0)
+    marks = [c + 1 for c in range(b) if toks[c] in (";", ":", "”") or (toks[c] == '"' and _quoted(toks, c))]
+    marks += [c + 2 for c in range(b - 1) if toks[c] == "," and toks[c + 1].lower() in _COORDINATORS]
+    start = max(marks, default=0)
     start += _opener(toks[start:b])
     if start >= b:
         return -1

@@ -354,17 +354,18 @@ def slot_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[i
     replied = _reply(sentences, order, scores, least, _asked_words(fr, asked_noun(question)))
     if replied is not None:
         return replied
-    called = _called(asked_noun(question), sentences, order, scores, least)
-    if called is not None:
+    filled = _filled(question, fr, sentences, order, scores, least) if fr is not None else None
+    # after the phrase in the question's verb's slot: "He saw a ship called Hope, but boarded the Marlow" for which ship he boarded
+    called = filled or _called(asked_noun(question), sentences, order, scores, least)
+    if called is not None or fr is None:
         return called
-    if fr is None:
-        return None
-    return _filled(question, fr, sentences, order, scores, least) or _named_before(question, fr, sentences, order, scores, least)
+    return _named_before(question, fr, sentences, order, scores, least)
 
 
 #: "a game called Yes and No", "a tune named 'Sir Roger'": the name a text gives a thing of a noun (a quotation, or
-#: capitalised words, the lower-case joining words between them included)
-_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^'’”\"]{1,60})['’”\"]|"
+#: capitalised words, the lower-case joining words between them included); a quotation closes at a quotation mark no
+#: word character follows ("called 'Kim's Folly'": an apostrophe inside it does not close it)
+_CALLED = re.compile(r"\s+(?:called|named|known\s+as)\s+(?:['‘“\"](?P<q>[^‘“\n]{1,60}?)['’”\"](?!\w)|"
                      r"(?P<n>[A-Z][\w'’-]*(?:\s+(?:(?:and|of|de|the|or)\s+)?[A-Z][\w'’-]*)*))")
 
 
@@ -378,10 +379,21 @@ def _called(noun: str | None, sentences: Sequence[_Sentence], order: Sequence[in
     >>> _called("game", ss, [0, 1], [0.5, 0.4], 0.15)
     (1, 1, 'Yes and No')
 
+    A quoted name runs past an apostrophe inside it, up to the closing quotation mark:
+
+    >>> _called("house", [_Sentence(0, "They lived in a house called 'Kim's Folly' by the sea.", frozenset())], [0], [0.5], 0.15)
+    (0, 0, "Kim's Folly")
+
     Not a name given to another noun, nor for a question asking no noun:
 
     >>> _called("dance", ss, [0, 1], [0.5, 0.4], 0.15), _called(None, ss, [0, 1], [0.5, 0.4], 0.15)
     (None, None)
+
+    :func:`slot_answer` reads it after the phrase in the slot of the question's verb:
+
+    >>> ss = [_Sentence(0, "He saw a ship called Hope, but boarded the Marlow.", frozenset())]
+    >>> slot_answer("Which ship did he board?", ss, [0], [0.5], 0.15)[2], slot_answer("Which ship did he see?", ss, [0], [0.5], 0.15)[2]
+    ('the Marlow', 'Hope')
     """
     if noun is None:
         return None
@@ -421,15 +433,19 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
 
 
 def _subject_roots(question: str) -> frozenset[str]:
-    """The roots of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb (:func:`frame`).
+    """The root of the head noun (its last word) of the subject of a "What (N) AUX SUBJECT VERB …?" question's verb
+    (:func:`frame`): not its adjectives, which many a sentence about another says.
 
-    >>> sorted(_subject_roots("Which tune does the old fiddler strike up?")), _subject_roots("What approaches the team?")
-    (['fiddler', 'old'], frozenset())
+    >>> _subject_roots("Which tune does the old fiddler strike up?"), _subject_roots("What approaches the team?")
+    (frozenset({'fiddler'}), frozenset())
+    >>> _says_subject(_subject_roots("Which tune does the old fiddler strike up?"), _Sentence(0, "The old man sang.", frozenset()))
+    False
     """
     m = _FRAME.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
     v = _verb_at(words)
-    return frozenset(_root(w.lower()) for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS) if v else frozenset()
+    head = [w.lower() for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS] if v else []
+    return frozenset({_root(head[-1])}) if head else frozenset()
 
 
 def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:
