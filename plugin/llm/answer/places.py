@@ -103,7 +103,7 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
     place as place candidates ("send him to the poulterer's" → "the poulterer's"): the words up to
     the first function word, ending on a noun (no -ly adverb, no bare adjective), not part "of"
     something, in a clause saying one of ``tied`` (the question's terms; None: any clause,
-    :func:`_sent_there`); a word the question says (``asked``: its roots) ends
+    :func:`_sent_there`); a phrase that names a known entity stays that entity; a word the question says (``asked``: its roots) ends
     the phrase ("a small drone hovered" for what hovered), and a phrase that ends before a noun the
     ``question`` writes after a determiner is none ("the old lamp" for what colour the lamp is). Whether one answers is left to the
     scoring: its words around must say what the question asks (:func:`_near`).
@@ -132,6 +132,8 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
             if kind == _GEO and not is_place(name):
                 continue  # "to my clerk", "in its festivities": a person or an event, no place
             key = _key(name)
+            if key not in cands and _named_by_head(cands, key, s.passage) is not None:
+                continue  # "the house" in a passage about "Bob Cratchit's House": that entity, named in full
             c = cands.get(key)
             if c is None:
                 c = cands[key] = _Cand(key, name, kind, phrase=True)
@@ -179,6 +181,22 @@ def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str
     if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
         return None  # "in a small, cold cell": an adjective of a list, not the place
     return start, name
+
+
+def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:
+    """The entity a bare noun phrase ("the house") stands for in a passage about it: the one entity
+    of the passage whose name ends with that noun ("Bob Cratchit's House" in "BOB CRATCHIT → BOB
+    CRATCHIT'S HOUSE: Bob Cratchit lives in the house"); None when no or several do.
+
+    >>> house = _Cand("bob cratchit s house", "BOB CRATCHIT'S HOUSE", "GEO", mentions={0})
+    >>> _named_by_head({house.key: house}, "house", 0) is house, _named_by_head({house.key: house}, "house", 1)
+    (True, None)
+    >>> _named_by_head({house.key: house}, "inn", 0)
+    """
+    if " " in key:
+        return None
+    found = [c for c in cands.values() if passage in c.mentions and " " in c.key and c.key.rsplit(" ", 1)[1] == key]
+    return found[0] if len(found) == 1 else None
 
 
 def _participle(word: str, asked: frozenset[str]) -> bool:
