@@ -17,10 +17,10 @@ from .asked import _SAYING
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
-from .words import _AUXILIARIES, _root, _Sentence
+from .words import _AUXILIARIES, _DETERMINERS, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
-_OPENERS = frozenset("the a an his her their its our my your this that these those some another every each one two three".split())
+_OPENERS = _DETERMINERS | frozenset("some another every each one two three".split())
 
 #: the particles and adverbs a verb may take before its object ("pull out", "pressed down")
 _PARTICLES = frozenset("out down up off away back in on over forth about aside together again".split())

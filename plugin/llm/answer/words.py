@@ -256,6 +256,9 @@ def _name_spans(name: str, text: str, low: str | None = None) -> list[tuple[int,
     return out
 
 
+#: the determiners: articles, demonstratives and possessive pronouns ("the", "these", "her")
+_DETERMINERS = frozenset("the a an this that these those his her their its my your our".split())
+
 _DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 
 _AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from .lexicon import ACT_SENSES, _senses, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
-from .words import _CLAUSE_MARK, _root, _roots, _Sentence, _word_roots
+from .words import _CLAUSE_MARK, _DETERMINERS, _root, _roots, _Sentence, _word_roots
 
 #: the words that deny what follows them in their clause
 _DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
@@ -313,7 +313,6 @@ _IN_SUBJECT = frozenset("not never and or".split())
 
 #: what opens a modifier of the subject ("the man in the coat"): the preposition, then a determiner, then its noun
 _SUBJECT_PREPOSITIONS = frozenset("of in at on with from by near".split())
-_DETERMINERS = frozenset("the a an this that these those his her their its my your our".split())
 
 
 def _manner(word: str) -> bool:
