@@ -57,6 +57,9 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
                    r"|(?:during|throughout|when|while|whenever|until|as\s+soon\s+as)\b[^,;?]*)", re.I)
 
 
+#: who says the predication holds ("according to Ann", "in Ann's view"): a source, no part of what is asked
+_SOURCE = re.compile(r"\b(?:according\s+to|in\s+(?:the\s+)?(?:view|opinion|words)\s+of|in\s+[\w'’]+\s+(?:view|opinion))\b[^,;?]*", re.I)
+
 #: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
 #: "In the first briefing, does …?"): an adjunct
 _LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=" + _AUX_OPENING + ")", re.I)
@@ -87,11 +90,15 @@ def _adjuncts(question: str) -> frozenset[str]:
     []
     >>> sorted(_adjuncts("In the first briefing, does Alex agree?"))  # an opening phrase
     ['brief', 'first']
+    >>> sorted(_adjuncts("Could the storm sink the ship, according to Ann?"))  # who says it: a source
+    ['accord', 'ann']
     """
     main = _main(question)
     out = {_root(w) for w in re.findall(r"[a-z]+", main.lower())
            if w in _HEDGES or (w.endswith("ly") and len(w) > 5 and w not in _NOT_ADVERBS)}
     for m in _TIME.finditer(main):
+        out.update(_roots(m.group(0)))
+    for m in _SOURCE.finditer(main):
         out.update(_roots(m.group(0)))
     out.update(_roots(question[:len(question) - len(main)]))
     return frozenset(out)
@@ -105,7 +112,8 @@ _CONTRARIES = ("open shut", "open closed", "ajar shut", "ajar closed",
                "loud quiet", "loud silent", "fast slow", "wet dry", "clean dirty", "win lose", "accept refuse",
                "accept reject", "remember forget", "love hate", "succeed fail", "allow forbid", "include exclude",
                "same different", "together alone", "inside outside", "visible hidden", "guilty innocent",
-               "married single", "sober drunk")
+               "married single", "sober drunk", "open locked", "ajar locked", "big small", "big little",
+               "large small", "large little", "long short", "tall short", "high low", "wide narrow", "thick thin")
 
 #: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dishonest");
 #: all but un- and non- also begin words of their own ("display", "discover", "income", "inside"): those
@@ -131,19 +139,40 @@ def _contrary_roots() -> Mapping[str, frozenset[str]]:
     return MappingProxyType({k: frozenset(v) for k, v in pairs.items()})
 
 
+def _comparative_bases(word: str) -> tuple[str, ...]:
+    """The words an adjective in "-er" or "-est" may be the comparative of, as English spells it: "smaller" → small,
+    "bigger" → big, "larger" → large, "happier" → happy; none for another word.
+
+    >>> _comparative_bases("smaller"), _comparative_bases("biggest"), _comparative_bases("door")
+    (('small', 'smal', 'smalle'), ('bigg', 'big', 'bigge'), ())
+    """
+    m = re.fullmatch(r"([a-z]{2,}?)(i?)(er|est)", word)
+    if m is None:
+        return ()
+    stem = m.group(1)
+    if m.group(2):
+        return (stem + "y",)
+    doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
+    return tuple(dict.fromkeys((stem, doubled, stem + "e")))
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _contrary(word: str) -> frozenset[str]:
     """The roots of the words ``word`` (lower case) is the contrary of: its pair in :data:`_CONTRARIES`,
     or the word after a negating prefix.
 
     >>> sorted(_contrary("open")), sorted(_contrary("unlocked")), sorted(_contrary("invisible"))
-    (['close', 'shut'], ['lock'], ['visibl'])
+    (['close', 'lock', 'shut'], ['lock'], ['visibl'])
+    >>> sorted(_contrary("smaller")), sorted(_contrary("bigger"))  # a comparative: its adjective's contraries
+    (['big', 'larg'], ['littl', 'small'])
     >>> _contrary("under"), _contrary("door"), _contrary("uncle")  # no prefix, no pair: none
     (frozenset(), frozenset(), frozenset())
     >>> _contrary("display"), _contrary("discovered"), _contrary("income")  # words of their own
     (frozenset(), frozenset(), frozenset())
     """
     out = set(_contrary_roots().get(_root(word), ()))
+    for base in _comparative_bases(word):  # "smaller" is the contrary of what "small" is
+        out.update(_contrary_roots().get(_root(base), ()))
     m = _NEGATING_PREFIX.match(word)
     if m and (m.group("sure") or not (lemmas(word, "n") or lemmas(word, "v"))):
         out.add(_root(word[m.end():]))
@@ -501,6 +530,10 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
 _NOT_ONLY = re.compile(r"\b(?:not|n['’]t)\s+(?:only|just|merely|simply|solely)\b", re.I)
 
 
+#: what sets aside the thing after it for the one before it ("more curious than hostile", "walked rather than
+#: rode", "instead of the coach"): what follows is denied, as after "not"
+_SET_ASIDE = re.compile(r"\b(?:rather\s+than|instead\s+of|more\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+than)\b", re.I)
+
 #: words after which what a denial left out is affirmed ("nothing … except that it was very large", "not X but Y")
 _EXCEPTIONS = frozenset({"but", "except"})
 
@@ -539,15 +572,27 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
     >>> denies("He refused to give money to the poor.", q, _Question(q, []))
     True
+    >>> q = "Did Ann light a big fire?"  # a contrary said of the asked noun ("a small fire") denies its adjective
+    >>> [denies(t, q, _Question(q, [])) for t in ("Ann lit a small fire.", "Ann lit a big fire.", "Ann lit a fire.")]
+    [True, False, False]
+    >>> q = "Was the dog hostile?"  # what "more … than", "rather than", "instead of" set aside is denied
+    >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
+    [True, False]
     >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
     >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
     False
     """
+    if _reversed(text, question) or _another(text, question):
+        return True
     weights, focus = _weights(question, q), _focus(question, q)
     said: dict[str, bool] = {}
     contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
+    qualified: set[str] = set()  # a term a contrary word says of a noun the question says right after it
     denied = False
-    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
+    text = _NOT_ONLY.sub(" ", text)
+    if not _SET_ASIDE.search(question):  # "Was it more X than Y?" asks the comparison itself
+        text = _SET_ASIDE.sub(lambda m: m.group(0) + " not", text)
+    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", text):
         tok = m.group(0).lower().strip("'’")
         if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
             denied = False
@@ -560,9 +605,83 @@ def denies(text: str, question: str, q: _Question) -> bool:
             for r in _contrary(tok):
                 if r in weights:
                     contrary.setdefault(r, not denied)
+                    after = [x for w in re.findall(r"[a-z][\w-]*", text[m.end():].lower())[:2] for x in _word_roots(w)]
+                    if not denied and r not in said and any(x in weights and x != r for x in after):
+                        qualified.add(r)  # "a small fire" for "a big fire": the contrary said of the asked thing
+    if qualified - said.keys():
+        return True
     # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
     voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
     return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+
+
+#: "Is A B's N?": a relation asked between two names (the possessor B, the one said to be its N)
+_RELATION = re.compile(r"^\s*(?i:is|was|are|were)\s+(?P<ab>[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+?)['’]s?"
+                       r"\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)\s*[?.!]*$")
+
+#: a possessive pronoun (it stands for the one a sentence names)
+_POSSESSIVE = frozenset("his her their its".split())
+
+
+def _reversed(text: str, question: str) -> bool:
+    """Whether a sentence says the relation "Is A B's N?" asks the other way round: B is A's N — "A's N", "the N
+    of/to/for A", "N … A" with A said first after the noun, or "his/her/their N" where it names A and not B.
+
+    >>> q = "Is Ann Ben's tutor?"
+    >>> [_reversed(t, q) for t in ("Ben acts as a tutor to Ann.", "Ben is Ann's tutor.", "Ann smiled at her tutor.")]
+    [True, True, True]
+    >>> [_reversed(t, q) for t in ("Ann acts as a tutor to Ben.", "Ann is Ben's tutor.", "Ben thanked his tutor.")]
+    [False, False, False]
+    >>> _reversed("Ben is Ann's tutor.", "Is Ann a tutor?")  # no relation asked
+    False
+    >>> _reversed("Ben Hale acts as a tutor to Ann Lee.", "Is Ann Lee Ben Hale's tutor?")  # two names of two words
+    True
+    """
+    m = _RELATION.match(" ".join(question.split()))
+    if m is None:
+        return False
+    names = m.group("ab").split()  # two names side by side: half each, a middle word of an odd run to neither
+    a, b = frozenset(_roots(" ".join(names[:len(names) // 2]))), frozenset(_roots(" ".join(names[-(len(names) // 2):])))
+    noun = frozenset(_roots(m.group("n")))
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    roots = [frozenset(_word_roots(w)) for w in words]
+    named_a, named_b = any(r & a for r in roots), any(r & b for r in roots)
+    for k, w in enumerate(words):
+        if not roots[k] & noun:
+            continue
+        before = words[k - 1] if k else ""
+        if re.search(r"['’]s?$", before) and k:
+            owner = roots[k - 1] | frozenset(_word_roots(re.sub(r"['’]s?$", "", before)))
+            if owner & a or owner & b:
+                return bool(owner & a)
+        if before.lower() in _POSSESSIVE and named_a != named_b:
+            return named_a
+        for r in roots[k + 1:k + 7]:
+            if r & a or r & b:
+                return bool(r & a)
+    return False
+
+
+#: what says an act had another doer or another object than the one asked ("married another man")
+_ANOTHER = re.compile(r"^(?:\s+(?:to|with|by|for|at|in|on|into))?\s+(?:another|(?:a|an|some)\s+(?:different|other)|someone\s+else|somebody\s+else|something\s+else|elsewhere)\b", re.I)
+
+
+def _another(text: str, question: str) -> bool:
+    """Whether a sentence says the act a do-question asks (:func:`_verb_word`) done with another one than the one
+    asked: "another", "a different", "someone else" right after its verb ("married another man").
+
+    >>> q = "Did Ann marry Ben?"
+    >>> [_another(t, q) for t in ("Ann married another man.", "Ann was married to someone else.", "Ann married Ben.")]
+    [True, True, False]
+    """
+    verb = _verb_word(question)
+    if verb is None:
+        return False
+    root = _root(verb)
+    for m in re.finditer(r"[A-Za-z][\w'’-]*", text):
+        if (root in _word_roots(m.group(0).lower()) or says_act(m.group(0).lower(), verb)) and _ANOTHER.match(text[m.end():]):
+            return True
+    return False
 
 
 def _open_quote(text: str) -> bool:
