@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .lexicon import ACT_SENSES, _senses, lemmas, says_act
+from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _DETERMINERS, _root, _roots, _Sentence, _word_roots
 
@@ -582,7 +582,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
     False
     """
-    if _reversed(text, question) or _another(text, question):
+    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said: dict[str, bool] = {}
@@ -681,6 +681,88 @@ def _another(text: str, question: str) -> bool:
     for m in re.finditer(r"[A-Za-z][\w'’-]*", text):
         if (root in _word_roots(m.group(0).lower()) or says_act(m.group(0).lower(), verb)) and _ANOTHER.match(text[m.end():]):
             return True
+    return False
+
+
+#: a phrase of place, destination or source, and the one it is (the preposition, a determiner or a possessor, up to
+#: three words): "in the mainframe room", "to Ann", "at Ben's house"
+_PLACE_PHRASE = re.compile(r"\b(?i:in|inside|at|into|to|onto|within|from)\s+(?:(?i:the|a|an|his|her|their|its|this|that)\s+)?"
+                           r"(?P<np>(?:[\w'’-]+\s+){0,2}?[\w'’-]+?)(?=['’]s?\b|\s*[,;:.?!—–]|\s*$|\s+(?:of|in|at|on|to|by|for|with|"
+                           r"when|while|after|before|during|and|or|but|that|who|which|where|as)\b)")
+
+#: the least depth (hypernym steps below ``entity``) of the kind two nouns share for one to stand for the other's
+#: kind: "room" and "bay" (a room, 7), "church" and "house" (a building, 6); not "room" and "gear" (an artifact, 4)
+SAME_KIND = 5
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_kind(a: str, b: str) -> bool:
+    """Whether WordNet puts two nouns under one kind at least :data:`SAME_KIND` deep, in their first senses.
+
+    >>> _same_kind("room", "bay"), _same_kind("church", "house"), _same_kind("room", "gear"), _same_kind("room", "morning")
+    (True, True, False, False)
+    """
+    for x in _synsets(a, "n", SENSES):
+        for y in _synsets(b, "n", SENSES):
+            if any(_depth(z) >= SAME_KIND for z in (_ancestors(x) | {x}) & (_ancestors(y) | {y})):
+                return True
+    return False
+
+
+def _place_heads(text: str) -> list[tuple[str, bool]]:
+    """The ones a text's phrases of place (:data:`_PLACE_PHRASE`) name, each as its last word and whether that is
+    a name (capitalised), and a possessor before the noun ("at Ben's house": Ben, house).
+
+    >>> _place_heads("Ann worked at Ben's house in the old town.")
+    [('Ben', True), ('house', False), ('town', False)]
+    """
+    out = []
+    for m in _PLACE_PHRASE.finditer(text):
+        word = m.group("np").split()[-1]
+        out.append((word, word[0].isupper()))
+        rest = re.match(r"['’]s?\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*)\b", text[m.end():])
+        if rest:
+            out.append((rest.group(1), False))
+    return out
+
+
+def _replaced(text: str, question: str, q: _Question) -> bool:
+    """Whether a sentence says the predication with another place, destination or source than the one a question
+    asks ("Did Ann cook in the kitchen?" — "In the cellar, Ann cooked"): the question's phrase of place names one
+    (:func:`_place_heads`) the sentence never says, while the sentence says a term of the predication and the question's
+    other names and, in a
+    phrase of its own, another of the same kind — another name for a name, a noun WordNet puts in the same kind
+    (:func:`_same_kind`) for a noun.
+
+    >>> q = "Did Ann cook the meal in the kitchen?"
+    >>> [_replaced(t, q, _Question(q, [])) for t in ("In the cellar, Ann cooked the meal.", "Ann cooked the meal in the kitchen.",
+    ...                                               "Ann cooked the meal in the morning.")]
+    [True, False, False]
+    >>> q = "Was Ann apprenticed to Ben?"
+    >>> [_replaced(t, q, _Question(q, [])) for t in ("Ann was apprenticed at Carl's shop.", "Ann was apprenticed to Ben.")]
+    [True, False]
+    >>> _replaced("Carl was apprenticed at Dan's shop.", q, _Question(q, []))  # said of another: another predication
+    False
+    """
+    main = _main(question)
+    asked = [(w, name) for w, name in _place_heads(main) if _root(w.lower()) not in _adjuncts(question)]
+    if not asked:
+        return False
+    said = _roots(text)
+    if any(_root(w.lower()) in said for w, _ in asked):
+        return False
+    named = {_root(w.lower()) for w in re.findall(r"[A-Z][\w-]*", question)}
+    asked_roots = {_root(w.lower()) for w, _ in asked}
+    if not any(t in said for t in _focus(question, q) if t not in asked_roots):
+        return False
+    if _linked([n for n in _names(question) if not set(n) & asked_roots], said) < 1:
+        return False  # not said of the question's own names: another predication
+    for word, name in _place_heads(text):
+        for a, a_name in asked:
+            if a_name and name and _root(word.lower()) not in named:
+                return True
+            if not a_name and not name and lemmas(word.lower()) and _same_kind(a.lower(), word.lower()):
+                return True
     return False
 
 
