@@ -208,3 +208,27 @@ def test_another_place_of_the_same_kind_answers_no():
     # must not fire: the place asked, or a phrase of another kind (a time)
     assert _first(question, "In the kitchen, Edgar checked the ropes with care.").startswith("Yes: In the kitchen")
     assert _first(question, "In the morning, Edgar checked the ropes in the kitchen.").startswith("Yes: In the morning")
+
+
+def test_a_sentence_that_says_the_act_outranks_one_that_says_only_its_setting():
+    # both say the names and the place; only the second says the act asked ("thank")
+    question = "Does Mira thank Edgar for the gift in the hall?"
+    assert _first(question, "Edgar caught Mira in the hall with the gift.", '"Thank you, Edgar," Mira said in the hall.').startswith(
+        'Yes: "Thank you')
+    # must not fire: a sentence that says the act wins as before
+    assert _first(question, '"Thank you, Edgar," Mira said of the gift in the hall.', "Edgar caught Mira in the hall.").startswith(
+        'Yes: "Thank you')
+
+
+def test_a_pronoun_speaks_of_the_one_the_sentence_before_it_names():
+    from ragprov.llm.answer.question import _Question
+    from ragprov.llm.answer.words import _roots, _Sentence
+    from ragprov.llm.answer.yesno import statement_score
+
+    question, text = "Did Edgar chase away the hound?", "She chased away the hound with a stick."
+
+    def score(before: str) -> float:
+        return statement_score(_Sentence(0, text, _roots(text), before=before), question, _Question(question, []), _roots(before + text))
+
+    # "She" stands for Mira, named just before, though the passage named Edgar earlier: less surely Edgar's act
+    assert score("Edgar shouted. Mira was the first to move. ") < score("Mira shouted. Edgar was the first to move. ")

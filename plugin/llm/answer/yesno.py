@@ -11,8 +11,14 @@ must reach: the thing an existential question asks about ("Is there a sword …?
 of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
 (:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
 its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
-"locked") that no denial reverses (:func:`denies`); and a sentence that never says the act a do-question
-asks (:func:`says_verb`) does not state that it happened: "No".
+"locked", "smaller" for "big") that no denial reverses (:func:`denies`) — or said of the very noun asked ("a
+small fire" for "a big fire") —; what "more … than", "rather than", "instead of" set aside is denied as after
+"not". It denies it too when it says the relation asked the other way round ("Is A B's N?" — "B is A's N",
+:func:`_reversed`), the act done with *another* one ("married another man", :func:`_another`), or the act in
+another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
+the same kind: :func:`_replaced`). A sentence that never says the act a do-question asks (:func:`says_verb`) does
+not state that it happened: "No" — and it ranks below one that says it (:data:`UNSAID_ACT`). A pronoun speaks
+of the one the sentence before it names (the nearest antecedent), not of any the passage named.
 """
 
 from __future__ import annotations
@@ -484,6 +490,9 @@ def _nominal(s: _Sentence, verb: str) -> bool:
 _HYPOTHETICAL = frozenset("if unless whether potential potentially possible possibly possibility perhaps maybe might "
                           "suppose supposing imagine imagined lest".split())
 
+#: the weight of a sentence that never says the act a do-question asks (:func:`says_verb`) against one that does
+UNSAID_ACT = 0.85
+
 #: the weight of a supposition against a statement
 HYPOTHETICAL = 0.75
 
@@ -491,8 +500,9 @@ HYPOTHETICAL = 0.75
 def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
-    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
-    surely); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
+    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those the sentence before it names — the
+    nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never says the act a do-question asks
+    (:func:`says_verb`); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
     existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
 
@@ -502,7 +512,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     0.8
     >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
     >>> round(statement_score(s, q, _Question(q, [])), 3)
-    0.1
+    0.085
     >>> q = "Is there a dog in the warehouse?"  # the thing an existential question asks about must be said
     >>> texts = ("A dog slept in the warehouse.", "He worked in the warehouse.")
     >>> [statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])) for t in texts]
@@ -511,7 +521,8 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     weights = _weights(question, q)
     names = _names(question)
     words = set(re.findall(r"[a-z]+", s.low))
-    near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
+    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
+    near = s.tokens | _roots(previous) if _PRONOUNS & words else s.tokens  # a pronoun: the sentence before names its one
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
@@ -520,6 +531,8 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     cover = ((sum(weights[t] for t in said) - weak) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
+    if verb is not None and not says_verb(s.text, question):
+        cover *= UNSAID_ACT  # a sentence that never says the act asked states less of it than one that does
     there = _THERE.match(_main(question))
     if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
         cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
@@ -646,7 +659,7 @@ def _reversed(text: str, question: str) -> bool:
     words = re.findall(r"[A-Za-z][\w'’-]*", text)
     roots = [frozenset(_word_roots(w)) for w in words]
     named_a, named_b = any(r & a for r in roots), any(r & b for r in roots)
-    for k, w in enumerate(words):
+    for k in range(len(words)):
         if not roots[k] & noun:
             continue
         before = words[k - 1] if k else ""
@@ -663,7 +676,8 @@ def _reversed(text: str, question: str) -> bool:
 
 
 #: what says an act had another doer or another object than the one asked ("married another man")
-_ANOTHER = re.compile(r"^(?:\s+(?:to|with|by|for|at|in|on|into))?\s+(?:another|(?:a|an|some)\s+(?:different|other)|someone\s+else|somebody\s+else|something\s+else|elsewhere)\b", re.I)
+_ANOTHER = re.compile(r"^(?:\s+(?:to|with|by|for|at|in|on|into))?\s+(?:another|(?:a|an|some)\s+(?:different|other)"
+                      r"|(?:someone|somebody|something)\s+else|elsewhere)\b", re.I)
 
 
 def _another(text: str, question: str) -> bool:
@@ -687,8 +701,8 @@ def _another(text: str, question: str) -> bool:
 #: a phrase of place, destination or source, and the one it is (the preposition, a determiner or a possessor, up to
 #: three words): "in the mainframe room", "to Ann", "at Ben's house"
 _PLACE_PHRASE = re.compile(r"\b(?i:in|inside|at|into|to|onto|within|from)\s+(?:(?i:the|a|an|his|her|their|its|this|that)\s+)?"
-                           r"(?P<np>(?:[\w'’-]+\s+){0,2}?[\w'’-]+?)(?=['’]s?\b|\s*[,;:.?!—–]|\s*$|\s+(?:of|in|at|on|to|by|for|with|"
-                           r"when|while|after|before|during|and|or|but|that|who|which|where|as)\b)")
+                           r"(?P<np>(?:[\w'’-]+\s+){0,2}?[\w'’-]+?)(?=['’]s?\b|\s*[,;:.?!—–]|\s*$"
+                           r"|\s+(?:of|in|at|on|to|by|for|with|when|while|after|before|during|and|or|but|that|who|which|where|as)\b)")
 
 #: the least depth (hypernym steps below ``entity``) of the kind two nouns share for one to stand for the other's
 #: kind: "room" and "bay" (a room, 7), "church" and "house" (a building, 6); not "room" and "gear" (an artifact, 4)
