@@ -149,3 +149,86 @@ def test_the_verb_of_a_do_question_is_found_past_its_subject():
     # must not fire: a verb in "-ly" is the verb, no manner adverb, and the sentence saying it answers "Yes"
     assert _first("Did the bird fly away from Edgar?", "The bird flew away from Edgar at dawn.").startswith("Yes: The bird flew")
     assert _first("Did Edgar's dog bark at Mira?", "Edgar's dog barked at Mira by the gate.").startswith("Yes: Edgar's dog")
+
+
+def test_a_comparative_or_a_size_contrary_denies_the_size_asked():
+    # "smaller" is the comparative of "small", the contrary of "big"; "locked" has "ajar" for contrary
+    assert _first("Was the lamp of the tower big?", "The lamp of the tower was smaller than a candle.").startswith("No: The lamp")
+    assert _first("Was the gate of the tower locked?", "The gate of the tower stood ajar.").startswith("No: The gate")
+    # must not fire: the size said itself
+    assert _first("Was the lamp of the tower big?", "The lamp of the tower was bigger than a barrel, and big.").startswith("Yes: The lamp")
+
+
+def test_a_contrary_said_of_the_asked_noun_denies_its_adjective():
+    # "a small fire" for "a big fire": the contrary qualifies the very noun asked
+    question = "Did Edgar light a big fire in the tower?"
+    assert _first(question, "Edgar lit a small fire in the tower.").startswith("No: Edgar lit")
+    # must not fire: the adjective said, or none
+    assert _first(question, "Edgar lit a big fire in the tower.").startswith("Yes: Edgar lit")
+    assert _first(question, "Edgar lit a fire in the tower.").startswith("Yes: Edgar lit")
+
+
+def test_what_more_than_or_rather_than_sets_aside_is_denied():
+    question = "Was the hound of the harbour hostile?"
+    assert _first(question, "The hound of the harbour seemed more curious than hostile.").startswith("No: The hound")
+    assert _first("Did Edgar ride to the harbour?", "Edgar walked rather than ride to the harbour.").startswith("No: Edgar walked")
+    # must not fire: a comparison the question itself asks, or a plain statement
+    assert _first(question, "The hound of the harbour was hostile.").startswith("Yes: The hound")
+    assert _first("Was the hound more curious than hostile?", "The hound seemed more curious than hostile.").startswith("Yes: The hound")
+
+
+def test_who_says_it_is_no_term_the_statement_must_repeat():
+    # "according to Mira": a source, not part of the predication the sentence must state
+    question = "Could the storm sink the old boat, according to Mira?"
+    assert _first(question, '"The storm could sink the old boat," she warned.').startswith('Yes: "The storm')
+
+
+def test_a_relation_said_the_other_way_round_answers_no():
+    # "Is Mira Edgar's tutor?" asked; the sentence makes Edgar Mira's tutor
+    question = "Is Mira Edgar's tutor?"
+    assert _first(question, "Edgar acts as a tutor to Mira in the tower.").startswith("No: Edgar acts")
+    assert _first(question, "Edgar is Mira's tutor.").startswith("No: Edgar is")
+    # must not fire: the relation said as asked
+    assert _first(question, "Mira acts as a tutor to Edgar in the tower.").startswith("Yes: Mira acts")
+    assert _first(question, "Mira is Edgar's tutor.").startswith("Yes: Mira is")
+
+
+def test_an_act_done_with_another_one_answers_no():
+    question = "Did Mira marry Edgar?"
+    assert _first(question, "Mira, once close to Edgar, married another man.").startswith("No: Mira")
+    # must not fire: the one asked
+    assert _first(question, "Mira, once close to Edgar, married Edgar at last.").startswith("Yes: Mira")
+
+
+def test_another_place_of_the_same_kind_answers_no():
+    # the sentence states the act in another room than the one asked (WordNet: both rooms)
+    question = "Did Edgar check the ropes in the kitchen?"
+    assert _first(question, "Inside the cellar, Edgar checked the ropes with care.").startswith("No: Inside the cellar")
+    assert _first("Was Edgar apprenticed to Mira?", "Edgar was apprenticed at Brand's forge.").startswith("No: Edgar was")
+    # must not fire: the place asked, or a phrase of another kind (a time)
+    assert _first(question, "In the kitchen, Edgar checked the ropes with care.").startswith("Yes: In the kitchen")
+    assert _first(question, "In the morning, Edgar checked the ropes in the kitchen.").startswith("Yes: In the morning")
+
+
+def test_a_sentence_that_says_the_act_outranks_one_that_says_only_its_setting():
+    # both say the names and the place; only the second says the act asked ("thank")
+    question = "Does Mira thank Edgar for the gift in the hall?"
+    assert _first(question, "Edgar caught Mira in the hall with the gift.", '"Thank you, Edgar," Mira said in the hall.').startswith(
+        'Yes: "Thank you')
+    # must not fire: a sentence that says the act wins as before
+    assert _first(question, '"Thank you, Edgar," Mira said of the gift in the hall.', "Edgar caught Mira in the hall.").startswith(
+        'Yes: "Thank you')
+
+
+def test_a_pronoun_speaks_of_the_one_the_sentence_before_it_names():
+    from ragprov.llm.answer.question import _Question
+    from ragprov.llm.answer.words import _roots, _Sentence
+    from ragprov.llm.answer.yesno import statement_score
+
+    question, text = "Did Edgar chase away the hound?", "She chased away the hound with a stick."
+
+    def score(before: str) -> float:
+        return statement_score(_Sentence(0, text, _roots(text), before=before), question, _Question(question, []), _roots(before + text))
+
+    # "She" stands for Mira, named just before, though the passage named Edgar earlier: less surely Edgar's act
+    assert score("Edgar shouted. Mira was the first to move. ") < score("Mira shouted. Edgar was the first to move. ")

@@ -11,8 +11,14 @@ must reach: the thing an existential question asks about ("Is there a sword …?
 of "Was it X's custom to …?", the predicate of "Is/Was X P?", else what follows the subject
 (:func:`_focus`). A sentence denies the predication when the focus it says stands after a denial in
 its clause, or when it says a *contrary* word (:func:`_contrary`: "open" for "shut", "unlocked" for
-"locked") that no denial reverses (:func:`denies`); and a sentence that never says the act a do-question
-asks (:func:`says_verb`) does not state that it happened: "No".
+"locked", "smaller" for "big") that no denial reverses (:func:`denies`) — or said of the very noun asked ("a
+small fire" for "a big fire") —; what "more … than", "rather than", "instead of" set aside is denied as after
+"not". It denies it too when it says the relation asked the other way round ("Is A B's N?" — "B is A's N",
+:func:`_reversed`), the act done with *another* one ("married another man", :func:`_another`), or the act in
+another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
+the same kind: :func:`_replaced`). A sentence that never says the act a do-question asks (:func:`says_verb`) does
+not state that it happened: "No" — and it ranks below one that says it (:data:`UNSAID_ACT`). A pronoun speaks
+of the one the sentence before it names (the nearest antecedent), not of any the passage named.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .lexicon import ACT_SENSES, _senses, lemmas, says_act
+from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _DETERMINERS, _root, _roots, _Sentence, _word_roots
 
@@ -57,6 +63,9 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
                    r"|(?:during|throughout|when|while|whenever|until|as\s+soon\s+as)\b[^,;?]*)", re.I)
 
 
+#: who says the predication holds ("according to Ann", "in Ann's view"): a source, no part of what is asked
+_SOURCE = re.compile(r"\b(?:according\s+to|in\s+(?:the\s+)?(?:view|opinion|words)\s+of|in\s+[\w'’]+\s+(?:view|opinion))\b[^,;?]*", re.I)
+
 #: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
 #: "In the first briefing, does …?"): an adjunct
 _LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=" + _AUX_OPENING + ")", re.I)
@@ -87,11 +96,15 @@ def _adjuncts(question: str) -> frozenset[str]:
     []
     >>> sorted(_adjuncts("In the first briefing, does Alex agree?"))  # an opening phrase
     ['brief', 'first']
+    >>> sorted(_adjuncts("Could the storm sink the ship, according to Ann?"))  # who says it: a source
+    ['accord', 'ann']
     """
     main = _main(question)
     out = {_root(w) for w in re.findall(r"[a-z]+", main.lower())
            if w in _HEDGES or (w.endswith("ly") and len(w) > 5 and w not in _NOT_ADVERBS)}
     for m in _TIME.finditer(main):
+        out.update(_roots(m.group(0)))
+    for m in _SOURCE.finditer(main):
         out.update(_roots(m.group(0)))
     out.update(_roots(question[:len(question) - len(main)]))
     return frozenset(out)
@@ -105,7 +118,8 @@ _CONTRARIES = ("open shut", "open closed", "ajar shut", "ajar closed",
                "loud quiet", "loud silent", "fast slow", "wet dry", "clean dirty", "win lose", "accept refuse",
                "accept reject", "remember forget", "love hate", "succeed fail", "allow forbid", "include exclude",
                "same different", "together alone", "inside outside", "visible hidden", "guilty innocent",
-               "married single", "sober drunk")
+               "married single", "sober drunk", "open locked", "ajar locked", "big small", "big little",
+               "large small", "large little", "long short", "tall short", "high low", "wide narrow", "thick thin")
 
 #: the prefixes that make a word the contrary of the word after them ("unlocked", "invisible", "dishonest");
 #: all but un- and non- also begin words of their own ("display", "discover", "income", "inside"): those
@@ -131,19 +145,40 @@ def _contrary_roots() -> Mapping[str, frozenset[str]]:
     return MappingProxyType({k: frozenset(v) for k, v in pairs.items()})
 
 
+def _comparative_bases(word: str) -> tuple[str, ...]:
+    """The words an adjective in "-er" or "-est" may be the comparative of, as English spells it: "smaller" → small,
+    "bigger" → big, "larger" → large, "happier" → happy; none for another word.
+
+    >>> _comparative_bases("smaller"), _comparative_bases("biggest"), _comparative_bases("door")
+    (('small', 'smal', 'smalle'), ('bigg', 'big', 'bigge'), ())
+    """
+    m = re.fullmatch(r"([a-z]{2,}?)(i?)(er|est)", word)
+    if m is None:
+        return ()
+    stem = m.group(1)
+    if m.group(2):
+        return (stem + "y",)
+    doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
+    return tuple(dict.fromkeys((stem, doubled, stem + "e")))
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _contrary(word: str) -> frozenset[str]:
     """The roots of the words ``word`` (lower case) is the contrary of: its pair in :data:`_CONTRARIES`,
     or the word after a negating prefix.
 
     >>> sorted(_contrary("open")), sorted(_contrary("unlocked")), sorted(_contrary("invisible"))
-    (['close', 'shut'], ['lock'], ['visibl'])
+    (['close', 'lock', 'shut'], ['lock'], ['visibl'])
+    >>> sorted(_contrary("smaller")), sorted(_contrary("bigger"))  # a comparative: its adjective's contraries
+    (['big', 'larg'], ['littl', 'small'])
     >>> _contrary("under"), _contrary("door"), _contrary("uncle")  # no prefix, no pair: none
     (frozenset(), frozenset(), frozenset())
     >>> _contrary("display"), _contrary("discovered"), _contrary("income")  # words of their own
     (frozenset(), frozenset(), frozenset())
     """
     out = set(_contrary_roots().get(_root(word), ()))
+    for base in _comparative_bases(word):  # "smaller" is the contrary of what "small" is
+        out.update(_contrary_roots().get(_root(base), ()))
     m = _NEGATING_PREFIX.match(word)
     if m and (m.group("sure") or not (lemmas(word, "n") or lemmas(word, "v"))):
         out.add(_root(word[m.end():]))
@@ -455,6 +490,9 @@ def _nominal(s: _Sentence, verb: str) -> bool:
 _HYPOTHETICAL = frozenset("if unless whether potential potentially possible possibly possibility perhaps maybe might "
                           "suppose supposing imagine imagined lest".split())
 
+#: the weight of a sentence that never says the act a do-question asks (:func:`says_verb`) against one that does
+UNSAID_ACT = 0.85
+
 #: the weight of a supposition against a statement
 HYPOTHETICAL = 0.75
 
@@ -462,8 +500,9 @@ HYPOTHETICAL = 0.75
 def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
-    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those its passage names, half as
-    surely); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
+    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those the sentence before it names — the
+    nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never says the act a do-question asks
+    (:func:`says_verb`); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
     existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
 
@@ -473,7 +512,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     0.8
     >>> s = _Sentence(0, "The Ghost smiled at night.", _roots("The Ghost smiled at night."))  # no predication: little
     >>> round(statement_score(s, q, _Question(q, [])), 3)
-    0.1
+    0.085
     >>> q = "Is there a dog in the warehouse?"  # the thing an existential question asks about must be said
     >>> texts = ("A dog slept in the warehouse.", "He worked in the warehouse.")
     >>> [statement_score(_Sentence(0, t, _roots(t)), q, _Question(q, [])) for t in texts]
@@ -482,7 +521,8 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     weights = _weights(question, q)
     names = _names(question)
     words = set(re.findall(r"[a-z]+", s.low))
-    near = s.tokens | _roots(s.before) | passage if _PRONOUNS & words else s.tokens
+    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
+    near = s.tokens | _roots(previous) if _PRONOUNS & words else s.tokens  # a pronoun: the sentence before names its one
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
@@ -491,6 +531,8 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     cover = ((sum(weights[t] for t in said) - weak) / total * (0.6 + 0.4 * link)) if total else link
     if _HYPOTHETICAL & words:
         cover *= HYPOTHETICAL
+    if verb is not None and not says_verb(s.text, question):
+        cover *= UNSAID_ACT  # a sentence that never says the act asked states less of it than one that does
     there = _THERE.match(_main(question))
     if there is not None and _root(there.group("np").split()[-1].lower()) not in said:
         cover *= 0.5  # "Is there a dog in the warehouse?": a sentence without the dog says nothing of it
@@ -500,6 +542,10 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
 #: "not only … but also", "not just": an addition, no denial
 _NOT_ONLY = re.compile(r"\b(?:not|n['’]t)\s+(?:only|just|merely|simply|solely)\b", re.I)
 
+
+#: what sets aside the thing after it for the one before it ("more curious than hostile", "walked rather than
+#: rode", "instead of the coach"): what follows is denied, as after "not"
+_SET_ASIDE = re.compile(r"\b(?:rather\s+than|instead\s+of|more\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+than)\b", re.I)
 
 #: words after which what a denial left out is affirmed ("nothing … except that it was very large", "not X but Y")
 _EXCEPTIONS = frozenset({"but", "except"})
@@ -539,15 +585,27 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Did he give money to the poor?"  # a verb of refusal denies the act after it
     >>> denies("He refused to give money to the poor.", q, _Question(q, []))
     True
+    >>> q = "Did Ann light a big fire?"  # a contrary said of the asked noun ("a small fire") denies its adjective
+    >>> [denies(t, q, _Question(q, [])) for t in ("Ann lit a small fire.", "Ann lit a big fire.", "Ann lit a fire.")]
+    [True, False, False]
+    >>> q = "Was the dog hostile?"  # what "more … than", "rather than", "instead of" set aside is denied
+    >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
+    [True, False]
     >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
     >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
     False
     """
+    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q):
+        return True
     weights, focus = _weights(question, q), _focus(question, q)
     said: dict[str, bool] = {}
     contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
+    qualified: set[str] = set()  # a term a contrary word says of a noun the question says right after it
     denied = False
-    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", _NOT_ONLY.sub(" ", text)):
+    text = _NOT_ONLY.sub(" ", text)
+    if not _SET_ASIDE.search(question):  # "Was it more X than Y?" asks the comparison itself
+        text = _SET_ASIDE.sub(lambda m: m.group(0) + " not", text)
+    for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", text):
         tok = m.group(0).lower().strip("'’")
         if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
             denied = False
@@ -560,9 +618,166 @@ def denies(text: str, question: str, q: _Question) -> bool:
             for r in _contrary(tok):
                 if r in weights:
                     contrary.setdefault(r, not denied)
+                    after = [x for w in re.findall(r"[a-z][\w-]*", text[m.end():].lower())[:2] for x in _word_roots(w)]
+                    if not denied and r not in said and any(x in weights and x != r for x in after):
+                        qualified.add(r)  # "a small fire" for "a big fire": the contrary said of the asked thing
+    if qualified - said.keys():
+        return True
     # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
     voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
     return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+
+
+#: "Is A B's N?": a relation asked between two names (the possessor B, the one said to be its N)
+_RELATION = re.compile(r"^\s*(?i:is|was|are|were)\s+(?P<ab>[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+?)['’]s?"
+                       r"\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)\s*[?.!]*$")
+
+#: a possessive pronoun (it stands for the one a sentence names)
+_POSSESSIVE = frozenset("his her their its".split())
+
+
+def _reversed(text: str, question: str) -> bool:
+    """Whether a sentence says the relation "Is A B's N?" asks the other way round: B is A's N — "A's N", "the N
+    of/to/for A", "N … A" with A said first after the noun, or "his/her/their N" where it names A and not B.
+
+    >>> q = "Is Ann Ben's tutor?"
+    >>> [_reversed(t, q) for t in ("Ben acts as a tutor to Ann.", "Ben is Ann's tutor.", "Ann smiled at her tutor.")]
+    [True, True, True]
+    >>> [_reversed(t, q) for t in ("Ann acts as a tutor to Ben.", "Ann is Ben's tutor.", "Ben thanked his tutor.")]
+    [False, False, False]
+    >>> _reversed("Ben is Ann's tutor.", "Is Ann a tutor?")  # no relation asked
+    False
+    >>> _reversed("Ben Hale acts as a tutor to Ann Lee.", "Is Ann Lee Ben Hale's tutor?")  # two names of two words
+    True
+    """
+    m = _RELATION.match(" ".join(question.split()))
+    if m is None:
+        return False
+    names = m.group("ab").split()  # two names side by side: half each, a middle word of an odd run to neither
+    a, b = frozenset(_roots(" ".join(names[:len(names) // 2]))), frozenset(_roots(" ".join(names[-(len(names) // 2):])))
+    noun = frozenset(_roots(m.group("n")))
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    roots = [frozenset(_word_roots(w)) for w in words]
+    named_a, named_b = any(r & a for r in roots), any(r & b for r in roots)
+    for k in range(len(words)):
+        if not roots[k] & noun:
+            continue
+        before = words[k - 1] if k else ""
+        if re.search(r"['’]s?$", before) and k:
+            owner = roots[k - 1] | frozenset(_word_roots(re.sub(r"['’]s?$", "", before)))
+            if owner & a or owner & b:
+                return bool(owner & a)
+        if before.lower() in _POSSESSIVE and named_a != named_b:
+            return named_a
+        for r in roots[k + 1:k + 7]:
+            if r & a or r & b:
+                return bool(r & a)
+    return False
+
+
+#: what says an act had another doer or another object than the one asked ("married another man")
+_ANOTHER = re.compile(r"^(?:\s+(?:to|with|by|for|at|in|on|into))?\s+(?:another|(?:a|an|some)\s+(?:different|other)"
+                      r"|(?:someone|somebody|something)\s+else|elsewhere)\b", re.I)
+
+
+def _another(text: str, question: str) -> bool:
+    """Whether a sentence says the act a do-question asks (:func:`_verb_word`) done with another one than the one
+    asked: "another", "a different", "someone else" right after its verb ("married another man").
+
+    >>> q = "Did Ann marry Ben?"
+    >>> [_another(t, q) for t in ("Ann married another man.", "Ann was married to someone else.", "Ann married Ben.")]
+    [True, True, False]
+    """
+    verb = _verb_word(question)
+    if verb is None:
+        return False
+    root = _root(verb)
+    for m in re.finditer(r"[A-Za-z][\w'’-]*", text):
+        if (root in _word_roots(m.group(0).lower()) or says_act(m.group(0).lower(), verb)) and _ANOTHER.match(text[m.end():]):
+            return True
+    return False
+
+
+#: a phrase of place, destination or source, and the one it is (the preposition, a determiner or a possessor, up to
+#: three words): "in the mainframe room", "to Ann", "at Ben's house"
+_PLACE_PHRASE = re.compile(r"\b(?i:in|inside|at|into|to|onto|within|from)\s+(?:(?i:the|a|an|his|her|their|its|this|that)\s+)?"
+                           r"(?P<np>(?:[\w'’-]+\s+){0,2}?[\w'’-]+?)(?=['’]s?\b|\s*[,;:.?!—–]|\s*$"
+                           r"|\s+(?:of|in|at|on|to|by|for|with|when|while|after|before|during|and|or|but|that|who|which|where|as)\b)")
+
+#: the least depth (hypernym steps below ``entity``) of the kind two nouns share for one to stand for the other's
+#: kind: "room" and "bay" (a room, 7), "church" and "house" (a building, 6); not "room" and "gear" (an artifact, 4)
+SAME_KIND = 5
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_kind(a: str, b: str) -> bool:
+    """Whether WordNet puts two nouns under one kind at least :data:`SAME_KIND` deep, in their first senses.
+
+    >>> _same_kind("room", "bay"), _same_kind("church", "house"), _same_kind("room", "gear"), _same_kind("room", "morning")
+    (True, True, False, False)
+    """
+    for x in _synsets(a, "n", SENSES):
+        for y in _synsets(b, "n", SENSES):
+            if any(_depth(z) >= SAME_KIND for z in (_ancestors(x) | {x}) & (_ancestors(y) | {y})):
+                return True
+    return False
+
+
+def _place_heads(text: str) -> list[tuple[str, bool]]:
+    """The ones a text's phrases of place (:data:`_PLACE_PHRASE`) name, each as its last word and whether that is
+    a name (capitalised), and a possessor before the noun ("at Ben's house": Ben, house).
+
+    >>> _place_heads("Ann worked at Ben's house in the old town.")
+    [('Ben', True), ('house', False), ('town', False)]
+    """
+    out = []
+    for m in _PLACE_PHRASE.finditer(text):
+        word = m.group("np").split()[-1]
+        out.append((word, word[0].isupper()))
+        rest = re.match(r"['’]s?\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*)\b", text[m.end():])
+        if rest:
+            out.append((rest.group(1), False))
+    return out
+
+
+def _replaced(text: str, question: str, q: _Question) -> bool:
+    """Whether a sentence says the predication with another place, destination or source than the one a question
+    asks ("Did Ann cook in the kitchen?" — "In the cellar, Ann cooked"): the question's phrase of place names one
+    (:func:`_place_heads`) the sentence never says, while the sentence says a term of the predication and the question's
+    other names and, in a
+    phrase of its own, another of the same kind — another name for a name, a noun WordNet puts in the same kind
+    (:func:`_same_kind`) for a noun.
+
+    >>> q = "Did Ann cook the meal in the kitchen?"
+    >>> [_replaced(t, q, _Question(q, [])) for t in ("In the cellar, Ann cooked the meal.", "Ann cooked the meal in the kitchen.",
+    ...                                               "Ann cooked the meal in the morning.")]
+    [True, False, False]
+    >>> q = "Was Ann apprenticed to Ben?"
+    >>> [_replaced(t, q, _Question(q, [])) for t in ("Ann was apprenticed at Carl's shop.", "Ann was apprenticed to Ben.")]
+    [True, False]
+    >>> _replaced("Carl was apprenticed at Dan's shop.", q, _Question(q, []))  # said of another: another predication
+    False
+    """
+    main = _main(question)
+    asked = [(w, name) for w, name in _place_heads(main) if _root(w.lower()) not in _adjuncts(question)]
+    if not asked:
+        return False
+    said = _roots(text)
+    if any(_root(w.lower()) in said for w, _ in asked):
+        return False
+    named = {_root(w.lower()) for w in re.findall(r"[A-Z][\w-]*", question)}
+    asked_roots = {_root(w.lower()) for w, _ in asked}
+    if not any(t in said for t in _focus(question, q) if t not in asked_roots):
+        return False
+    if _linked([n for n in _names(question) if not set(n) & asked_roots], said) < 1:
+        return False  # not said of the question's own names: another predication
+    for word, name in _place_heads(text):
+        for a, a_name in asked:
+            if a_name and name and _root(word.lower()) not in named:
+                return True
+            if not a_name and not name and lemmas(word.lower()) and _same_kind(a.lower(), word.lower()):
+                return True
+    return False
 
 
 def _open_quote(text: str) -> bool:
