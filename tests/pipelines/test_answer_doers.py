@@ -132,3 +132,9 @@ def test_his_own_noun_is_owned_by_the_one_the_question_names():
     # without "own" the question's own name is no answer
     ss = _sentences([_chunk("Oswin knelt, trembling, and read upon the mossy stone his name.")])
     assert who_slot("Whose name does Oswin read on the mossy stone?", ss, [0], [0.9]) is None
+
+
+def test_a_person_nouns_possessive_owns_the_noun_after_it():
+    # "his cousin's cottage": the cousin owns it, not whom "his" stands for
+    ss = _sentences([_chunk("Oswin walked at dusk to his cousin's little cottage by the mill.")])
+    assert who_slot("Whose little cottage did Oswin walk to at dusk?", ss, [0], [0.9]) == (0, 0, "his cousin")

@@ -20,7 +20,8 @@ WordNet synonym, "assisted" for "helps") and takes the noun phrase in the asked 
   phrase the question does not itself name, of those the verb's subject joins with "with"/"and";
 * for an object, the phrase right after the verb ("to assist a wretched woman");
 * for "whose N" (N the head noun of the phrase "whose" opens, past its adjectives: "whose cheerful voice"), the
-  name whose possessive precedes N ("Marley's face"), the person phrase after "the N of" ("the voice of his
+  name whose possessive precedes N ("Marley's face"), a person noun's possessive before it with its opener ("his
+  nephew's house": "his nephew"), the person phrase after "the N of" ("the voice of his
   nephew") or "N belonging to", whom a possessive pronoun before N stands for (as a subject pronoun does; a
   speaker's pronoun, in double or single quotation marks, names nobody), and for an N said with "a" and owned
   by nobody, its owner in the next sentence ("cried a cheerful voice. It was the voice of …"); "his own N" is
@@ -503,7 +504,8 @@ def _of_kind(phrase: str, kind: str | None) -> bool:
 
 def _possessor(text: str, noun: str, previous: str = "", following: str = "") -> str:
     """The person that possesses ``noun`` in ``text`` (modifiers between allowed), or "": a name's possessive
-    before it ("Marley's face"); the person phrase after "of" or "belonging to" past it ("the voice of the
+    before it ("Marley's face"), or a person noun's, with the word opening its phrase ("his nephew's house"); the
+    person phrase after "of" or "belonging to" past it ("the voice of the
     boy's uncle"); for a possessive pronoun before it ("his house"), whom the pronoun stands for (as a subject
     pronoun does, :func:`_pronoun_antecedent`: the person phrase its own sentence's words open with, else the
     sentence ``previous``; inside a quotation, nobody). A noun said with "a"/"an" owned by nobody yet ("cried
@@ -527,6 +529,8 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
     'Oswin'
     >>> _possessor("'Oswin is kind,' said Ines, and praised his cottage.", "cottage")
     'Ines'
+    >>> _possessor("He walked to his nephew's little house.", "house"), _possessor("It was Kim's uncle's hat.", "hat")
+    ('his nephew', "Kim's uncle")
     >>> _possessor("A tall hat fell.", "hat", following="It was the hat of Oswin."), _possessor("The hat of gold fell.", "hat")
     ('Oswin', '')
     """
@@ -550,6 +554,10 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
                 return re.sub(r"['’]s?$", "", phrase)
         b = i - 1
         while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _POSSESSIVES | {"a", "an"}:
+            if re.search(r"['’]s?$", toks[b]) and is_person(re.sub(r"['’]s?$", "", toks[b])):
+                # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
+                opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or re.search(r"['’]s?$", toks[b - 1])) else ""
+                return " ".join(filter(None, (opener, re.sub(r"['’]s?$", "", toks[b]))))
             b -= 1  # past the noun's modifiers
         if b >= 0 and toks[b].lower() in _POSSESSIVES:
             at = spans[b][0]
