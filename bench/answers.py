@@ -21,7 +21,9 @@ with ``check`` is counted but never printed, so a check set can gate a change wi
 (``"split": "yesno"``, 40 yes-no questions, half "Yes", half "No": negated, modal and perfect questions, and "No"s
 that come from a contrary fact or another doer, object, place or time) was written in stop 27 from the texts alone,
 before the yes-no rules were read, to fit those rules on more than the few yes-no questions of the other files; it
-is tuning data. Accuracy
+is tuning data.
+``bench/answers-whose.jsonl`` (``"split": "whose"``, 30 questions: "Whose N ...?", "Which N ...?" and "What is the
+name of ...?") was written in stop 27 from the texts alone, before its writer read the answer step. Accuracy
 is printed per split. Every alias is said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
 names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not

@@ -7,7 +7,7 @@ questions the rule must leave alone."""
 from __future__ import annotations
 
 from ragprov.llm.answer import extract_answer
-from ragprov.llm.answer.doers import asked_act, who_slot
+from ragprov.llm.answer.doers import _possessor, asked_act, who_slot
 from ragprov.llm.answer.words import _sentences
 from ragprov.llm.engine import Mention, Passage
 
@@ -94,3 +94,47 @@ def test_an_opening_adverb_or_a_verb_is_no_person():
 def test_which_team_member_takes_a_common_noun_of_any_person_kind():
     assert _slot("The engineer fended off the drone.", "Which team member fended off the drone?") == (0, 0, "The engineer")
     assert _slot("The engineer fended off the drone.", "Which daughter fended off the drone?") is None
+
+
+def test_whose_asks_the_possessor_of_the_head_noun_not_of_its_adjective():
+    # "Whose tidy cottage …": the possessed noun is "cottage" (the adjective is no noun of the text)
+    ss = _sentences([_chunk("Edgar admired, in silence, Oswin's cottage by the harbour wall.")])
+    assert who_slot("Whose tidy cottage did Edgar admire?", ss, [0], [0.9]) == (0, 0, "Oswin")
+
+
+def test_whose_reads_the_noun_of_a_person_and_a_possessive_pronoun():
+    # "the voice of X": the person phrase after "of" possesses the noun
+    ps = [_chunk("Edgar stood on the quay. It was the voice of the old ferryman, who called across the water."), *_CROWD]
+    assert "ferryman" in extract_answer("Whose voice called across the water to Edgar?", ps).first_line
+    # "his cottage": the pronoun stands for the person its own sentence opens with, not the subject beside it
+    ss = _sentences([_chunk("Oswin had but one coat; he mended it each winter; and yet the Duke blessed his little cottage!")])
+    assert who_slot("Whose little cottage did the Duke bless?", ss, [0], [0.9]) == (0, 0, "Oswin")
+
+
+def test_a_speakers_possessive_in_single_marks_names_nobody():
+    # "'… his cottage,' said Mira": the speaker's "his" is not the narrator's; no person of her sentence owns it
+    assert _possessor("'Burn his cottage tonight,' said Mira to the Duke.", "cottage", "Oswin came in.") == ""
+    assert _possessor("Mira scolded the Duke, and burnt his cottage.", "cottage", "Oswin came in.") == "Mira"
+
+
+def test_a_noun_said_with_a_owned_in_the_next_sentence():
+    # "cried a cheerful voice." names no owner; the next sentence does ("It was the voice of …")
+    ps = [_chunk("'Good morning, cousin!' cried a cheerful voice at the harbour gate. It was the voice of Oswin's sister, "
+                 "who came upon Edgar suddenly."), *_CROWD]
+    assert "Oswin's sister" in extract_answer("Whose cheerful voice cried good morning at the harbour gate?", ps).first_line
+
+
+
+def test_his_own_noun_is_owned_by_the_one_the_question_names():
+    # "read … his own name": the possessor is the clause's subject, though the question names him itself
+    ss = _sentences([_chunk("Oswin knelt, trembling, and read upon the mossy stone his own name, OSWIN GREY.")])
+    assert who_slot("Whose name does Oswin read on the mossy stone?", ss, [0], [0.9]) == (0, 0, "Oswin")
+    # without "own" the question's own name is no answer
+    ss = _sentences([_chunk("Oswin knelt, trembling, and read upon the mossy stone his name.")])
+    assert who_slot("Whose name does Oswin read on the mossy stone?", ss, [0], [0.9]) is None
+
+
+def test_a_person_nouns_possessive_owns_the_noun_after_it():
+    # "his cousin's cottage": the cousin owns it, not whom "his" stands for
+    ss = _sentences([_chunk("Oswin walked at dusk to his cousin's little cottage by the mill.")])
+    assert who_slot("Whose little cottage did Oswin walk to at dusk?", ss, [0], [0.9]) == (0, 0, "his cousin")

@@ -19,7 +19,13 @@ WordNet synonym, "assisted" for "helps") and takes the noun phrase in the asked 
 * the subject after an inverted verb ("In came the housemaid, with her cousin the baker"): the first
   phrase the question does not itself name, of those the verb's subject joins with "with"/"and";
 * for an object, the phrase right after the verb ("to assist a wretched woman");
-* for "whose N", the name whose possessive precedes N ("Marley's face").
+* for "whose N" (N the head noun of the phrase "whose" opens, past its adjectives: "whose cheerful voice"), the
+  name whose possessive precedes N ("Marley's face"), a person noun's possessive before it with its opener ("his
+  nephew's house": "his nephew"), the person phrase after "the N of" ("the voice of his
+  nephew") or "N belonging to", whom a possessive pronoun before N stands for (as a subject pronoun does; a
+  speaker's pronoun, in double or single quotation marks, names nobody), and for an N said with "a" and owned
+  by nobody, its owner in the next sentence ("cried a cheerful voice. It was the voice of …"); "his own N" is
+  owned by the one the clause is about, even when the question names that one itself.
 
 The phrase answers only when it is a person: a name (a capitalised word) or a noun WordNet knows as a
 person or a social group ("merchant", "niece", "miners", "team"); never the question's own words; near the
@@ -66,7 +72,7 @@ _COPULA = frozenset("is was are were be been".split())
 _WHO = re.compile(r"\bwho\s+(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?"
                   r"(?:(?P<aux>did|does|do|will|would|could|can|had|has|have|is|was|are|were)\s+)?"
                   r"(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?(?P<v>[a-z][a-z-]+)\b", re.I)
-_WHOSE = re.compile(r"\bwhose\s+([a-z][a-z-]+)\b", re.I)
+_WHOSE = re.compile(r"\bwhose\s+((?:[a-z][a-z-]*\s+){0,3}[a-z][a-z-]*)", re.I)
 _AND_VERB = re.compile(r"\band\s+(?:[a-z]+ly\s+)?([a-z][a-z-]+)\b")
 _WHICH = re.compile(r"^\W*which\s+(?P<words>(?:[a-z][a-z-]*\s+){1,3}[a-z][a-z-]*)", re.I)
 _WHOM = re.compile(r"\bwhom\s+(?:do|does|did|will|would|can|could|should|had|has|have)\s+(?P<rest>.+?)\s*[?.!]*$", re.I)
@@ -101,7 +107,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     """
     m = _WHOSE.search(question)
     if m:
-        return "possessor", (m.group(1).lower(),)
+        return "possessor", (_possessed(m.group(1).split()),)
     m = _WHOM.search(question)
     if m:
         return _object_verbs(m.group("rest"))
@@ -119,6 +125,25 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Who else …", "Who had the key?"
     joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
     return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+
+
+def _possessed(words: Sequence[str]) -> str:
+    """The head noun of the phrase "whose" opens (``words``, its first few): its last word WordNet knows as a
+    noun before an auxiliary, a preposition or an inflected verb ends the phrase; its adjectives are modifiers.
+
+    >>> _possessed("cheerful voice wished him".split()), _possessed("four-roomed house did the".split())
+    ('voice', 'house')
+    >>> _possessed("little sister came to".split()), _possessed("hands shook".split()), _possessed("idea was it".split())
+    ('sister', 'hands', 'idea')
+    """
+    head = words[0].lower()
+    for word in words[1:]:
+        low = word.lower()
+        if low in _BOUNDARY or any(v != low for v in lemmas(low, "v")):
+            break  # "did", "of", "came", "wished": the phrase has ended
+        if lemmas(low, "n"):
+            head = low
+    return head
 
 
 def _object_verbs(rest: str) -> tuple[str, tuple[str, ...]]:
@@ -477,21 +502,87 @@ def _of_kind(phrase: str, kind: str | None) -> bool:
     return _noun(head) == kind or is_a(_noun(head), kind)
 
 
-def _possessor(text: str, noun: str) -> str:
-    """The name that possesses ``noun`` in ``text`` ("Marley's face"; modifiers between allowed), or "".
+def _possessor(text: str, noun: str, previous: str = "", following: str = "") -> str:
+    """The person that possesses ``noun`` in ``text`` (modifiers between allowed), or "": a name's possessive
+    before it ("Marley's face"), or a person noun's, with the word opening its phrase ("his nephew's house"); the
+    person phrase after "of" or "belonging to" past it ("the voice of the
+    boy's uncle"); for a possessive pronoun before it ("his house"), whom the pronoun stands for (as a subject
+    pronoun does, :func:`_pronoun_antecedent`: the person phrase its own sentence's words open with, else the
+    sentence ``previous``; inside a quotation, nobody). A noun said with "a"/"an" owned by nobody yet ("cried
+    a cheerful voice.") is owned by whom the sentence ``following`` says possesses it ("It was the voice of …").
 
     >>> _possessor("not a knocker, but Marley's face.", "face"), _possessor("He hid his face.", "face")
     ('Marley', '')
+    >>> _possessor("He praised Ines's deft touch and drive.", "touch"), _possessor("Ines's coat and the hat", "hat")
+    ('Ines', '')
+    >>> _possessor("It was the voice of the old miller, who sang.", "voice"), _possessor("the coat belonging to Ines", "coat")
+    ('the old miller', 'Ines')
+    >>> _possessor("Oswin had little money; yet the Duke praised his tidy cottage!", "cottage")
+    'Oswin'
+    >>> _possessor("Then the Duke praised his cottage.", "cottage", "Oswin came home.")
+    'the Duke'
+    >>> _possessor('"Leave his cottage," she said.', "cottage")
+    ''
+    >>> _possessor("'Leave his cottage,' said Ines.", "cottage", "Oswin came.")
+    ''
+    >>> _possessor("Oswin had a 'Duke' coin; yet Ines praised his cottage.", "cottage")
+    'Oswin'
+    >>> _possessor("'Oswin is kind,' said Ines, and praised his cottage.", "cottage")
+    'Ines'
+    >>> _possessor("He walked to his nephew's little house.", "house"), _possessor("It was Kim's uncle's hat.", "hat")
+    ('his nephew', "Kim's uncle")
+    >>> _possessor("A tall hat fell.", "hat", following="It was the hat of Oswin."), _possessor("The hat of gold fell.", "hat")
+    ('Oswin', '')
     """
     for m in _POSSESSOR.finditer(text):
-        if m.group("n").lower() == noun.lower() or _noun(m.group("n")) == _noun(noun):
+        owned = list(itertools.takewhile(lambda w: w not in _BOUNDARY, m.group("n").split()))
+        if any(w == noun.lower() or _noun(w) == _noun(noun) for w in owned):
             name = m.group("x")
             if is_person(name) and name[:1].isupper():
                 return name
-    return ""
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    toks = [text[a:b] for a, b in spans]
+    quotes = [m.span() for m in _QUOTATION.finditer(text)]
+    indefinite = False
+    for i, tok in enumerate(toks):
+        if not (tok.islower() and _noun(tok) == _noun(noun)):
+            continue
+        j = i + 1
+        if toks[j:j + 1] == ["of"] or [t.lower() for t in toks[j:j + 2]] == ["belonging", "to"]:
+            phrase, _ = _np_forward(toks, j + 1 if toks[j] == "of" else j + 2)
+            if phrase:
+                return re.sub(r"['’]s?$", "", phrase)
+        b = i - 1
+        while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _POSSESSIVES | {"a", "an"}:
+            if re.search(r"['’]s?$", toks[b]) and is_person(re.sub(r"['’]s?$", "", toks[b])):
+                # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
+                opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or re.search(r"['’]s?$", toks[b - 1])) else ""
+                return " ".join(filter(None, (opener, re.sub(r"['’]s?$", "", toks[b]))))
+            b -= 1  # past the noun's modifiers
+        if b >= 0 and toks[b].lower() in _POSSESSIVES:
+            at = spans[b][0]
+            if _quoted(toks, b) or any(x <= at < y for x, y in quotes):
+                continue  # a speaker's "his": not the narrator's
+            closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
+            ended = max((y for _, y in quotes if y <= at), default=0)  # after the last quotation in single marks
+            closed = max(closed, next(c for c in range(b + 1) if spans[c][0] >= ended))
+            before = [t for t in toks[closed:b] if t.lower() not in _PRONOUNS]
+            unquoted = _QUOTATION.sub(" ", previous)
+            name = _pronoun_antecedent(before) or _pronoun_antecedent(_unquoted(_tokens(unquoted)))
+            if name:
+                return name
+        indefinite = indefinite or (b >= 0 and toks[b].lower() in ("a", "an"))
+    return _possessor(following, noun) if indefinite and following else ""
 
 
-_POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)")
+#: a quotation in single marks ("'Go home,' she said"): an opening mark at a word's start, a closing one after
+#: the quotation's last punctuation ("'Bob'" is a name in marks, not a quotation)
+_QUOTATION = re.compile(r"(?:^|(?<=\s))['‘].*?[,.!?;:—-]['’](?=\s|$)")
+
+#: the possessive pronouns of a person (what they possess stands after them)
+_POSSESSIVES = frozenset({"his", "her", "their"})
+
+_POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?P<n>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)")
 
 
 def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float]
@@ -536,8 +627,11 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
             break
         s = sentences[k]
         if slot == "possessor":
-            owner = _possessor(_HEADER.sub("", s.text), verbs[0])
-            if owner and not _own(owner, own):
+            near = [sentences[n].text if 0 <= n < len(sentences) and sentences[n].passage == s.passage else "" for n in (k - 1, k + 1)]
+            owner = _possessor(_HEADER.sub("", s.text), verbs[0], *near)
+            # "read … his own name": the owner is the one the clause is about, whom the question may name itself
+            reflexive = re.search(r"\b(?:his|her|their)\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(verbs[0]) + r"\b", s.text, re.I)
+            if owner and (reflexive or not _own(owner, own)):
                 return k, k, owner
             continue
         toks = _tokens(_HEADER.sub("", s.text))

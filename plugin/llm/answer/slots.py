@@ -72,6 +72,8 @@ def frame(question: str) -> Frame | None:
     ('with', ('emit',))
     >>> frame("What did Cruz run their fingers over in the bay?")
     Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None, subject=False)
+    >>> frame("Which hut did Ines hide in, shaking with cold?").prep, frame("What did Ines hide, shaking with cold?").prep
+    ('in', None)
     >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
     (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
     """
@@ -84,7 +86,11 @@ def frame(question: str) -> Frame | None:
         return None
     if m.group("p"):
         return Frame((), None, None, asked_noun(question))
-    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest"))
+    rest = m.group("rest")
+    cut = re.match(r"(?P<kept>.*?\b(?P<p>[a-z]+))\s*,", rest)
+    if cut and cut.group("p") in _PREPOSITIONS:  # "sit in, surrounded by …": the preposition before the comma is stranded
+        rest = cut.group("kept")
+    words = re.findall(r"[A-Za-z][\w'’-]*", rest)
     low = [w.lower() for w in words]
     prep = low[-1] if len(low) > 1 and low[-1] in _PREPOSITIONS else None
     if prep == "of" and low[-2] == "made":
