@@ -39,9 +39,10 @@ evidence supports it. The algorithm, deterministic and question-independent:
    Past" for who visits "as a ghost"), unless the question asks for a name or its which-noun
    says the kind ("which holiday": "Christmas holidays").
    The rank is a weighted sum of named :data:`FEATURES` (the logs of these factors and a few
-   more), weighted as their product (:data:`WEIGHTS`: ``bench/fit_answers.py`` fits others on
-   the bench's training questions, which so far did not generalise). The threshold below reads
-   the product itself (the candidate's *strength*).
+   more), weighted as their product (:data:`WEIGHTS`: ``bench/fit_answers.py`` fits others on all
+   the bench's tuning questions; fitted ones rank better on questions left out, but did not gain
+   first lines in the whole bench). The threshold below reads the product itself (the candidate's
+   *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
    candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
    candidate has no strength when its evidence never states the role the question asks ("Who is

@@ -117,8 +117,10 @@ PHRASE_PLAIN = 0.7
 
 #: the features a candidate's rank is a weighted sum of (logs of the factors the evidence gives it;
 #: see :func:`_features`), and their weights: the product of the factors. ``bench/fit_answers.py``
-#: fits weights on the bench's training questions to see whether others would rank better (so far
-#: they did not on held-out questions, so none replace these)
+#: fits weights on the bench's tuning questions to see whether others would rank better: in stop 27,
+#: fitted on all 373 (with five more features, tried and dropped), they put an expected answer first in
+#: 83.6 % of the extractions left out by question against 82.3 % for these, but lost 2 first lines net in
+#: the whole bench (the rank also decides which candidate's strength the threshold reads), so none replace these
 FEATURES = ("support", "best", "type", "novelty", "plain", "spread", "relation", "passages", "aligned", "structured",
             "first", "mentions", "joint")
 
