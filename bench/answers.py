@@ -17,7 +17,10 @@ questions, 28 of them unanswerable: things the texts name, asked about what they
 written in stop 25 to test the answerability rules, before they changed; it is tuning data.
 ``bench/answers-dev5.jsonl`` (``"split": "dev5"``, 27 questions) was written in stop 26 from the texts alone by
 two writers, beside a check set kept outside the repository (split ``check5``): a question whose split starts
-with ``check`` is counted but never printed, so a check set can gate a change without being tuned on. Accuracy
+with ``check`` is counted but never printed, so a check set can gate a change without being tuned on.
+``bench/answers-frames.jsonl`` (``"split": "frames"``, 29 questions) was written in stop 27 from the texts to tune
+the questions whose wh-word is not first ("In the scene where …, who …?", "According to X, what …?", "Where, at
+the party, does …?", "Into what …?"), a shape the other files seldom have; it is tuning data. Accuracy
 is printed per split. Every alias is said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
 names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not
