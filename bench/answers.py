@@ -23,7 +23,10 @@ that come from a contrary fact or another doer, object, place or time) was writt
 before the yes-no rules were read, to fit those rules on more than the few yes-no questions of the other files; it
 is tuning data.
 ``bench/answers-whose.jsonl`` (``"split": "whose"``, 30 questions: "Whose N ...?", "Which N ...?" and "What is the
-name of ...?") was written in stop 27 from the texts alone, before its writer read the answer step. Accuracy
+name of ...?") was written in stop 27 from the texts alone, before its writer read the answer step.
+``bench/answers-frames.jsonl`` (``"split": "frames"``, 29 questions) was written in stop 27 from the texts to tune
+the questions whose wh-word is not first ("In the scene where …, who …?", "According to X, what …?", "Where, at
+the party, does …?", "Into what …?"), a shape the other files seldom have; it is tuning data. Accuracy
 is printed per split. Every alias is said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
 names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not

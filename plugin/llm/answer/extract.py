@@ -111,7 +111,7 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit
-from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, classify
+from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
@@ -188,6 +188,8 @@ class _Asked:
         q = _question(question, passages, sentences)
         if qt.kind == "yes-no":
             sentences = _addressed(question, q, sentences)
+        else:  # the readers of the asked slot parse the wh-clause, its frame only weighed (:func:`.question.asked_form`)
+            question = asked_form(question)
         return cls(question, qt, q, sentences, raw, passages)
 
     def score(self, s: _Sentence) -> float:
@@ -265,7 +267,7 @@ def _phrase_override(a: _Asked, chosen: Candidate | None) -> tuple[tuple[int, in
         return None if event is None else (event, None, "the event introduced before the sentences that tell the asked act")
     if a.qt.kind == "where":
         found = where_place(a.question, a.sentences, a.ranked(), a.scores, MIN_COVERAGE, chosen.name if chosen else None,
-                            _named_in(a.question, a.q))
+                            _named_in(a.q.text, a.q))
         type_ = _GEO
     elif a.qt.kind == "which" and chosen is None:
         found, type_ = a.filled, None

@@ -56,8 +56,8 @@ class QuestionType:
     ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {'ORGANIZATION': 1.0, 'PERSON': 0.3})
     >>> classify("Which storybook figure appeared?").types, classify("Which storybook appeared?").types
     ({'PERSON': 1.0, 'ORGANIZATION': 0.3}, {})
-    >>> classify("What does Scrooge's clerk warm himself at?").types
-    {}
+    >>> classify("What does Scrooge's clerk warm himself at?").types, classify("What did the girl see on the roof?").types
+    ({}, {})
     >>> classify("Why does Marley visit Scrooge?").wants_name, classify("Did Scrooge change?").kind
     (False, 'yes-no')
     >>> classify("In what year was the book published?").kind, classify("In which city does it happen?").kind
@@ -72,7 +72,11 @@ class QuestionType:
     >>> classify("In which city, after the war, did he live?").kind  # a wh-word in the opening phrase: it asks
     'which'
     >>> classify("Once inside, how often did he call?").kind, classify("When he woke, was it dark?").kind
-    ('what', 'yes-no')
+    ('how-many', 'yes-no')
+    >>> [classify(q).kind for q in ("In the scene where the baker sings, who carries the lantern?",  # the wh-clause asks
+    ...                             "During the feast, where does he hide the key?", "According to Anna, why did it burn?",
+    ...                             "When the bell rings, what does she see?", "Where, at the feast, does he sit?")]
+    ['who', 'where', 'why', 'what', 'where']
     """
 
     kind: str
@@ -86,6 +90,7 @@ def classify(question: str) -> QuestionType:
     main = _LEADING_WHEN.match(text) or _LEADING_ADJUNCT.match(text)
     if main:  # "When Scrooge calls, where does the girl say …?": the main clause asks
         text = main.group("main")
+    text = wh_clause(text)[1]  # "In the scene where …, who …?", "Where, at the party, does …?": the wh-clause asks
     low = text.lower()
     words = re.findall(r"[a-z']+", low)
     first = words[0] if words else ""
@@ -140,6 +145,89 @@ _LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|woul
 _LEADING_ADJUNCT = re.compile(r"^(?:after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
                               r"(?![^,?]*\b(?:what|which|who|whom|whose|where|when|how|why)\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
                               re.I)
+
+_WH = r"(?:who|whom|whose|what|which|where|when|why|how)"
+
+#: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?")
+_PREPOSITIONS = (r"(?:in|into|on|onto|at|to|from|with|by|for|of|about|under|over|through|upon|toward|towards|after|before|"
+                 r"during|since|until|across|behind|beside|near|inside|outside|among|against|without|within|around|between|"
+                 r"beyond|past|beneath|below|above)")
+
+#: a wh-phrase opening a clause: a wh-word, perhaps after a preposition ("Into what", "With whom")
+_WH_PHRASE = r"(?:" + _PREPOSITIONS + r"\s+)?" + _WH + r"\b"
+
+#: a question opening with a subordinate clause that a when/where opens ("When the bell rings, who …?")
+_SUBORDINATE_WH = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^,?]+,\s+"
+                             r"(?P<clause>" + _WH_PHRASE + r".*)$", re.I)
+
+#: a wh-phrase, then a phrase set off by commas ("Where, at the party, does …?", "In which city, after the war, did …?")
+_PARENTHESIS = re.compile(r"^(?P<wh>" + _WH_PHRASE + r"(?:\s+[\w'’-]+){0,3}?),\s+(?P<frame>[^,?]+),\s+"
+                          r"(?P<rest>" + _AUX_OPENING + r".*)$", re.I)
+
+#: an opening that names what the answer is not ("Besides the deserts, where …?"): the whole question asks
+_EXCLUDING = r"(?:besides|apart\s+from|aside\s+from|other\s+than|except|excepting|in\s+addition\s+to)\b"
+
+#: a frame before the wh-clause: the last comma before a wh-phrase ("According to X, what …?", "After …, who …?")
+_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")(?P<frame>.+),\s+(?P<clause>" + _WH_PHRASE + r"[^,]*)$", re.I)
+
+
+def wh_clause(question: str) -> tuple[str, str]:
+    """The question split into the frame that sets its scene and the wh-clause that asks (the frame
+    empty when it has none): a phrase or clause before the wh-phrase ("In the scene where …,", "After …,",
+    "According to …,", "When X happens,"), or a phrase set off by commas after it ("Where, at the party,
+    does …?" asks "Where does …?"). A question opening with its wh-phrase ("Into what …?", "When does
+    …?") has no frame; a yes-no question's opening phrase is no frame here (:data:`_LEADING_ADJUNCT`).
+
+    >>> wh_clause("In the scene where the baker sings, who carries the lantern?")
+    ('In the scene where the baker sings', 'who carries the lantern?')
+    >>> wh_clause("When the bell rings, what does the girl see?"), wh_clause("When does the bell ring, and why?")
+    (('When the bell rings', 'what does the girl see?'), ('', 'When does the bell ring, and why?'))
+    >>> wh_clause("Where, at the party, does the host keep his coins?")
+    ('at the party', 'Where does the host keep his coins?')
+    >>> wh_clause("According to the old sailor, into what did the tide turn?"), wh_clause("Into what did it turn?")
+    (('According to the old sailor', 'into what did the tide turn?'), ('', 'Into what did it turn?'))
+    >>> wh_clause("After the storm, did the boat sink?"), wh_clause("Is it true that, after all, who won?")
+    (('', 'After the storm, did the boat sink?'), ('', 'Is it true that, after all, who won?'))
+    >>> wh_clause("Besides the harbour, where did the ship call?")  # a frame naming what the answer is not: all of it asks
+    ('', 'Besides the harbour, where did the ship call?')
+    """
+    text = " ".join(question.strip().split())
+    if re.match(_WH_PHRASE, text, re.I):
+        m = _SUBORDINATE_WH.match(text)
+        if m:
+            return text[: m.start("clause")].rstrip(", "), m.group("clause")
+        m = _PARENTHESIS.match(text)
+        if m:
+            return m.group("frame"), f"{m.group('wh')} {m.group('rest')}"
+        return "", text
+    m = _FRAMED.match(text)
+    if m:
+        return m.group("frame"), m.group("clause")
+    return "", text
+
+
+#: "Into what does the wizard turn the frog?": a preposition before a bare what/which, then the auxiliary
+_PIED_PIPED = re.compile(r"^(?P<p>" + _PREPOSITIONS + r")\s+(?P<wh>what|which)\s+(?P<rest>" + _AUX_OPENING
+                         + r"[^?]*?)\s*(?P<end>[?.!]*)$", re.I)
+
+
+def asked_form(question: str) -> str:
+    """The wh-clause of ``question`` (:func:`wh_clause`) in the form the slot readers parse: a preposition
+    before a bare what/which moves to the end of the clause, where English also puts it ("Into what did the
+    wizard turn the frog?" asks "What did the wizard turn the frog into?"); a what/which before its noun
+    ("In which room …?", "In what year …?") stays, as does any other question.
+
+    >>> asked_form("After the storm ended, into what did the wizard turn the frog?")
+    'What did the wizard turn the frog into?'
+    >>> asked_form("In which room did they meet?"), asked_form("Who came?")
+    ('In which room did they meet?', 'Who came?')
+    """
+    clause = wh_clause(question)[1]
+    m = _PIED_PIPED.match(clause)
+    if m is None:
+        return clause
+    return f"{m.group('wh').capitalize()} {m.group('rest')} {m.group('p').lower()}{m.group('end') or '?'}"
+
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)
@@ -214,6 +302,8 @@ def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
     """The types the head noun of a which/what phrase asks for ("what is the name of the clerk",
     "which ghost", "what kind of business")."""
     skip = {"is", "was", "are", "were", "the", "a", "an", "of", "kind", "sort", "type", "did", "does", "do", "s"}
+    if rest[:1] and rest[0] in ("did", "does", "do"):
+        return None  # "What does the girl see?": the noun after the auxiliary is its subject, not the head of the asked phrase
     for n, w in enumerate(rest[:6]):
         if w in skip:
             continue
@@ -230,6 +320,9 @@ def _head_types(rest: Sequence[str]) -> dict[str, float] | None:
         return None
     return None
 
+
+#: how much a term only the frame before the wh-clause has weighs against the clause's own (:func:`wh_clause`)
+FRAME = 0.3
 
 #: titles that belong to a name but do not tell people apart by themselves
 _TITLES = frozenset("mr mrs miss ms dr doctor agent sir lady lord old young master captain professor".split())
@@ -249,6 +342,8 @@ class _Question:
     def __init__(self, question: str, names: Sequence[str], sentences: Sequence[_Sentence] = (),
                  kinds: dict[str, str | None] | None = None):
         kinds = kinds or {}
+        #: the question as asked, its frame too: a value or name it says is no answer (:func:`asked_form` drops the frame)
+        self.text = question
         content = content_tokens(question)
         self.tokens = list(dict.fromkeys(_root(t) for t in content))
         # "What is the name of the operation at Dulce?": the answer may be made of the question's words
@@ -310,9 +405,14 @@ class _Question:
         # word (it tells no candidate apart)
         self.weight = {t: 0.5 + min(2.0, math.log((n + 5) / (df[t] + 5))) for t in self.rest}
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
+        # the frame before the wh-clause ("After the storm, what …?") finds the scene; the clause says what is asked
+        frame, clause = wh_clause(question)
+        if frame:
+            asked = {_root(t) for t in content_tokens(clause)}
+            self.weight = {t: w if t in asked else w * FRAME for t, w in self.weight.items()}
         # the head noun of "which company …" says what kind of thing answers, which the type
         # already weighs; what is asked about it is the rest ("builds the submarine engines")
-        self.head = head = _which_head(question)
+        self.head = head = _which_head(asked_form(question))
         if head in self.weight and len(self.weight) > 1:
             self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())

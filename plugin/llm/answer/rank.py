@@ -17,7 +17,7 @@ from .descriptions import Description, description, named_by_head, resolve_scene
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
-from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, classify
+from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, asked_form, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
 from .relations import _anchors, _relation, _relation_support
 from .sentence import _with_antecedents
@@ -375,7 +375,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
             ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
     kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
-    merged = _merge_aliases(cands, generic, _roots(question), wanted)
+    merged = _merge_aliases(cands, generic, _roots(q.text), wanted)
     scored = [(c, f, c.score > 0 and _identified(m, ctx)) for m in merged for c, f in [_score(m, ctx, m.key in generic, kind)]]
     # a name the question's description or role noun is said of outranks one it is not, and says so
     if len({i for c, _, i in scored if c.score > 0}) > 1:
@@ -436,7 +436,7 @@ def candidate_features(question: str, passages: Sequence[Passage]) -> list[tuple
     q = _question(question, passages, sentences)
     if not qt.wants_name or not q.rest or qt.kind in _SPAN_KINDS:
         return []
-    return _candidates(question, passages, qt, q, sentences)
+    return _candidates(asked_form(question), passages, qt, q, sentences)
 
 
 # -- answers that are not entities: counts, times, yes-no, sentences ------------------------------
@@ -582,7 +582,7 @@ def _spans_found(question: str, qt: QuestionType, q: _Question, sentences: Seque
     """Each value :func:`_span_candidates` weighs (by its key): its support per passage (how well the words
     around it match the question, see there) and each of its spans as said with that support."""
     counted = _counted(question) if qt.kind == "how-many" else frozenset()
-    asked = " ".join(tokenize(question))
+    asked = " ".join(tokenize(q.text))  # the frame's values too ("the boy in Sunday clothes": no Sunday)
     passage_tokens = [_roots(p.text) for p in passages]
     found: dict[str, tuple[dict[int, float], list[tuple[float, str]]]] = {}
     scene: dict[str, float] = {}

@@ -114,14 +114,16 @@ def _counted(question: str) -> frozenset[str]:
 
     >>> sorted(_counted("How many spirits will haunt Scrooge?")), sorted(_counted("How long has he been dead?"))[:3]
     (['spirit'], ['centuri', 'day', 'feet'])
-    >>> _counted("Who counts the money?")
-    frozenset()
+    >>> _counted("Who counts the money?"), {"time", "second"} <= _counted("How often did he call?")
+    (frozenset(), True)
     """
     m = re.match(r"\s*how\s+(many|much|long|old|often|far)\b((?:\s+[a-z][\w-]*){0,3})", question, re.I)
     if not m:
         return frozenset()
     if m.group(1).lower() in ("long", "old", "far"):
         return _UNITS
+    if m.group(1).lower() == "often":  # a frequency: "every thirty seconds", "three times a day"
+        return _UNITS | {_root("times")}
     nouns = []
     for w in m.group(2).split():
         if w.lower() in _AUXILIARIES or w.lower() in STOPWORDS:
