@@ -153,82 +153,118 @@ def test_the_verb_of_a_do_question_is_found_past_its_subject():
 
 def test_a_comparative_or_a_size_contrary_denies_the_size_asked():
     # "smaller" is the comparative of "small", the contrary of "big"; "locked" has "ajar" for contrary
-    assert _first("Was the lamp of the tower big?", "The lamp of the tower was smaller than a candle.").startswith("No: The lamp")
-    assert _first("Was the gate of the tower locked?", "The gate of the tower stood ajar.").startswith("No: The gate")
+    assert _first("Was the car big?", "The car was smaller than a van.").startswith("No: The car")
+    assert _first("Was the window locked?", "The window stood ajar.").startswith("No: The window")
     # must not fire: the size said itself
-    assert _first("Was the lamp of the tower big?", "The lamp of the tower was bigger than a barrel, and big.").startswith("Yes: The lamp")
+    assert _first("Was the car big?", "The car was bigger than a van, and big.").startswith("Yes: The car")
+
+
+def test_a_noun_in_er_is_no_comparative():
+    # must not fire: "cleaner", "opener" name one who cleans, a thing that opens (WordNet nouns), no "more clean"
+    assert not _first("Was the floor dirty?", "The cleaner swept the floor.").startswith("No")
+    assert not _first("Was the tin shut?", "The opener lay next to the tin.").startswith("No")
 
 
 def test_a_contrary_said_of_the_asked_noun_denies_its_adjective():
-    # "a small fire" for "a big fire": the contrary qualifies the very noun asked
-    question = "Did Edgar light a big fire in the tower?"
-    assert _first(question, "Edgar lit a small fire in the tower.").startswith("No: Edgar lit")
+    # "a small car" for "a big car": the contrary qualifies the very noun asked
+    question = "Did Edgar buy a big car?"
+    assert _first(question, "Edgar bought a small car last week.").startswith("No: Edgar bought")
     # must not fire: the adjective said, or none
-    assert _first(question, "Edgar lit a big fire in the tower.").startswith("Yes: Edgar lit")
-    assert _first(question, "Edgar lit a fire in the tower.").startswith("Yes: Edgar lit")
+    assert _first(question, "Edgar bought a big car last week.").startswith("Yes: Edgar bought")
+    assert _first(question, "Edgar bought a car last week.").startswith("Yes: Edgar bought")
+
+
+def test_a_contrary_the_question_itself_says_of_another_noun_is_no_denial():
+    # must not fire: "small" qualifies the church in the question too, not the house asked big
+    assert not _first("Was the big house near the small church?", "The house stood near the small church.").startswith("No")
 
 
 def test_what_more_than_or_rather_than_sets_aside_is_denied():
-    question = "Was the hound of the harbour hostile?"
-    assert _first(question, "The hound of the harbour seemed more curious than hostile.").startswith("No: The hound")
-    assert _first("Did Edgar ride to the harbour?", "Edgar walked rather than ride to the harbour.").startswith("No: Edgar walked")
+    question = "Was the dog hostile?"
+    assert _first(question, "The dog seemed more curious than hostile.").startswith("No: The dog")
+    assert _first("Did Edgar drive to work?", "Edgar walked rather than drive to work.").startswith("No: Edgar walked")
     # must not fire: a comparison the question itself asks, or a plain statement
-    assert _first(question, "The hound of the harbour was hostile.").startswith("Yes: The hound")
-    assert _first("Was the hound more curious than hostile?", "The hound seemed more curious than hostile.").startswith("Yes: The hound")
+    assert _first(question, "The dog was hostile.").startswith("Yes: The dog")
+    assert _first("Was the dog more curious than hostile?", "The dog seemed more curious than hostile.").startswith("Yes: The dog")
 
 
 def test_who_says_it_is_no_term_the_statement_must_repeat():
     # "according to Mira": a source, not part of the predication the sentence must state
-    question = "Could the storm sink the old boat, according to Mira?"
-    assert _first(question, '"The storm could sink the old boat," she warned.').startswith('Yes: "The storm')
+    question = "Could the rain flood the road, according to Mira?"
+    assert _first(question, '"The rain could flood the road," she warned.').startswith('Yes: "The rain')
+    # must not fire: "in plain view" is where, not whose view: the sentence must say it
+    assert not _first("Was the knife in plain view?", "The knife lay in a drawer.").startswith("Yes")
 
 
 def test_a_relation_said_the_other_way_round_answers_no():
-    # "Is Mira Edgar's tutor?" asked; the sentence makes Edgar Mira's tutor
-    question = "Is Mira Edgar's tutor?"
-    assert _first(question, "Edgar acts as a tutor to Mira in the tower.").startswith("No: Edgar acts")
-    assert _first(question, "Edgar is Mira's tutor.").startswith("No: Edgar is")
-    # must not fire: the relation said as asked
-    assert _first(question, "Mira acts as a tutor to Edgar in the tower.").startswith("Yes: Mira acts")
-    assert _first(question, "Mira is Edgar's tutor.").startswith("Yes: Mira is")
+    # "Is Mira Edgar's doctor?" asked; the sentence makes Edgar Mira's doctor
+    question = "Is Mira Edgar's doctor?"
+    assert _first(question, "Edgar works as a doctor to Mira in the clinic.").startswith("No: Edgar works")
+    assert _first(question, "Edgar is Mira's doctor.").startswith("No: Edgar is")
+    # must not fire: the relation said as asked, or by a possessive pronoun ("his" may be Edgar)
+    assert _first(question, "Mira works as a doctor to Edgar in the clinic.").startswith("Yes: Mira works")
+    assert _first(question, "Mira is Edgar's doctor.").startswith("Yes: Mira is")
+    assert not _first(question, "Mira became his doctor in the spring.").startswith("No")
 
 
 def test_an_act_done_with_another_one_answers_no():
-    question = "Did Mira marry Edgar?"
-    assert _first(question, "Mira, once close to Edgar, married another man.").startswith("No: Mira")
-    # must not fire: the one asked
-    assert _first(question, "Mira, once close to Edgar, married Edgar at last.").startswith("Yes: Mira")
+    question = "Did Mira hire Edgar?"
+    assert _first(question, "Mira hired another painter.").startswith("No: Mira")
+    # must not fire: the one asked, said later, or "another" of a time
+    assert _first(question, "Mira hired Edgar at last.").startswith("Yes: Mira")
+    assert not _first("Did Edgar knock at the door?", "Edgar knocked another time at the door.").startswith("No")
+    assert not _first("Did Edgar go to London?", "Edgar went elsewhere first, and then to London.").startswith("No")
 
 
 def test_another_place_of_the_same_kind_answers_no():
     # the sentence states the act in another room than the one asked (WordNet: both rooms)
-    question = "Did Edgar check the ropes in the kitchen?"
-    assert _first(question, "Inside the cellar, Edgar checked the ropes with care.").startswith("No: Inside the cellar")
-    assert _first("Was Edgar apprenticed to Mira?", "Edgar was apprenticed at Brand's forge.").startswith("No: Edgar was")
+    question = "Did Edgar fix the sink in the kitchen?"
+    assert _first(question, "Inside the bathroom, Edgar fixed the sink with care.").startswith("No: Inside the bathroom")
+    assert _first("Did Edgar send the parcel to Mira?", "Edgar sent the parcel to Carla.").startswith("No: Edgar sent")
     # must not fire: the place asked, or a phrase of another kind (a time)
-    assert _first(question, "In the kitchen, Edgar checked the ropes with care.").startswith("Yes: In the kitchen")
-    assert _first(question, "In the morning, Edgar checked the ropes in the kitchen.").startswith("Yes: In the morning")
+    assert _first(question, "In the kitchen, Edgar fixed the sink with care.").startswith("Yes: In the kitchen")
+    assert _first(question, "In the morning, Edgar fixed the sink in the kitchen.").startswith("Yes: In the morning")
+
+
+def test_a_pronoun_a_time_a_kind_or_a_larger_place_is_no_other_place():
+    # must not fire: "to her" is Mira; Christmas is a time, Paris no person; a church is a building, a kitchen a
+    # room, a dinner a meal; "to cook" is no destination; England may hold London
+    cases = [("Did Edgar write to Mira?", "Edgar wrote to her at Christmas."),
+             ("Did Edgar give the ring to Mira?", "Mira smiled. Edgar gave the ring to her in Paris."),
+             ("Did Edgar go into the building?", "Edgar went into the church."),
+             ("Did Edgar wait in the room?", "Edgar waited in the kitchen."),
+             ("Did Edgar want to cook the meal?", "Edgar wanted to cook the dinner in the kitchen."),
+             ("Did Edgar travel to London?", "Edgar travelled to England in May.")]
+    for question, text in cases:
+        assert not _first(question, text).startswith("No"), (question, _first(question, text))
 
 
 def test_a_sentence_that_says_the_act_outranks_one_that_says_only_its_setting():
     # both say the names and the place; only the second says the act asked ("thank")
-    question = "Does Mira thank Edgar for the gift in the hall?"
-    assert _first(question, "Edgar caught Mira in the hall with the gift.", '"Thank you, Edgar," Mira said in the hall.').startswith(
+    question = "Does Mira thank Edgar for the gift in the office?"
+    assert _first(question, "Edgar met Mira in the office with the gift.", '"Thank you, Edgar," Mira said in the office.').startswith(
         'Yes: "Thank you')
     # must not fire: a sentence that says the act wins as before
-    assert _first(question, '"Thank you, Edgar," Mira said of the gift in the hall.', "Edgar caught Mira in the hall.").startswith(
+    assert _first(question, '"Thank you, Edgar," Mira said of the gift in the office.', "Edgar met Mira in the office.").startswith(
         'Yes: "Thank you')
 
 
-def test_a_pronoun_speaks_of_the_one_the_sentence_before_it_names():
+def _pronoun_score(question: str, text: str, before: str) -> float:
     from ragprov.llm.answer.question import _Question
     from ragprov.llm.answer.words import _roots, _Sentence
     from ragprov.llm.answer.yesno import statement_score
 
-    question, text = "Did Edgar chase away the hound?", "She chased away the hound with a stick."
+    return statement_score(_Sentence(0, text, _roots(text), before=before), question, _Question(question, []), _roots(before + text))
 
-    def score(before: str) -> float:
-        return statement_score(_Sentence(0, text, _roots(text), before=before), question, _Question(question, []), _roots(before + text))
 
+def test_a_pronoun_speaks_of_the_one_the_sentence_before_it_names():
+    question, text = "Did Edgar chase away the dog?", "She chased away the dog with a stick."
     # "She" stands for Mira, named just before, though the passage named Edgar earlier: less surely Edgar's act
-    assert score("Edgar shouted. Mira was the first to move. ") < score("Mira shouted. Edgar was the first to move. ")
+    assert _pronoun_score(question, text, "Edgar shouted. Mira was the first to move. ") < _pronoun_score(
+        question, text, "Mira shouted. Edgar was the first to move. ")
+
+
+def test_a_pronoun_speaks_of_the_nearest_one_named_past_sentences_naming_no_one():
+    # "He dressed." names no one: "He" still stands for Edgar, named the sentence before
+    question, text = "Did Edgar chase away the dog?", "He chased away the dog with a stick."
+    assert _pronoun_score(question, text, "Edgar rose. He dressed. ") == _pronoun_score(question, text, "Edgar rose. ")

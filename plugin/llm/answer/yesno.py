@@ -18,7 +18,7 @@ small fire" for "a big fire") —; what "more … than", "rather than", "instead
 another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
 the same kind: :func:`_replaced`). A sentence that never says the act a do-question asks (:func:`says_verb`) does
 not state that it happened: "No" — and it ranks below one that says it (:data:`UNSAID_ACT`). A pronoun speaks
-of the one the sentence before it names (the nearest antecedent), not of any the passage named.
+of the one the nearest earlier sentence naming someone names (the nearest antecedent), not of any the passage named.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, lemmas, says_act
+from ..text import content_tokens
+from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .words import _CLAUSE_MARK, _DETERMINERS, _root, _roots, _Sentence, _word_roots
 
@@ -64,7 +65,8 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
 
 
 #: who says the predication holds ("according to Ann", "in Ann's view"): a source, no part of what is asked
-_SOURCE = re.compile(r"\b(?:according\s+to|in\s+(?:the\s+)?(?:view|opinion|words)\s+of|in\s+[\w'’]+\s+(?:view|opinion))\b[^,;?]*", re.I)
+_SOURCE = re.compile(r"\b(?:according\s+to|in\s+(?:the\s+)?(?:view|opinion|words)\s+of"
+                     r"|in\s+(?:my|his|her|their|its|our|your|(?-i:[A-Z])[\w-]*['’]s?)\s+(?:view|opinion))\b[^,;?]*", re.I)
 
 #: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
 #: "In the first briefing, does …?"): an adjunct
@@ -127,6 +129,10 @@ _CONTRARIES = ("open shut", "open closed", "ajar shut", "ajar closed",
 _NEGATING_PREFIX = re.compile(r"^(?:(?P<sure>un|non-?)|in|im|il|ir|dis)(?=[a-z]{4,})")
 
 
+#: the words of :data:`_CONTRARIES`
+_CONTRARY_WORDS = frozenset(w for pair in _CONTRARIES for w in pair.split())
+
+
 @functools.lru_cache(maxsize=1)
 def _contrary_roots() -> Mapping[str, frozenset[str]]:
     """Each word root of :data:`_CONTRARIES` → the roots of its contraries, read-only (the cached value is shared).
@@ -146,20 +152,22 @@ def _contrary_roots() -> Mapping[str, frozenset[str]]:
 
 
 def _comparative_bases(word: str) -> tuple[str, ...]:
-    """The words an adjective in "-er" or "-est" may be the comparative of, as English spells it: "smaller" → small,
-    "bigger" → big, "larger" → large, "happier" → happy; none for another word.
+    """The adjectives of :data:`_CONTRARIES` a word in "-er" or "-est" may be the comparative of, as English spells
+    it: "smaller" → small, "bigger" → big, "larger" → large; none for another word, nor for a word WordNet knows as
+    a noun ("cleaner", "opener", "shutter": one who cleans, a thing that opens or shuts).
 
     >>> _comparative_bases("smaller"), _comparative_bases("biggest"), _comparative_bases("door")
-    (('small', 'smal', 'smalle'), ('bigg', 'big', 'bigge'), ())
+    (('small',), ('big',), ())
+    >>> _comparative_bases("cleaner"), _comparative_bases("opener"), _comparative_bases("shutter")  # nouns
+    ((), (), ())
     """
     m = re.fullmatch(r"([a-z]{2,}?)(i?)(er|est)", word)
-    if m is None:
+    if m is None or lemmas(word, "n"):
         return ()
     stem = m.group(1)
-    if m.group(2):
-        return (stem + "y",)
     doubled = stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
-    return tuple(dict.fromkeys((stem, doubled, stem + "e")))
+    bases = (stem + "y",) if m.group(2) else (stem, doubled, stem + "e")
+    return tuple(b for b in dict.fromkeys(bases) if b in _CONTRARY_WORDS)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -175,7 +183,12 @@ def _contrary(word: str) -> frozenset[str]:
     (frozenset(), frozenset(), frozenset())
     >>> _contrary("display"), _contrary("discovered"), _contrary("income")  # words of their own
     (frozenset(), frozenset(), frozenset())
+    >>> _contrary("opener"), _contrary("cleaner"), sorted(_contrary("opens"))  # nouns of their own, a form
+    (frozenset(), frozenset(), ['close', 'lock', 'shut'])
     """
+    nouns = lemmas(word, "n")
+    if nouns and not set(nouns) & _CONTRARY_WORDS:
+        return frozenset()  # a noun of its own ("opener", "shutters", "cleaner"), no form of a contrary
     out = set(_contrary_roots().get(_root(word), ()))
     for base in _comparative_bases(word):  # "smaller" is the contrary of what "small" is
         out.update(_contrary_roots().get(_root(base), ()))
@@ -320,8 +333,37 @@ def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
     if m is None or not re.search(r"\s(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+\S+$", m.group(0)):
         return frozenset()
     subject = _roots(m.group(0).split()[-1])
-    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
-    return subject if subject and subject <= _roots(previous) else frozenset()
+    return subject if subject and subject <= _roots(_previous(s.before)) else frozenset()
+
+
+def _names_someone(sentence: str) -> bool:
+    """Whether a sentence names someone: a capitalised content word, no pronoun, and at its start no verb nor adverb.
+
+    >>> _names_someone("Edgar rose."), _names_someone("He dressed."), _names_someone("The dog met Ann.")
+    (True, False, True)
+    """
+    for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)):
+        w = m.group(0)
+        first_word = k == 0 and bool(lemmas(w.lower(), "v") or w.lower().endswith("ly"))  # "Went", "Suddenly"
+        if w[0].isupper() and content_tokens(w) and w.lower() not in _PRONOUNS and not first_word:
+            return True
+    return False
+
+
+def _previous(before: str, person: bool = False) -> str:
+    """The sentence before a sentence (``before``: the text before it in its passage); with ``person``, the nearest
+    earlier one that names someone (:func:`_names_someone`), the one a pronoun for a person stands for — else the
+    sentence before.
+
+    >>> _previous("Edgar rose. He dressed. "), _previous("Edgar rose. He dressed. ", person=True), _previous("")
+    ('He dressed.', 'Edgar rose.', '')
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", before.strip()) if before.strip() else [""]
+    if person:
+        for sentence in reversed(sentences):
+            if _names_someone(sentence):
+                return sentence
+    return sentences[-1]
 
 
 #: the weight of a question's verb said only by a noun after a determiner or a possessive ("his death" for "die")
@@ -500,10 +542,10 @@ HYPOTHETICAL = 0.75
 def statement_score(s: _Sentence, question: str, q: _Question, passage: frozenset[str] = frozenset()) -> float:
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
-    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those the sentence before it names — the
-    nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never says the act a do-question asks
-    (:func:`says_verb`); :data:`HYPOTHETICAL` of that for a supposition; half when it does not say the thing an
-    existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
+    0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those the nearest earlier sentence naming someone
+    names (:func:`_previous`) — the nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never
+    says the act a do-question asks (:func:`says_verb`); :data:`HYPOTHETICAL` of that for a supposition; half when it
+    does not say the thing an existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
 
     >>> q = "Does the Ghost visibly grow older during his night with Scrooge?"
@@ -521,8 +563,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     weights = _weights(question, q)
     names = _names(question)
     words = set(re.findall(r"[a-z]+", s.low))
-    previous = re.split(r"(?<=[.!?])\s+", s.before.strip())[-1] if s.before.strip() else ""
-    near = s.tokens | _roots(previous) if _PRONOUNS & words else s.tokens  # a pronoun: the sentence before names its one
+    near = s.tokens | _roots(_previous(s.before, person=True)) if _PRONOUNS & words else s.tokens  # a pronoun: the nearest one named
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
@@ -600,7 +641,11 @@ def denies(text: str, question: str, q: _Question) -> bool:
     weights, focus = _weights(question, q), _focus(question, q)
     said: dict[str, bool] = {}
     contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
-    qualified: set[str] = set()  # a term a contrary word says of a noun the question says right after it
+    qualified: set[str] = set()  # a term a contrary word says of the noun the asked adjective qualifies
+    asked = _roots(question)
+    qwords = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", question)]
+    modified = {r: {x for w in qwords[k + 1:k + 3] for x in _word_roots(w)} - {r}  # the noun after each asked adjective
+                for k, w in enumerate(qwords) for r in _word_roots(w)}
     denied = False
     text = _NOT_ONLY.sub(" ", text)
     if not _SET_ASIDE.search(question):  # "Was it more X than Y?" asks the comparison itself
@@ -615,11 +660,11 @@ def denies(text: str, question: str, q: _Question) -> bool:
             for r in _word_roots(tok):
                 if r in weights:
                     said.setdefault(r, denied)
-            for r in _contrary(tok):
+            for r in (() if set(_word_roots(tok)) & asked else _contrary(tok)):  # the question's own word is no contrary
                 if r in weights:
                     contrary.setdefault(r, not denied)
                     after = [x for w in re.findall(r"[a-z][\w-]*", text[m.end():].lower())[:2] for x in _word_roots(w)]
-                    if not denied and r not in said and any(x in weights and x != r for x in after):
+                    if not denied and r not in said and any(x in weights and x in modified.get(r, ()) for x in after):
                         qualified.add(r)  # "a small fire" for "a big fire": the contrary said of the asked thing
     if qualified - said.keys():
         return True
@@ -632,17 +677,14 @@ def denies(text: str, question: str, q: _Question) -> bool:
 _RELATION = re.compile(r"^\s*(?i:is|was|are|were)\s+(?P<ab>[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+?)['’]s?"
                        r"\s+(?:[a-z][\w-]*\s+){0,2}?(?P<n>[a-z][\w-]*)\s*[?.!]*$")
 
-#: a possessive pronoun (it stands for the one a sentence names)
-_POSSESSIVE = frozenset("his her their its".split())
-
-
 def _reversed(text: str, question: str) -> bool:
     """Whether a sentence says the relation "Is A B's N?" asks the other way round: B is A's N — "A's N", "the N
-    of/to/for A", "N … A" with A said first after the noun, or "his/her/their N" where it names A and not B.
+    of/to/for A", "N … A" with A said first after the noun; never by a possessive pronoun ("Ann became his tutor":
+    "his" may stand for B).
 
     >>> q = "Is Ann Ben's tutor?"
     >>> [_reversed(t, q) for t in ("Ben acts as a tutor to Ann.", "Ben is Ann's tutor.", "Ann smiled at her tutor.")]
-    [True, True, True]
+    [True, True, False]
     >>> [_reversed(t, q) for t in ("Ann acts as a tutor to Ben.", "Ann is Ben's tutor.", "Ben thanked his tutor.")]
     [False, False, False]
     >>> _reversed("Ben is Ann's tutor.", "Is Ann a tutor?")  # no relation asked
@@ -658,7 +700,6 @@ def _reversed(text: str, question: str) -> bool:
     noun = frozenset(_roots(m.group("n")))
     words = re.findall(r"[A-Za-z][\w'’-]*", text)
     roots = [frozenset(_word_roots(w)) for w in words]
-    named_a, named_b = any(r & a for r in roots), any(r & b for r in roots)
     for k in range(len(words)):
         if not roots[k] & noun:
             continue
@@ -667,8 +708,6 @@ def _reversed(text: str, question: str) -> bool:
             owner = roots[k - 1] | frozenset(_word_roots(re.sub(r"['’]s?$", "", before)))
             if owner & a or owner & b:
                 return bool(owner & a)
-        if before.lower() in _POSSESSIVE and named_a != named_b:
-            return named_a
         for r in roots[k + 1:k + 7]:
             if r & a or r & b:
                 return bool(r & a)
@@ -682,57 +721,85 @@ _ANOTHER = re.compile(r"^(?:\s+(?:to|with|by|for|at|in|on|into))?\s+(?:another|(
 
 def _another(text: str, question: str) -> bool:
     """Whether a sentence says the act a do-question asks (:func:`_verb_word`) done with another one than the one
-    asked: "another", "a different", "someone else" right after its verb ("married another man").
+    asked: "another", "a different", "someone else" right after its verb ("married another man"), where the sentence
+    never says what the question names after its verb, and "another" is no time ("another time", "another day").
 
     >>> q = "Did Ann marry Ben?"
     >>> [_another(t, q) for t in ("Ann married another man.", "Ann was married to someone else.", "Ann married Ben.")]
     [True, True, False]
+    >>> _another("Ann went elsewhere first, and then to Rome.", "Did Ann go to Rome?")  # the one asked, said later
+    False
+    >>> _another("Ann knocked another time at the door.", "Did Ann knock at the door?")  # a time
+    False
     """
     verb = _verb_word(question)
     if verb is None:
         return False
+    at = re.search(r"\b" + re.escape(verb) + r"\b", question)
+    objects = _roots(question[at.end():] if at else "") - _adjuncts(question)
+    if objects & _roots(text):
+        return False  # what the question asks after its verb is said: the one asked, not another
     root = _root(verb)
     for m in re.finditer(r"[A-Za-z][\w'’-]*", text):
         if (root in _word_roots(m.group(0).lower()) or says_act(m.group(0).lower(), verb)) and _ANOTHER.match(text[m.end():]):
+            after = re.match(r"[^A-Za-z]*(?:[A-Za-z]+\s+){0,3}?another\s+([a-z]+)", text[m.end():])
+            if after and is_a(after.group(1), "time period"):
+                continue  # "another time", "another day": when, not with whom
             return True
     return False
 
 
 #: a phrase of place, destination or source, and the one it is (the preposition, a determiner or a possessor, up to
 #: three words): "in the mainframe room", "to Ann", "at Ben's house"
-_PLACE_PHRASE = re.compile(r"\b(?i:in|inside|at|into|to|onto|within|from)\s+(?:(?i:the|a|an|his|her|their|its|this|that)\s+)?"
+_PLACE_PHRASE = re.compile(r"\b(?P<prep>(?i:in|inside|at|into|to|onto|within|from))\s+"
+                           r"(?P<det>(?i:the|a|an|his|her|their|its|this|that)\s+)?"
                            r"(?P<np>(?:[\w'’-]+\s+){0,2}?[\w'’-]+?)(?=['’]s?\b|\s*[,;:.?!—–]|\s*$"
                            r"|\s+(?:of|in|at|on|to|by|for|with|when|while|after|before|during|and|or|but|that|who|which|where|as)\b)")
 
 #: the least depth (hypernym steps below ``entity``) of the kind two nouns share for one to stand for the other's
-#: kind: "room" and "bay" (a room, 7), "church" and "house" (a building, 6); not "room" and "gear" (an artifact, 4)
+#: kind: "kitchen" and "cellar" (rooms), "church" and "house" (a building, 6); not "room" and "gear" (an artifact, 4)
 SAME_KIND = 5
 
 
 @functools.lru_cache(maxsize=4096)
 def _same_kind(a: str, b: str) -> bool:
-    """Whether WordNet puts two nouns under one kind at least :data:`SAME_KIND` deep, in their first senses.
+    """Whether WordNet puts two nouns under one kind at least :data:`SAME_KIND` deep, in their first senses, as
+    siblings: neither a kind of the other in any of those senses ("church" is a building, "kitchen" a room: the one
+    may be the other, no other place).
 
-    >>> _same_kind("room", "bay"), _same_kind("church", "house"), _same_kind("room", "gear"), _same_kind("room", "morning")
+    >>> _same_kind("kitchen", "cellar"), _same_kind("church", "house"), _same_kind("room", "gear"), _same_kind("room", "morning")
     (True, True, False, False)
+    >>> _same_kind("building", "church"), _same_kind("room", "kitchen"), _same_kind("meal", "dinner")  # a kind of the other
+    (False, False, False)
     """
+    found = False
     for x in _synsets(a, "n", SENSES):
         for y in _synsets(b, "n", SENSES):
-            if any(_depth(z) >= SAME_KIND for z in (_ancestors(x) | {x}) & (_ancestors(y) | {y})):
-                return True
-    return False
+            if x == y or x in _ancestors(y) or y in _ancestors(x):
+                return False
+            found = found or any(_depth(z) >= SAME_KIND for z in _ancestors(x) & _ancestors(y))
+    return found
 
 
 def _place_heads(text: str) -> list[tuple[str, bool]]:
     """The ones a text's phrases of place (:data:`_PLACE_PHRASE`) name, each as its last word and whether that is
-    a name (capitalised), and a possessor before the noun ("at Ben's house": Ben, house).
+    a name (capitalised), and a possessor before the noun ("at Ben's house": Ben, house); "to" only before a
+    determiner or a name ("to cook the meal" is no destination); no pronoun ("to her in Rome"), no time ("at Easter").
 
     >>> _place_heads("Ann worked at Ben's house in the old town.")
     [('Ben', True), ('house', False), ('town', False)]
+    >>> _place_heads("Ann wanted to cook the meal."), _place_heads("Ann wrote to her at Easter."), _place_heads("Ann sat in the morning.")
+    ([], [], [])
     """
     out = []
     for m in _PLACE_PHRASE.finditer(text):
-        word = m.group("np").split()[-1]
+        first, word = m.group("np").split()[0], m.group("np").split()[-1]
+        if m.group("prep").lower() == "to" and not m.group("det") and not first[0].isupper():
+            continue  # "to" before a verb: no destination
+        if m.group("det") and _PHRASE_BREAK.fullmatch(first.lower()):
+            continue  # "to her in Rome": "her" is the one, a pronoun
+        if word.lower() in _PRONOUNS or word.lower() in ("me", "us", "you", "him", "them") or is_a(word.lower(), "time period"):
+            continue
         out.append((word, word[0].isupper()))
         rest = re.match(r"['’]s?\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*)\b", text[m.end():])
         if rest:
@@ -773,8 +840,8 @@ def _replaced(text: str, question: str, q: _Question) -> bool:
         return False  # not said of the question's own names: another predication
     for word, name in _place_heads(text):
         for a, a_name in asked:
-            if a_name and name and _root(word.lower()) not in named:
-                return True
+            if a_name and name and _root(word.lower()) not in named and not (is_a(a.lower(), "location") or is_a(word.lower(), "location")):
+                return True  # one person for another; never a place for a place (the one may hold the other) nor a person
             if not a_name and not name and lemmas(word.lower()) and _same_kind(a.lower(), word.lower()):
                 return True
     return False
