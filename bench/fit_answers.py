@@ -6,8 +6,8 @@ A candidate's rank is a weighted sum of named features (:data:`ragprov.llm.answe
 logs of its support, best coverage, type fit, novelty, plainness and spread, whether a sentence
 states the asked relation of it, how many passages support it, how well the sentence naming it
 aligns with the question, …; a new feature is added there, at weight 0, to be fitted). Every mode is run
-over the questions of the tuning files (by default all six; a split starting with ``check`` or
-``sealed6`` is refused, never read); each mode's last extraction of a question whose weighable
+over the questions of the tuning files (by default all nine; a split starting with ``check`` or
+``sealed6`` is refused by its split field alone, no question kept or printed); each mode's last extraction of a question whose weighable
 candidates (:func:`_weighable`) include an expected answer and a wrong one is one training case. The
 weights minimise the listwise softmax loss (the expected answers' share of ``exp(rank)`` over the
 case's candidates; each question weighs as much as another), with an L2 pull toward the current weights, by gradient descent with numpy.
@@ -28,6 +28,7 @@ the extraction on the saved inputs (``bench/answers.py`` is the measure that cou
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import re
 import sys
@@ -50,13 +51,19 @@ from ragprov.pipelines import pipeline  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
 
 
+def _splits(path: Path) -> set[str]:
+    """The splits a question file's lines name (a line without one is a training question): only the
+    ``split`` field of each line is kept, nothing else of a question."""
+    return {str(json.loads(line).get("split", "train")) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
 def _tuning(paths: list[Path]) -> list[dict]:
-    """The questions of every file, refusing a held-out split (one starting with ``check`` or ``sealed6``)."""
-    questions = load_questions(paths)
-    held = sorted({q["split"] for q in questions if str(q["split"]).startswith(HELD_OUT)})
+    """The questions of every file, refusing a held-out split (one starting with ``check`` or ``sealed6``)
+    before any question is loaded: the refusal names the splits only, never a question."""
+    held = sorted({split for path in paths for split in _splits(path) if split.startswith(HELD_OUT)})
     if held:
         raise SystemExit(f"refusing to fit on held-out split(s) {', '.join(held)}")
-    return questions
+    return load_questions(paths)
 
 
 #: the splits never fitted on (nor read): the check sets and the sealed set of stop 26
@@ -236,7 +243,8 @@ def top1(data: list[tuple[int, np.ndarray, np.ndarray]], w: np.ndarray) -> float
 PRODUCT = tuple(1.0 if name in ("support", "type", "novelty", "plain", "spread", "joint") else 0.0 for name in extraction.FEATURES)
 
 #: the tuning questions (every file of the bench's but the held-out sets)
-TUNING = tuple(ROOT / "bench" / f"answers{x}.jsonl" for x in ("", "-fresh", "-sealed", "-sealed2", "-probe", "-dev5"))
+TUNING = tuple(ROOT / "bench" / f"answers{x}.jsonl" for x in ("", "-fresh", "-sealed", "-sealed2", "-probe", "-dev5", "-yesno", "-whose",
+                                                               "-frames"))
 
 
 def main(argv: list[str] | None = None) -> int:

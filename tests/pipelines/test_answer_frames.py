@@ -25,6 +25,10 @@ STORY = [Passage("At the feast in the castle, Tom hid the key inside the old clo
     ("At the end of the play, how many candles are still burning?", "how-many"),
     ("When the bell rang at midnight, what did the girl see?", "what"),  # a when-clause frame: no when-question
     ("Where, at the feast, did Tom hide the key?", "where"),
+    # the first ", wh-word" opens the clause; a later relative or when-clause belongs to it
+    ("According to the old sailor, why did the ship sink, when the sea was calm?", "why"),
+    ("At the market, what did Anna buy from the stall, which stood by the well?", "what"),
+    ("In the scene where the baker sings, who carries the lantern, and why?", "who"),  # a comma inside the clause
 ])
 def test_the_wh_clause_decides_the_kind(question, kind):
     assert classify(question).kind == kind
@@ -35,11 +39,15 @@ def test_the_frame_is_split_from_the_wh_clause():
     assert wh_clause("Where, at the feast, did Tom sit?") == ("at the feast", "Where did Tom sit?")
     assert wh_clause("What did Mira find after the storm ended?") == ("", "What did Mira find after the storm ended?")
     assert wh_clause("After the storm ended, did Mira stay?")[0] == ""  # a yes-no question's opening phrase: no frame here
+    assert wh_clause("According to Anna, why did Tom leave, when the bell rang?") == (
+        "According to Anna", "why did Tom leave, when the bell rang?")
 
 
 def test_a_preposition_before_a_bare_what_is_read_at_the_clause_end():
     assert asked_form("Into what did the wizard turn the frog?") == "What did the wizard turn the frog into?"
     assert asked_form("In which room did they meet?") == "In which room did they meet?"  # a which-noun stays
+    # the moved preposition ends the clause's first part, before what a comma adds
+    assert asked_form("Into what did the wizard turn the frog, and why?") == "What did the wizard turn the frog into, and why?"
 
 
 def test_the_frame_weighs_less_than_the_wh_clause():
@@ -49,6 +57,12 @@ def test_the_frame_weighs_less_than_the_wh_clause():
     assert framed.weight["key"] == pytest.approx(plain.weight["key"])
     aside = _Question("Where, at the feast, did Tom hide the key?", ["Tom"])
     assert aside.weight["feast"] < aside.weight["key"]
+
+
+def test_a_yes_no_question_has_no_frame_to_weigh_less():
+    # "In the end, is …, which …?": a relative after the yes-no clause is no wh-clause; every term weighs in full
+    framed = _Question("In the end, is the baker cheerful, which pleases the town?", [])
+    assert framed.weight["cheer"] == pytest.approx(framed.weight["town"])
 
 
 def test_a_framed_who_question_names_the_doer_not_a_place():

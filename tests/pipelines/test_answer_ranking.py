@@ -312,3 +312,19 @@ def test_a_sentence_opening_with_a_pronoun_past_marks_or_curly_speech_is_of_the_
     for opening in ("Bob was forty.", "(There was snow.)", "“I don’t know,” Bob said.", "Hence the snow."):
         s = _sentences([Passage("Tiny Tim sat down. " + opening, "c")])
         assert [_of_subject(x, q) for x in s] == [True, False], opening
+
+
+def test_the_fit_refuses_a_held_out_split_before_loading_any_question(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    from bench import fit_answers
+
+    held = tmp_path / "held.jsonl"
+    held.write_text('{"split": "check-x", "question": "Which lamp did the porter light?"}\n', encoding="utf-8")
+    tuning = tmp_path / "tuning.jsonl"
+    tuning.write_text('{"question": "Who rang the bell?"}\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as refused:
+        fit_answers._tuning([tuning, held])
+    out = capsys.readouterr()
+    assert "check-x" in str(refused.value) and "porter" not in str(refused.value) + out.out + out.err
+    assert fit_answers._tuning([tuning]) == [{"split": "train", "question": "Who rang the bell?"}]
+    assert {p.name for p in fit_answers.TUNING} >= {"answers-yesno.jsonl", "answers-whose.jsonl", "answers-frames.jsonl"}

@@ -41,12 +41,13 @@ import re
 from collections.abc import Sequence
 
 from .descriptions import _ADVERBS as _ADVERB
+from .evidence import _POSSESSIVE_PRONOUNS
 from .lexicon import is_a, lemmas, says_act
 from .sentence import _HEADER
 from .slots import _OPENERS
 from .slots import _PARTICLES as _VERB_PARTICLES
 from .words import _AUXILIARIES as _AUX
-from .words import _noun, _Sentence, root_tokens
+from .words import _POSSESSIVE_END, _noun, _Sentence, root_tokens
 
 #: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
 STRONG = 0.25
@@ -100,7 +101,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     True
     >>> asked_act("Whom does Sam regard as a mentor?")
     ('object', ('regard',))
-    >>> asked_act("Whose face did Scrooge see in the knocker?")
+    >>> asked_act("Whose face did Tom see in the window?")
     ('possessor', ('face',))
     >>> asked_act("Who is the founder of the project?") is None, asked_act("Who was sent to the shop?") is None
     (True, True)
@@ -130,17 +131,22 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
 def _possessed(words: Sequence[str]) -> str:
     """The head noun of the phrase "whose" opens (``words``, its first few): its last word WordNet knows as a
     noun before an auxiliary, a preposition or an inflected verb ends the phrase; its adjectives are modifiers.
+    After a plural head a verb's plain form ends it too ("Whose sons work …": the verb agrees with the plural).
 
-    >>> _possessed("cheerful voice wished him".split()), _possessed("four-roomed house did the".split())
+    >>> _possessed("loud voice called him".split()), _possessed("two-roomed house did the".split())
     ('voice', 'house')
     >>> _possessed("little sister came to".split()), _possessed("hands shook".split()), _possessed("idea was it".split())
     ('sister', 'hands', 'idea')
+    >>> _possessed("sons work hard".split()), _possessed("men guard the gate".split()), _possessed("young men guard".split())
+    ('sons', 'men', 'men')
     """
     head = words[0].lower()
     for word in words[1:]:
         low = word.lower()
         if low in _BOUNDARY or any(v != low for v in lemmas(low, "v")):
             break  # "did", "of", "came", "wished": the phrase has ended
+        if lemmas(low, "v") and any(n != head for n in lemmas(head, "n")):
+            break  # "sons work", "men guard": a plural subject, then its verb
         if lemmas(low, "n"):
             head = low
     return head
@@ -504,30 +510,31 @@ def _of_kind(phrase: str, kind: str | None) -> bool:
 
 def _possessor(text: str, noun: str, previous: str = "", following: str = "") -> str:
     """The person that possesses ``noun`` in ``text`` (modifiers between allowed), or "": a name's possessive
-    before it ("Marley's face"), or a person noun's, with the word opening its phrase ("his nephew's house"); the
-    person phrase after "of" or "belonging to" past it ("the voice of the
-    boy's uncle"); for a possessive pronoun before it ("his house"), whom the pronoun stands for (as a subject
-    pronoun does, :func:`_pronoun_antecedent`: the person phrase its own sentence's words open with, else the
-    sentence ``previous``; inside a quotation, nobody). A noun said with "a"/"an" owned by nobody yet ("cried
-    a cheerful voice.") is owned by whom the sentence ``following`` says possesses it ("It was the voice of …").
+    before it ("Rosa's face"; what the name owns ends at a word only a verb), or a person noun's, with the word
+    opening its phrase ("his nephew's house"); the person phrase after "of" or "belonging to" past it ("the
+    voice of the boy's uncle"; not "a cup of tea"); for a possessive pronoun before it ("his house"), whom the
+    pronoun stands for (:func:`_nearest_person`: the person phrase nearest before it in its sentence, else the
+    sentence ``previous``'s, :func:`_pronoun_antecedent`; inside a quotation, nobody). A noun said with
+    "a"/"an" owned by nobody yet ("a tall hat fell.") is owned by whom the sentence ``following`` says
+    possesses it ("It was the hat of …").
 
-    >>> _possessor("not a knocker, but Marley's face.", "face"), _possessor("He hid his face.", "face")
-    ('Marley', '')
+    >>> _possessor("not a door, but Rosa's face.", "face"), _possessor("He hid his face.", "face")
+    ('Rosa', '')
     >>> _possessor("He praised Ines's deft touch and drive.", "touch"), _possessor("Ines's coat and the hat", "hat")
     ('Ines', '')
+    >>> _possessor("Tom's dog heard voices in the hall.", "voice"), _possessor("He drank a cup of tea.", "cup")
+    ('', '')
     >>> _possessor("It was the voice of the old miller, who sang.", "voice"), _possessor("the coat belonging to Ines", "coat")
     ('the old miller', 'Ines')
-    >>> _possessor("Oswin had little money; yet the Duke praised his tidy cottage!", "cottage")
-    'Oswin'
-    >>> _possessor("Then the Duke praised his cottage.", "cottage", "Oswin came home.")
-    'the Duke'
+    >>> _possessor("Ann met Tom, and Tom showed her his house.", "house")
+    'Tom'
+    >>> _possessor("Then the clerk tidied his desk.", "desk", "Ann came home."), _possessor("He tidied his desk.", "desk", "Ann came.")
+    ('the clerk', 'Ann')
     >>> _possessor('"Leave his cottage," she said.', "cottage")
     ''
     >>> _possessor("'Leave his cottage,' said Ines.", "cottage", "Oswin came.")
     ''
-    >>> _possessor("Oswin had a 'Duke' coin; yet Ines praised his cottage.", "cottage")
-    'Oswin'
-    >>> _possessor("'Oswin is kind,' said Ines, and praised his cottage.", "cottage")
+    >>> _possessor("'Rain is coming,' said Ines, and closed her window.", "window")
     'Ines'
     >>> _possessor("He walked to his nephew's little house.", "house"), _possessor("It was Kim's uncle's hat.", "hat")
     ('his nephew', "Kim's uncle")
@@ -535,7 +542,8 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
     ('Oswin', '')
     """
     for m in _POSSESSOR.finditer(text):
-        owned = list(itertools.takewhile(lambda w: w not in _BOUNDARY, m.group("n").split()))
+        # "Tom's dog heard voices": a word only a verb ends what the name owns
+        owned = list(itertools.takewhile(lambda w: w not in _BOUNDARY and not _only_verb(w), m.group("n").split()))
         if any(w == noun.lower() or _noun(w) == _noun(noun) for w in owned):
             name = m.group("x")
             if is_person(name) and name[:1].isupper():
@@ -550,25 +558,24 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
         j = i + 1
         if toks[j:j + 1] == ["of"] or [t.lower() for t in toks[j:j + 2]] == ["belonging", "to"]:
             phrase, _ = _np_forward(toks, j + 1 if toks[j] == "of" else j + 2)
-            if phrase:
-                return re.sub(r"['’]s?$", "", phrase)
+            if phrase and _names_someone(phrase):  # "a cup of tea" names no owner
+                return _POSSESSIVE_END.sub("", phrase)
         b = i - 1
-        while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _POSSESSIVES | {"a", "an"}:
-            if re.search(r"['’]s?$", toks[b]) and is_person(re.sub(r"['’]s?$", "", toks[b])):
+        while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _POSSESSIVE_PRONOUNS | {"a", "an"}:
+            if _POSSESSIVE_END.search(toks[b]) and is_person(_POSSESSIVE_END.sub("", toks[b])):
                 # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
-                opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or re.search(r"['’]s?$", toks[b - 1])) else ""
-                return " ".join(filter(None, (opener, re.sub(r"['’]s?$", "", toks[b]))))
+                opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or _POSSESSIVE_END.search(toks[b - 1])) else ""
+                return " ".join(filter(None, (opener, _POSSESSIVE_END.sub("", toks[b]))))
             b -= 1  # past the noun's modifiers
-        if b >= 0 and toks[b].lower() in _POSSESSIVES:
+        if b >= 0 and toks[b].lower() in _POSSESSIVE_PRONOUNS:
             at = spans[b][0]
             if _quoted(toks, b) or any(x <= at < y for x, y in quotes):
                 continue  # a speaker's "his": not the narrator's
             closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
             ended = max((y for _, y in quotes if y <= at), default=0)  # after the last quotation in single marks
             closed = max(closed, next(c for c in range(b + 1) if spans[c][0] >= ended))
-            before = [t for t in toks[closed:b] if t.lower() not in _PRONOUNS]
             unquoted = _QUOTATION.sub(" ", previous)
-            name = _pronoun_antecedent(before) or _pronoun_antecedent(_unquoted(_tokens(unquoted)))
+            name = _nearest_person(toks, closed, b) or _pronoun_antecedent(_unquoted(_tokens(unquoted)))
             if name:
                 return name
         indefinite = indefinite or (b >= 0 and toks[b].lower() in ("a", "an"))
@@ -579,8 +586,53 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
 #: the quotation's last punctuation ("'Bob'" is a name in marks, not a quotation)
 _QUOTATION = re.compile(r"(?:^|(?<=\s))['‘].*?[,.!?;:—-]['’](?=\s|$)")
 
-#: the possessive pronouns of a person (what they possess stands after them)
-_POSSESSIVES = frozenset({"his", "her", "their"})
+def _names_someone(phrase: str) -> bool:
+    """Whether a person phrase names one person: a name, or a noun WordNet knows as a person (not a social
+    group only, as "tea" — a party — is).
+
+    >>> _names_someone("the old miller"), _names_someone("Ines"), _names_someone("tea")
+    (True, True, False)
+    """
+    head = phrase.split()[-1]
+    return head[:1].isupper() or is_a(_noun(head), "person")
+
+
+def _nearest_person(toks: Sequence[str], start: int, end: int) -> str:
+    """The person phrase nearest before ``toks[end]`` (a possessive pronoun) from ``toks[start]`` on, past
+    object pronouns: whom the pronoun stands for, the subject of its clause as a rule ("Ann met Tom, and
+    Tom showed her his house": Tom), else the last person its sentence has named; "" when none is.
+
+    >>> _nearest_person(_tokens("Ann met Tom, and Tom showed her his house."), 0, 8)
+    'Tom'
+    >>> _nearest_person(_tokens("Later, the clerk saw his desk."), 0, 6), _nearest_person(_tokens("Later, he saw his desk."), 0, 5)
+    ('the clerk', '')
+    """
+    words = ["," if t.lower() in _PRONOUNS | _OBJECTS | _LINKS or _past(t) else t for t in toks[:end]]
+    j, last = start + _opener(toks[start:end]), ""
+    while j < end:
+        phrase, after = _np_forward(words, j)
+        while phrase and not _names_someone(phrase):
+            phrase = phrase.rsplit(" ", 1)[0] if " " in phrase else ""  # "Oswin sat down": "down" names no one
+        if phrase and (" " in phrase or not phrase.islower()):  # a bare lower-case word ("sat down") is no person phrase
+            last = phrase
+        j = after if phrase and after > j else j + 1
+    return last
+
+
+def _past(word: str) -> bool:
+    """Whether a lower-case word is a verb's inflected form not in -s ("sat", "rode"; not "guards", "read").
+
+    >>> _past("sat"), _past("guards"), _past("read"), _past("Sat")
+    (True, False, False, False)
+    """
+    return word.islower() and not word.endswith("s") and any(v != word for v in lemmas(word, "v"))
+
+
+#: the object pronouns of a person (no antecedent of a possessive after them)
+_OBJECTS = frozenset({"him", "her", "them"})
+
+#: the words that link a clause to the one before it ("…; yet the clerk …"): no part of a person phrase
+_LINKS = frozenset({"yet", "so", "then", "thus", "hence"})
 
 _POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?P<n>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)")
 
@@ -631,7 +683,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
             owner = _possessor(_HEADER.sub("", s.text), verbs[0], *near)
             # "read … his own name": the owner is the one the clause is about, whom the question may name itself
             reflexive = re.search(r"\b(?:his|her|their)\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(verbs[0]) + r"\b", s.text, re.I)
-            if owner and (reflexive or not _own(owner, own)):
+            if owner and (reflexive or not _own(owner, own)):  # the nearest person before "his own" (:func:`_nearest_person`)
                 return k, k, owner
             continue
         toks = _tokens(_HEADER.sub("", s.text))

@@ -167,8 +167,9 @@ _PARENTHESIS = re.compile(r"^(?P<wh>" + _WH_PHRASE + r"(?:\s+[\w'’-]+){0,3}?),
 #: an opening that names what the answer is not ("Besides the deserts, where …?"): the whole question asks
 _EXCLUDING = r"(?:besides|apart\s+from|aside\s+from|other\s+than|except|excepting|in\s+addition\s+to)\b"
 
-#: a frame before the wh-clause: the last comma before a wh-phrase ("According to X, what …?", "After …, who …?")
-_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")(?P<frame>.+),\s+(?P<clause>" + _WH_PHRASE + r"[^,]*)$", re.I)
+#: a frame before the wh-clause: the first comma before a wh-phrase ("According to X, what …?", "After …, who …?");
+#: the clause may hold commas of its own ("…, who carries the lantern, and why?", "…, why did she leave, when …?")
+_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")(?P<frame>.+?),\s+(?P<clause>" + _WH_PHRASE + r".*)$", re.I)
 
 
 def wh_clause(question: str) -> tuple[str, str]:
@@ -207,8 +208,9 @@ def wh_clause(question: str) -> tuple[str, str]:
 
 
 #: "Into what does the wizard turn the frog?": a preposition before a bare what/which, then the auxiliary
+#: (what the clause adds after a comma, "…, and why?", stays after the preposition)
 _PIED_PIPED = re.compile(r"^(?P<p>" + _PREPOSITIONS + r")\s+(?P<wh>what|which)\s+(?P<rest>" + _AUX_OPENING
-                         + r"[^?]*?)\s*(?P<end>[?.!]*)$", re.I)
+                         + r"[^?,]*?)\s*(?P<tail>,[^?]*?)?\s*(?P<end>[?.!]*)$", re.I)
 
 
 def asked_form(question: str) -> str:
@@ -226,7 +228,7 @@ def asked_form(question: str) -> str:
     m = _PIED_PIPED.match(clause)
     if m is None:
         return clause
-    return f"{m.group('wh').capitalize()} {m.group('rest')} {m.group('p').lower()}{m.group('end') or '?'}"
+    return f"{m.group('wh').capitalize()} {m.group('rest')} {m.group('p').lower()}{m.group('tail') or ''}{m.group('end') or '?'}"
 
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
@@ -407,7 +409,7 @@ class _Question:
         self.weight = {t: min(1.0, w) if not df[t] else w for t, w in self.weight.items()}
         # the frame before the wh-clause ("After the storm, what …?") finds the scene; the clause says what is asked
         frame, clause = wh_clause(question)
-        if frame:
+        if frame and classify(question).kind != "yes-no":  # "In the end, is X kind, which …?": no wh-clause asks
             asked = {_root(t) for t in content_tokens(clause)}
             self.weight = {t: w if t in asked else w * FRAME for t, w in self.weight.items()}
         # the head noun of "which company …" says what kind of thing answers, which the type

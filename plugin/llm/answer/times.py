@@ -104,6 +104,9 @@ def _names_deictic(key: str, other: str) -> bool:
 #: the units a "how long / how old" question counts in
 _UNITS = frozenset(_root(w) for w in "second minute hour day night week month year century mile yard foot feet inch".split())
 
+#: the units a frequency is said in ("every ten minutes", "twice a week"): of time, none of length
+_FREQUENCY_UNITS = frozenset(_root(w) for w in "second minute hour day night week month year".split())
+
 #: the words after which "one" is a pronoun, not a count ("no one", "the one", "every one")
 _ONE_PRONOUN = re.compile(r"(?:\b(?:no|the|every|any|some|each|this|that|which|a|little|dear|only|another)\s+)$", re.I)
 
@@ -116,6 +119,8 @@ def _counted(question: str) -> frozenset[str]:
     (['spirit'], ['centuri', 'day', 'feet'])
     >>> _counted("Who counts the money?"), {"time", "second"} <= _counted("How often did he call?")
     (frozenset(), True)
+    >>> _root("feet") in _counted("How often did he call?"), _root("century") in _counted("How often did he call?")
+    (False, False)
     """
     m = re.match(r"\s*how\s+(many|much|long|old|often|far)\b((?:\s+[a-z][\w-]*){0,3})", question, re.I)
     if not m:
@@ -123,7 +128,7 @@ def _counted(question: str) -> frozenset[str]:
     if m.group(1).lower() in ("long", "old", "far"):
         return _UNITS
     if m.group(1).lower() == "often":  # a frequency: "every thirty seconds", "three times a day"
-        return _UNITS | {_root("times")}
+        return _FREQUENCY_UNITS | {_root("times")}
     nouns = []
     for w in m.group(2).split():
         if w.lower() in _AUXILIARIES or w.lower() in STOPWORDS:
