@@ -104,8 +104,8 @@ def _names_deictic(key: str, other: str) -> bool:
 #: the units a "how long / how old" question counts in
 _UNITS = frozenset(_root(w) for w in "second minute hour day night week month year century mile yard foot feet inch".split())
 
-#: the units a frequency is said in ("every ten minutes", "twice a week"): of time, none of length
-_FREQUENCY_UNITS = frozenset(_root(w) for w in "second minute hour day night week month year".split())
+#: the units a frequency is said in ("every ten minutes", "twice a week"): those of :data:`_UNITS` up to a year
+_FREQUENCY_UNITS = _UNITS - frozenset(_root(w) for w in "century mile yard foot feet inch".split())
 
 #: the words after which "one" is a pronoun, not a count ("no one", "the one", "every one")
 _ONE_PRONOUN = re.compile(r"(?:\b(?:no|the|every|any|some|each|this|that|which|a|little|dear|only|another)\s+)$", re.I)

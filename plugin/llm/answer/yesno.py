@@ -32,7 +32,7 @@ from types import MappingProxyType
 from ..text import content_tokens
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
-from .words import _CLAUSE_MARK, _DETERMINERS, _root, _roots, _Sentence, _word_roots
+from .words import _CLAUSE_MARK, _DETERMINERS, _POSSESSIVE_END, _root, _roots, _Sentence, _word_roots
 
 #: the words that deny what follows them in their clause
 _DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
@@ -705,7 +705,7 @@ def _reversed(text: str, question: str) -> bool:
             continue
         before = words[k - 1] if k else ""
         if re.search(r"['’]s?$", before) and k:
-            owner = roots[k - 1] | frozenset(_word_roots(re.sub(r"['’]s?$", "", before)))
+            owner = roots[k - 1] | frozenset(_word_roots(_POSSESSIVE_END.sub("", before)))
             if owner & a or owner & b:
                 return bool(owner & a)
         for r in roots[k + 1:k + 7]:
@@ -798,7 +798,7 @@ def _place_heads(text: str) -> list[tuple[str, bool]]:
             continue  # "to" before a verb: no destination
         if m.group("det") and _PHRASE_BREAK.fullmatch(first.lower()):
             continue  # "to her in Rome": "her" is the one, a pronoun
-        if word.lower() in _PRONOUNS or word.lower() in ("me", "us", "you", "him", "them") or is_a(word.lower(), "time period"):
+        if word.lower() in _PRONOUNS | {"me", "us", "you"} or is_a(word.lower(), "time period"):
             continue
         out.append((word, word[0].isupper()))
         rest = re.match(r"['’]s?\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*)\b", text[m.end():])
