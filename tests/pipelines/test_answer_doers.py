@@ -154,3 +154,19 @@ def test_whose_ends_the_possessed_noun_at_a_plural_subjects_verb():
     assert asked_act("Whose sons work hard?") == ("possessor", ("sons",))
     assert asked_act("Whose men guard the gate?") == ("possessor", ("men",))
     assert asked_act("Whose tidy cottage did Edgar admire?") == ("possessor", ("cottage",))
+
+
+def test_a_long_unclosed_quotation_in_single_marks_is_read_in_linear_time():
+    """Many word-initial marks that never close: each once, not each to the line's end (a pattern looking
+    ahead from every mark took seconds here); the marks still close a quotation where one ends."""
+    import time
+
+    from ragprov.llm.answer.doers import _quotations, _without_quotations
+
+    text = "'" + " 'twas a night" * 20000 + "."
+    start = time.perf_counter()
+    assert _quotations(text) == []
+    assert _without_quotations(text) == text
+    assert time.perf_counter() - start < 0.5
+    assert _possessor("He closed his door.", "door", "'Rain is coming,' said Ines. 'twas" + " 'twas a night" * 20) == "Ines"
+    assert _quotations("'Go home,' said Mira. 'Stay,' said Oswin.") == [(0, 10), (22, 29)]

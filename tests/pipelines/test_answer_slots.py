@@ -95,3 +95,16 @@ def test_a_reply_records_the_score_of_the_question_it_answers():
     found = extract_answer("What did Edgar eat for supper?", ps)
     assert found.first_line == "The answer is Gruel, as always [1].", found.first_line
     assert found.chosen is not None and found.chosen.score > 0 and found.chosen.support == (0,)
+
+
+def test_the_answer_steps_closed_word_classes_are_written_once_and_read_in_parts():
+    """Each module's prepositions and pronouns are a part of the one class in :mod:`~ragprov.llm.answer.words`."""
+    from ragprov.llm.answer import asked, doers, question, slots, words, yesno
+
+    for part in (slots._FRAME_PREPOSITIONS, slots._PLACE_PREPOSITIONS, question._WH_PREPOSITIONS, asked._UNLISTED_PREPOSITIONS,
+                 yesno._SUBJECT_PREPOSITIONS):
+        assert part <= words._PREPOSITIONS, sorted(part - words._PREPOSITIONS)
+    pronouns = words._SUBJECT_PRONOUNS | words._OBJECT_PRONOUNS | words._POSSESSIVE_PRONOUNS | words._FIRST_AND_SECOND_PERSON
+    assert doers._PERSON_SUBJECTS | doers._PERSON_OBJECTS | slots._THING_OBJECTS | yesno._NO_PLACE_PRONOUNS - {"hers"} <= pronouns
+    assert "it" not in doers._PERSON_SUBJECTS | doers._PERSON_OBJECTS and "him" not in slots._THING_OBJECTS
+    assert words._PERSON_WH < words._WH_WORDS

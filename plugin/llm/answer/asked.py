@@ -9,7 +9,7 @@ import re
 from ..text import STOPWORDS, content_tokens
 from .question import _as_who, _name_of, _Question
 from .relations import _relation
-from .words import _AUXILIARIES, _root, _roots
+from .words import _AUXILIARIES, _PREPOSITIONS, _root, _roots
 
 
 def _asked_verb(question: str) -> str | None:
@@ -144,9 +144,8 @@ def _last_root(word: str) -> str:
 _CALLED_ASK = re.compile(r"^(?:what|who)\s+(?:is|was|are|were)\s+(?:the|this|that)\s+(?P<np>[a-z].*?)\s+(?:called|named)\s*[?.!]*$",
                          re.I)
 
-#: prepositions the stop-word list lacks: a noun phrase ends before them ("the girl beneath the sail")
-_PREPOSITIONS = frozenset("aboard across along among around behind beneath beside besides beyond except inside near onto "
-                          "outside past throughout underneath".split())
+#: the prepositions the stop-word list lacks: a noun phrase ends before them ("the girl beneath the sail")
+_UNLISTED_PREPOSITIONS = _PREPOSITIONS - STOPWORDS
 
 
 def _called_noun(question: str) -> str | None:
@@ -160,7 +159,7 @@ def _called_noun(question: str) -> str | None:
     m = _CALLED_ASK.match(" ".join(question.split()))
     if m is None:
         return None
-    words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, m.group("np").lower().split()))
+    words = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _UNLISTED_PREPOSITIONS, m.group("np").lower().split()))
     return _root(words[-1]) if words else None  # the noun ends before its first function word
 
 
@@ -259,7 +258,7 @@ def _fills_slot(text: str, forms: tuple[str, ...], asked: frozenset[str]) -> boo
         words = m.group(1).lower().split()
         while words and words[0] in STOPWORDS:
             words.pop(0)  # "the", "a", "his": the phrase's head comes after
-        phrase = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _PREPOSITIONS, words))
+        phrase = list(itertools.takewhile(lambda w: w not in STOPWORDS and w not in _UNLISTED_PREPOSITIONS, words))
         if any(t not in asked for w in phrase for t in _roots(w)):
             return True
     return False

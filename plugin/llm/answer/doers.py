@@ -36,18 +36,30 @@ lets it beat the candidates counted by frequency only when the sentence is well 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Sequence
 
 from .descriptions import _ADVERBS as _ADVERB
-from .evidence import _POSSESSIVE_PRONOUNS
 from .lexicon import is_a, lemmas, says_act
 from .sentence import _HEADER
 from .slots import _OPENERS
 from .slots import _PARTICLES as _VERB_PARTICLES
 from .words import _AUXILIARIES as _AUX
-from .words import _POSSESSIVE_END, _noun, _Sentence, root_tokens
+from .words import (
+    _FIRST_AND_SECOND_PERSON,
+    _OBJECT_PRONOUNS,
+    _PERSON_OBJECTS,
+    _PERSON_POSSESSIVES,
+    _PERSON_SUBJECTS,
+    _POSSESSIVE_END,
+    _SUBJECT_PRONOUNS,
+    _any_of,
+    _noun,
+    _Sentence,
+    root_tokens,
+)
 
 #: the least alignment score (:func:`.sentence._sentence_score`) of a sentence whose slot answers
 STRONG = 0.25
@@ -63,12 +75,10 @@ _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
 #: the words that open a noun phrase (:data:`.slots._OPENERS`, and number words past three)
 _DETERMINERS = _OPENERS | frozenset("four five several".split())
 _RELATIVE = frozenset({"who", "that", "which"})
-_PRONOUNS = frozenset({"he", "she", "they"})
-_FIRST_PERSON = frozenset({"i", "we", "me", "us", "you"})
-#: words that end a noun phrase: prepositions, conjunctions, pronouns and the like
+#: words that end a noun phrase: prepositions, conjunctions, pronouns (not "her", also a possessive) and the like
 _BOUNDARY = frozenset("of in on at to for from with by into onto upon over under about after before while and or but "
-                      "nor as than when where whom whose who which that it he she they him them me us we you i "
-                      "not no so if there here".split()) | _AUX
+                      "nor as than when where whom whose who which that not no so if there here".split()) | _AUX \
+    | (_SUBJECT_PRONOUNS | _OBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON) - {"her"}
 _COPULA = frozenset("is was are were be been".split())
 _WHO = re.compile(r"\bwho\s+(?:(?:[a-z]+ly|also|then|first|finally|later|once|never|ever|really)\s+)?"
                   r"(?:(?P<aux>did|does|do|will|would|could|can|had|has|have|is|was|are|were)\s+)?"
@@ -204,7 +214,7 @@ def is_person(phrase: str) -> bool:
     if not words:
         return False
     head = words[-1]
-    if re.sub(r"['’].*", "", head).lower() in _BOUNDARY | _FIRST_PERSON or (head.isupper() and len(head) > 1):
+    if re.sub(r"['’].*", "", head).lower() in _BOUNDARY | _FIRST_AND_SECOND_PERSON or (head.isupper() and len(head) > 1):
         return False  # a pronoun, a word shouted in a header ("MAN")
     if head[:1].isupper():
         return True
@@ -380,7 +390,7 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         b = _clause_subject(toks, b)
         if b < 0:
             return []
-    if toks[b].lower() in _PRONOUNS:
+    if toks[b].lower() in _PERSON_SUBJECTS:
         if _quoted(toks, b):  # '"They will ward it off," X said': the speaker's word, not the narrator's
             return []
         closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
@@ -425,7 +435,7 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     start += _opener(toks[start:b])
     if start >= b:
         return -1
-    if toks[start].lower() in _PRONOUNS:
+    if toks[start].lower() in _PERSON_SUBJECTS:
         end = start + 1
     else:
         phrase, end = _np_forward(toks, start)
@@ -541,56 +551,118 @@ def _possessor(text: str, noun: str, previous: str = "", following: str = "") ->
     >>> _possessor("A tall hat fell.", "hat", following="It was the hat of Oswin."), _possessor("The hat of gold fell.", "hat")
     ('Oswin', '')
     """
+    name = _named_possessor(text, noun)
+    if name:
+        return name
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    toks = [text[a:b] for a, b in spans]
+    quotes = _quotations(text)
+    indefinite = False
+    for i, tok in enumerate(toks):
+        if tok.islower() and _noun(tok) == _noun(noun):
+            owner, b = _owner_at(toks, spans, i, quotes, previous)
+            if owner:
+                return owner
+            indefinite = indefinite or (b >= 0 and toks[b].lower() in ("a", "an"))
+    return _possessor(following, noun) if indefinite and following else ""
+
+
+def _named_possessor(text: str, noun: str) -> str:
+    """The name whose possessive stands before ``noun`` in ``text`` ("Rosa's face"), or "": what the name owns
+    ends at a word only a verb ("Tom's dog heard voices")."""
     for m in _POSSESSOR.finditer(text):
-        # "Tom's dog heard voices": a word only a verb ends what the name owns
         owned = list(itertools.takewhile(lambda w: w not in _BOUNDARY and not _only_verb(w), m.group("n").split()))
         if any(w == noun.lower() or _noun(w) == _noun(noun) for w in owned):
             name = m.group("x")
             if is_person(name) and name[:1].isupper():
                 return name
-    spans = [m.span() for m in _TOKEN.finditer(text)]
-    toks = [text[a:b] for a, b in spans]
-    quotes = [m.span() for m in _QUOTATION.finditer(text)]
-    indefinite = False
-    for i, tok in enumerate(toks):
-        if not (tok.islower() and _noun(tok) == _noun(noun)):
-            continue
-        j = i + 1
-        if toks[j:j + 1] == ["of"] or [t.lower() for t in toks[j:j + 2]] == ["belonging", "to"]:
-            phrase, _ = _np_forward(toks, j + 1 if toks[j] == "of" else j + 2)
-            if phrase and _names_someone(phrase):  # "a cup of tea" names no owner
-                return _POSSESSIVE_END.sub("", phrase)
-        b = i - 1
-        while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _POSSESSIVE_PRONOUNS | {"a", "an"}:
-            if _POSSESSIVE_END.search(toks[b]) and is_person(_POSSESSIVE_END.sub("", toks[b])):
-                # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
-                opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or _POSSESSIVE_END.search(toks[b - 1])) else ""
-                return " ".join(filter(None, (opener, _POSSESSIVE_END.sub("", toks[b]))))
-            b -= 1  # past the noun's modifiers
-        if b >= 0 and toks[b].lower() in _POSSESSIVE_PRONOUNS:
-            at = spans[b][0]
-            if _quoted(toks, b) or any(x <= at < y for x, y in quotes):
-                continue  # a speaker's "his": not the narrator's
-            closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
-            ended = max((y for _, y in quotes if y <= at), default=0)  # after the last quotation in single marks
-            closed = max(closed, next(c for c in range(b + 1) if spans[c][0] >= ended))
-            unquoted = _QUOTATION.sub(" ", previous)
-            name = _nearest_person(toks, closed, b) or _pronoun_antecedent(_unquoted(_tokens(unquoted)))
-            if name:
-                return name
-        indefinite = indefinite or (b >= 0 and toks[b].lower() in ("a", "an"))
-    return _possessor(following, noun) if indefinite and following else ""
+    return ""
+
+
+def _owner_at(toks: Sequence[str], spans: Sequence[tuple[int, int]], i: int, quotes: Sequence[tuple[int, int]],
+              previous: str) -> tuple[str, int]:
+    """The owner of the noun ``toks[i]`` (:func:`_possessor`: the person after "of"/"belonging to", a person
+    noun's possessive before it, whom a possessive pronoun before it stands for), or "", with the index of
+    the word before its modifiers (where an "a"/"an" would stand)."""
+    j = i + 1
+    if toks[j:j + 1] == ["of"] or [t.lower() for t in toks[j:j + 2]] == ["belonging", "to"]:
+        phrase, _ = _np_forward(toks, j + 1 if toks[j] == "of" else j + 2)
+        if phrase and _names_one_person(phrase):  # "a cup of tea" names no owner
+            return _POSSESSIVE_END.sub("", phrase), i
+    b = i - 1
+    while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _PERSON_POSSESSIVES | {"a", "an"}:
+        if _POSSESSIVE_END.search(toks[b]) and is_person(_POSSESSIVE_END.sub("", toks[b])):
+            # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
+            opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or _POSSESSIVE_END.search(toks[b - 1])) else ""
+            return " ".join(filter(None, (opener, _POSSESSIVE_END.sub("", toks[b])))), b
+        b -= 1  # past the noun's modifiers
+    if b >= 0 and toks[b].lower() in _PERSON_POSSESSIVES:
+        return _pronoun_owner(toks, spans, b, quotes, previous), b
+    return "", b
+
+
+def _pronoun_owner(toks: Sequence[str], spans: Sequence[tuple[int, int]], b: int, quotes: Sequence[tuple[int, int]],
+                   previous: str) -> str:
+    """Whom the possessive pronoun ``toks[b]`` stands for (:func:`_nearest_person` after the last closed
+    quotation, else :func:`_pronoun_antecedent` of the sentence ``previous`` without its quotations), or ""
+    inside a quotation (a speaker's "his" is not the narrator's)."""
+    at = spans[b][0]
+    if _quoted(toks, b) or any(x <= at < y for x, y in quotes):
+        return ""
+    closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
+    ended = max((y for _, y in quotes if y <= at), default=0)  # after the last quotation in single marks
+    closed = max(closed, next(c for c in range(b + 1) if spans[c][0] >= ended))
+    return _nearest_person(toks, closed, b) or _pronoun_antecedent(_unquoted(_tokens(_without_quotations(previous))))
 
 
 #: a quotation in single marks ("'Go home,' she said"): an opening mark at a word's start, a closing one after
-#: the quotation's last punctuation ("'Bob'" is a name in marks, not a quotation)
-_QUOTATION = re.compile(r"(?:^|(?<=\s))['‘].*?[,.!?;:—-]['’](?=\s|$)")
+#: the quotation's last punctuation, before a space or the end ("'Bob'" is a name in marks, not a quotation)
+_QUOTE_OPENS = re.compile(r"(?:^|(?<=\s))['‘]")
+_QUOTE_CLOSES = re.compile(r"[,.!?;:—-]['’](?=\s|$)")
 
-def _names_someone(phrase: str) -> bool:
+
+def _quotations(text: str) -> list[tuple[int, int]]:
+    """The spans of the quotations in single marks in ``text``, each from its opening mark to the first closing
+    one after it on its line; the next one opens after it. One pass over the marks, the closings found by
+    bisection: a long line of marks that never close costs no more than its length (a pattern that looks ahead
+    from every opening to the line's end costs its square).
+
+    >>> _quotations("'Go home,' she said. 'Bob' came; 'tis late.\\n'Yes.' 'No!' ")
+    [(0, 10), (44, 50), (51, 56)]
+    >>> _quotations("'Go home,\\n' she said.")
+    []
+    """
+    closes = [m.start() for m in _QUOTE_CLOSES.finditer(text)]  # where each closing's punctuation stands
+    out: list[tuple[int, int]] = []
+    for m in _QUOTE_OPENS.finditer(text):
+        start = m.start()
+        if out and start < out[-1][1]:
+            continue  # inside the quotation before it
+        k = bisect.bisect_left(closes, start + 1)
+        line_end = text.find("\n", start)
+        if k < len(closes) and (line_end < 0 or closes[k] < line_end):
+            out.append((start, closes[k] + 2))
+    return out
+
+
+def _without_quotations(text: str) -> str:
+    """``text`` with each quotation in single marks (:func:`_quotations`) replaced by a space.
+
+    >>> _without_quotations("'Go home,' she said; 'Stay.' Ann left.")
+    '  she said;   Ann left.'
+    """
+    out, at = [], 0
+    for a, b in _quotations(text):
+        out += [text[at:a], " "]
+        at = b
+    return "".join(out) + text[at:]
+
+
+def _names_one_person(phrase: str) -> bool:
     """Whether a person phrase names one person: a name, or a noun WordNet knows as a person (not a social
     group only, as "tea" — a party — is).
 
-    >>> _names_someone("the old miller"), _names_someone("Ines"), _names_someone("tea")
+    >>> _names_one_person("the old miller"), _names_one_person("Ines"), _names_one_person("tea")
     (True, True, False)
     """
     head = phrase.split()[-1]
@@ -607,11 +679,11 @@ def _nearest_person(toks: Sequence[str], start: int, end: int) -> str:
     >>> _nearest_person(_tokens("Later, the clerk saw his desk."), 0, 6), _nearest_person(_tokens("Later, he saw his desk."), 0, 5)
     ('the clerk', '')
     """
-    words = ["," if t.lower() in _PRONOUNS | _OBJECTS | _LINKS or _past(t) else t for t in toks[:end]]
+    words = ["," if t.lower() in _PERSON_SUBJECTS | _PERSON_OBJECTS | _LINKS or _past(t) else t for t in toks[:end]]
     j, last = start + _opener(toks[start:end]), ""
     while j < end:
         phrase, after = _np_forward(words, j)
-        while phrase and not _names_someone(phrase):
+        while phrase and not _names_one_person(phrase):
             phrase = phrase.rsplit(" ", 1)[0] if " " in phrase else ""  # "Oswin sat down": "down" names no one
         if phrase and (" " in phrase or not phrase.islower()):  # a bare lower-case word ("sat down") is no person phrase
             last = phrase
@@ -627,9 +699,6 @@ def _past(word: str) -> bool:
     """
     return word.islower() and not word.endswith("s") and any(v != word for v in lemmas(word, "v"))
 
-
-#: the object pronouns of a person (no antecedent of a possessive after them)
-_OBJECTS = frozenset({"him", "her", "them"})
 
 #: the words that link a clause to the one before it ("…; yet the clerk …"): no part of a person phrase
 _LINKS = frozenset({"yet", "so", "then", "thus", "hence"})
@@ -677,23 +746,40 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     for k in order[:READ]:
         if scores[k] < max(STRONG, NEAR_BEST * best):
             break
-        s = sentences[k]
         if slot == "possessor":
-            near = [sentences[n].text if 0 <= n < len(sentences) and sentences[n].passage == s.passage else "" for n in (k - 1, k + 1)]
-            owner = _possessor(_HEADER.sub("", s.text), verbs[0], *near)
-            # "read … his own name": the owner is the one the clause is about, whom the question may name itself
-            reflexive = re.search(r"\b(?:his|her|their)\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(verbs[0]) + r"\b", s.text, re.I)
-            if owner and (reflexive or not _own(owner, own)):  # the nearest person before "his own" (:func:`_nearest_person`)
-                return k, k, owner
+            found = _whose_owner(sentences, k, verbs[0], own)
+        else:
+            found = _filler(sentences, k, slot, verbs, own, arguments, kind)
+        if found is not None:
+            return k, k, found
+    return None
+
+
+def _whose_owner(sentences: Sequence[_Sentence], k: int, noun: str, own: frozenset[str]) -> str | None:
+    """The owner of ``noun`` in sentence ``k`` (:func:`_possessor`, its neighbours in its passage read too) when
+    the question does not name it itself — unless the sentence says "his own N": then the owner is the one the
+    clause is about, whom the question may name (the nearest person before "his own", :func:`_nearest_person`)."""
+    s = sentences[k]
+    near = [sentences[n].text if 0 <= n < len(sentences) and sentences[n].passage == s.passage else "" for n in (k - 1, k + 1)]
+    owner = _possessor(_HEADER.sub("", s.text), noun, *near)
+    reflexive = re.search(r"\b" + _any_of(_PERSON_POSSESSIVES) + r"\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(noun) + r"\b", s.text, re.I)
+    return owner if owner and (reflexive or not _own(owner, own)) else None
+
+
+def _filler(sentences: Sequence[_Sentence], k: int, slot: str, verbs: Sequence[str], own: frozenset[str],
+            arguments: dict[str, frozenset[str]], kind: str | None) -> str | None:
+    """The phrase in the asked ``slot`` (subject or object) of a word of sentence ``k`` that says one of the
+    asked ``verbs``: not the question's ``own`` words, near the verb when the question says its argument, of
+    the asked ``kind`` (the ``arguments`` of each verb: :func:`_arguments`)."""
+    s = sentences[k]
+    toks = _tokens(_HEADER.sub("", s.text))
+    previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
+    for i, tok in enumerate(toks):
+        verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
+        if verb is None:
             continue
-        toks = _tokens(_HEADER.sub("", s.text))
-        previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
-        for i, tok in enumerate(toks):
-            verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
-            if verb is None:
-                continue
-            found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
-            for phrase in found:
-                if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
-                    return k, k, phrase
+        found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
+        for phrase in found:
+            if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
+                return phrase
     return None

@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 
 from .question import _Question
-from .words import _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentence, _word_roots
+from .words import _PERSON_POSSESSIVES, _POSSESSIVE_END, _WORD, WINDOW, _root, _Sentence, _word_roots
 
 _NOT_MODIFIER = r"(?!(?:and|or|but|nor|with|of|to|from|by|for|in|on|at|into|than|who|which|that|while|when)\b)"
 
@@ -127,8 +127,6 @@ _IN_PHRASE = re.compile(r"\b(?:in|of|at|on|from|with|to|for|into|inside|within|n
 #: a phrase set off by commas between a subject and its verb (", in the stronghold of the mighty Mansion House, ")
 _SET_OFF = re.compile(r"\s*,[^,;:!?\"“”—()]{1,120},\s*")
 
-_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their"})
-
 #: before a name, the noun it names: "this girl is ", "the boy was ", "a ship called ", "the girl named "
 _NAMES_THE = re.compile(r"\b(?:the|this|that|a|an)\s+(?:[a-z-]+\s+)?(?P<n>[a-z]+)\s+(?:(?:is|was)|(?:(?:is|was)\s+)?(?:called|named))\s+$",
                         re.I)
@@ -190,7 +188,7 @@ def _near(s: _Sentence, a: int, b: int, q: _Question, passage_tokens: frozenset[
     described = 0.3 * q.describes(s.tokens - says if says else s.tokens) + 0.7 * window
     link = sum(1 for t in q.named if t in passage_tokens or t in s.tokens) / len(q.named) if q.named else 1.0
     score = described * (0.6 + 0.4 * link) if q.rest else link
-    if _POSSESSIVE_END.search(s.text[a:b]) or s.text[a:b].lower() in _POSSESSIVE_PRONOUNS:
+    if _POSSESSIVE_END.search(s.text[a:b]) or s.text[a:b].lower() in _PERSON_POSSESSIVES:
         following = after[0][0] if after else ()
         score *= 0.3 if following and following[0] in q.weight else 0.8
     return score

@@ -24,7 +24,15 @@ from types import MappingProxyType
 
 from ...resources import data_dir
 from ..text import STOPWORDS
-from .words import _root
+from .words import (
+    _FIRST_AND_SECOND_PERSON,
+    _FIRST_AND_SECOND_POSSESSIVES,
+    _OBJECT_PRONOUNS,
+    _POSSESSIVE_PRONOUNS,
+    _SUBJECT_PRONOUNS,
+    _WH_WORDS,
+    _root,
+)
 
 #: the senses of a word (most frequent first) that :func:`is_a` reads: rarer ones make every word a kind of
 #: something ("man" is a chess piece in its seventh sense)
@@ -316,9 +324,8 @@ _LOWER = re.compile(r"(?<![\w'’-])[a-z][a-z-]{2,}(?![\w'’-])")
 _CAPITALISED = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,2}(?![\w'’-])")
 
 #: words that are no nouns of a text, whatever WordNet says ("must" is also grape juice, "he" a letter)
-_FUNCTION_WORDS = STOPWORDS | _NO_NOUN | frozenset(
-    "he she it they we you him her them us me his its our their your my who whom whose what which where when why how not no nor "
-    "and or but if then than so very too also just only".split())
+_FUNCTION_WORDS = STOPWORDS | _NO_NOUN | _SUBJECT_PRONOUNS | _OBJECT_PRONOUNS | _POSSESSIVE_PRONOUNS | _FIRST_AND_SECOND_PERSON \
+    | _FIRST_AND_SECOND_POSSESSIVES | _WH_WORDS | frozenset("not no nor and or but if then than so very too also just only".split())
 
 
 def kinds_in(texts: Iterable[str], kind: str) -> list[str]:

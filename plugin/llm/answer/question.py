@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from ..text import content_tokens, tokenize
-from .words import _POSSESSIVE_END, _affix, _name_pattern, _noun, _root, _Sentence
+from .words import _PERSON_WH, _POSSESSIVE_END, _PREPOSITIONS, _WH_WORDS, _affix, _any_of, _name_pattern, _noun, _root, _Sentence
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -99,7 +99,7 @@ def classify(question: str) -> QuestionType:
         return QuestionType("when", {_EVENT: 1.0}, True)
     if re.match(r"how\s+(?:many|much|long|old|often|far)\b", low):
         return QuestionType("how-many", {}, True)
-    if first in ("who", "whom", "whose"):
+    if first in _PERSON_WH:
         return QuestionType("who", {_PERSON: 1.0, _ORG: 0.5}, True)
     if first == "where":
         return QuestionType("where", {_GEO: 1.0, _ORG: 0.5}, True)
@@ -121,7 +121,7 @@ def classify(question: str) -> QuestionType:
         return QuestionType("yes-no", {}, False)
     # "In which city…", "Name the…", "To whom…": look for the wh-word further on
     for i, w in enumerate(words[:6]):
-        if w in ("who", "whom", "whose"):
+        if w in _PERSON_WH:
             return QuestionType("who", {_PERSON: 1.0, _ORG: 0.5}, True)
         if w in ("which", "what"):
             head = _head_types(words[i + 1 :])
@@ -138,23 +138,20 @@ def classify(question: str) -> QuestionType:
 #: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
 _AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b"
 _LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
-                           r"[^,?]+,\s+(?P<main>(?:(?:where|who|whom|whose|what|which|how|why)\b|" + _AUX_OPENING + r").*)$", re.I)
+                           r"[^,?]+,\s+(?P<main>(?:" + _any_of(_WH_WORDS - {"when"}) + r"\b|" + _AUX_OPENING + r").*)$", re.I)
 
 #: a yes-no question that opens with another phrase or clause of time or place ("After the Ghost left, was the
 #: door …?", "In the first briefing, does …?"; not "In which city …?"): its main clause after the comma asks
 _LEADING_ADJUNCT = re.compile(r"^(?:after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
-                              r"(?![^,?]*\b(?:what|which|who|whom|whose|where|when|how|why)\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
+                              r"(?![^,?]*\b" + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
                               re.I)
 
-_WH = r"(?:who|whom|whose|what|which|where|when|why|how)"
-
-#: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?")
-_PREPOSITIONS = (r"(?:in|into|on|onto|at|to|from|with|by|for|of|about|under|over|through|upon|toward|towards|after|before|"
-                 r"during|since|until|across|behind|beside|near|inside|outside|among|against|without|within|around|between|"
-                 r"beyond|past|beneath|below|above)")
+#: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?"): not a
+#: comparison's ("as", "like", "than"), an exception's ("besides", "except"), nor "aboard", "along", "throughout", "underneath"
+_WH_PREPOSITIONS = _PREPOSITIONS - frozenset("aboard along as besides except like than throughout underneath".split())
 
 #: a wh-phrase opening a clause: a wh-word, perhaps after a preposition ("Into what", "With whom")
-_WH_PHRASE = r"(?:" + _PREPOSITIONS + r"\s+)?" + _WH + r"\b"
+_WH_PHRASE = r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?" + _any_of(_WH_WORDS) + r"\b"
 
 #: a question opening with a subordinate clause that a when/where opens ("When the bell rings, who …?")
 _SUBORDINATE_WH = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^,?]+,\s+"
@@ -209,7 +206,7 @@ def wh_clause(question: str) -> tuple[str, str]:
 
 #: "Into what does the wizard turn the frog?": a preposition before a bare what/which, then the auxiliary
 #: (what the clause adds after a comma, "…, and why?", stays after the preposition)
-_PIED_PIPED = re.compile(r"^(?P<p>" + _PREPOSITIONS + r")\s+(?P<wh>what|which)\s+(?P<rest>" + _AUX_OPENING
+_PIED_PIPED = re.compile(r"^(?P<p>" + _any_of(_WH_PREPOSITIONS) + r")\s+(?P<wh>what|which)\s+(?P<rest>" + _AUX_OPENING
                          + r"[^?,]*?)\s*(?P<tail>,[^?]*?)?\s*(?P<end>[?.!]*)$", re.I)
 
 
@@ -336,6 +333,33 @@ _FORMS_OF_ADDRESS = frozenset("mr mrs miss ms sir lady lord master madam".split(
 _WOMEN_ADDRESSED = frozenset("mrs miss ms lady madam".split())
 
 
+def _single_names(question: str, names: Sequence[str]) -> tuple[dict[str, str], set[str]]:
+    """The surnames or first names a question writes alone, each word with the word as written, unless it
+    qualifies a noun ("the Cratchit family"); and those of them a title before it makes a name the evidence
+    knows ("Mrs. Cratchit": not every Cratchit). Neither the question's first word nor one after another
+    capitalised word but a title is one.
+
+    >>> _single_names("Who met Edgar's partner, the Kell family and Tim?", []), _single_names("Who is Mrs. Kell?", ["Mrs. Kell"])
+    (({'edgar': "Edgar's", 'tim': 'Tim'}, set()), ({'mrs': 'Mrs', 'kell': 'Kell'}, {'kell'}))
+    """
+    singles, titled = {}, set()
+    for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
+        previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
+        if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
+                previous and previous.group(1).lower().rstrip(".") not in _TITLES):
+            continue  # part of a longer name; a title before it does not count ("Agent Mercer")
+        following = m.group(2) or ""
+        possessive = _POSSESSIVE_END.search(m.group(1)) is not None
+        if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
+            continue
+        token = content_tokens(m.group(1))
+        if token:
+            singles[token[-1]] = m.group(1)
+            if previous and any(tuple(content_tokens(n)) == (previous.group(1).lower().rstrip("."), token[-1]) for n in names):
+                titled.add(token[-1])  # "Mrs. Cratchit", a name the evidence knows: not every Cratchit
+    return singles, titled
+
+
 class _Question:
     """The question's terms (word roots) split into the names it mentions and the descriptive
     rest (the relation or description asked about), each weighted by how rare it is in the
@@ -352,37 +376,41 @@ class _Question:
         self.asks_name = re.search(r"\b(?:name|names|called|title)\b", question, re.I) is not None
         #: the entity types of the names the question uses (a person's name inside a firm's is not the firm)
         self.kinds: dict[tuple[str, ...], set[str | None]] = {}
-        asked = set(content)
+        self.names: set[tuple[str, ...]] = set()
+        named = self._whole_names(question, names, kinds, set(content)) | self._short_names(question, names, kinds)
+        # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
+        for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
+            named.update(content_tokens(m.group(1)))
+        self.named = {_root(t) for t in named}
+        self.rest = [t for t in self.tokens if t not in self.named]
+        self._weigh(question, sentences)
+        # a name the question uses that no evidence has: the evidence is about something else
+        missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
+        self.found = 1.0 - 0.8 * len(missing) / len(self.named) if self.named and sentences else 1.0
+
+    def _use(self, toks: list[str], kind: str | None) -> None:
+        self.names.add(tuple(toks))
+        self.kinds.setdefault(tuple(toks), set()).add(kind)
+
+    def _whole_names(self, question: str, names: Sequence[str], kinds: dict[str, str | None], asked: set[str]) -> set[str]:
+        """The words of the names the question writes whole, as names (capitalised; not "his wife"), each used."""
         folded = " " + " ".join(tokenize(question)) + " "
         named: set[str] = set()
-        self.names: set[tuple[str, ...]] = set()
         for name in set(names):
             toks = content_tokens(name)
             if not toks or not set(toks) <= asked or re.search(r"['’(]", name) or f" {' '.join(tokenize(name))} " not in folded:
                 continue
-            # a name the question writes as a name (capitalised), not a common noun ("his wife")
             m = _name_pattern(name).search(question)
             if m and m.group(0)[:1].isupper():
                 named.update(toks)
-                self.names.add(tuple(toks))
-                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
-        # a surname or first name alone names the person ("Scrooge's partner" names "Ebenezer
-        # Scrooge", "Sam" names "Sam Rivera"), unless it qualifies a noun ("the Cratchit family")
-        singles, titled = {}, set()
-        for m in re.finditer(r"(?<![\w'’])([A-Z][\w'’-]*)(?:\s+([a-z][\w-]*))?", question):
-            previous = re.search(r"([A-Z][\w'’.-]*)\s+$", question[: m.start()])
-            if m.start() == 0 or re.match(r"\s*[A-Z]", question[m.end(1):]) or (
-                    previous and previous.group(1).lower().rstrip(".") not in _TITLES):
-                continue  # part of a longer name; a title before it does not count ("Agent Mercer")
-            following = m.group(2) or ""
-            possessive = _POSSESSIVE_END.search(m.group(1)) is not None
-            if not possessive and (following in _HEAD_TYPES or following.rstrip("s") in _HEAD_TYPES):
-                continue
-            token = content_tokens(m.group(1))
-            if token:
-                singles[token[-1]] = m.group(1)
-                if previous and any(tuple(content_tokens(n)) == (previous.group(1).lower().rstrip("."), token[-1]) for n in names):
-                    titled.add(token[-1])  # "Mrs. Cratchit", a name the evidence knows: not every Cratchit
+                self._use(toks, kinds.get(name))
+        return named
+
+    def _short_names(self, question: str, names: Sequence[str], kinds: dict[str, str | None]) -> set[str]:
+        """The words of the names of people the question names by a surname or first name alone ("Scrooge's
+        partner" names "Ebenezer Scrooge", "Sam" names "Sam Rivera"; :func:`_single_names`), each used."""
+        singles, titled = _single_names(question, names)
+        named: set[str] = set()
         for name in set(names):
             toks = content_tokens(name)
             if re.search(r"['’(]", name) or len(toks) < 2:
@@ -394,13 +422,11 @@ class _Question:
                 continue  # the question names "Mrs. Cratchit": "Belinda Cratchit" is another
             if core[-1] in singles or (len(core) > 1 and core[0] in singles):
                 named.update(t for t in (core[-1], core[0]) if t in singles)
-                self.names.add(tuple(toks))
-                self.kinds.setdefault(tuple(toks), set()).add(kinds.get(name))
-        # every capitalised word inside the question is a name it uses ("A Christmas Carol", "Dulce")
-        for m in re.finditer(r"(?<=\S\s)([A-Z][\w'’-]*)", question):
-            named.update(content_tokens(m.group(1)))
-        self.named = {_root(t) for t in named}
-        self.rest = [t for t in self.tokens if t not in self.named]
+                self._use(toks, kinds.get(name))
+        return named
+
+    def _weigh(self, question: str, sentences: Sequence[_Sentence]) -> None:
+        """Each descriptive term's weight (:attr:`weight`), the asked head noun (:attr:`head`) and their sum."""
         n = len(sentences) + 1
         df = {t: sum(1 for s in sentences if t in s.tokens) for t in self.rest}
         # smoothed inverse sentence frequency; a word no sentence has weighs at most as a plain
@@ -418,9 +444,6 @@ class _Question:
         if head in self.weight and len(self.weight) > 1:
             self.weight[head] *= 0.6
         self.desc_total = sum(self.weight.values())
-        # a name the question uses that no evidence has: the evidence is about something else
-        missing = [t for t in self.named if not any(t in s.tokens for s in sentences)]
-        self.found = 1.0 - 0.8 * len(missing) / len(self.named) if self.named and sentences else 1.0
 
     def describes(self, tokens: frozenset[str] | set[str]) -> float:
         """The weighted share of the question's descriptive terms in ``tokens`` (1 when it has none)."""

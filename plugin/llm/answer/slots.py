@@ -17,7 +17,7 @@ from .asked import _SAYING
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
-from .words import _AUXILIARIES, _DETERMINERS, _root, _Sentence
+from .words import _AUXILIARIES, _DETERMINERS, _PLACE_PREPOSITIONS, _PREPOSITIONS, _THING_OBJECTS, _root, _Sentence
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
 _OPENERS = _DETERMINERS | frozenset("some another every each one two three".split())
@@ -25,13 +25,10 @@ _OPENERS = _DETERMINERS | frozenset("some another every each one two three".spli
 #: the particles and adverbs a verb may take before its object ("pull out", "pressed down")
 _PARTICLES = frozenset("out down up off away back in on over forth about aside together again".split())
 
-#: the object pronouns that stand for a noun phrase said before them
-_PRONOUNS = frozenset("it them".split())
-
-#: the prepositions: a phrase after one is no object of the verb
-_PREPOSITIONS = frozenset("of in on at to from with by for into onto upon over under through behind beside near across "
-                          "along among around about against between toward towards within without during after before "
-                          "like as than".split())
+#: the prepositions a frame reads: a phrase after one is no object of the verb, one at the clause's end is stranded
+#: (not the rarer ones of place, of exception and of time it never read: "aboard", "besides", "until")
+_FRAME_PREPOSITIONS = _PREPOSITIONS - frozenset("aboard above below beneath besides beyond except inside outside past since "
+                                                "throughout underneath until".split())
 
 #: a word of a sentence and where it starts
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[,;:!?.()\"“”—–]")
@@ -78,34 +75,47 @@ def frame(question: str) -> Frame | None:
     (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
     """
     m = _FRAME.match(" ".join(question.split()))
-    subj = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
-    if m is None and subj is not None and subj.group(1) not in _AUXILIARIES and subj.group(1) not in STOPWORDS \
-            and lemmas(subj.group(1), "v") and asked_noun(question) is None:
-        return Frame((subj.group(1),), None, None, None, subject=True)  # "What approaches the team …?"
-    if m is None or (m.group("p") and m.group("p").lower() not in _PREPOSITIONS):
+    if m is None:
+        return _subject_frame(question)
+    if m.group("p") and m.group("p").lower() not in _FRAME_PREPOSITIONS:
         return None
     if m.group("p"):
         return Frame((), None, None, asked_noun(question))
     rest = m.group("rest")
     cut = re.match(r"(?P<kept>.*?\b(?P<p>[a-z]+))\s*,", rest)
-    if cut and cut.group("p") in _PREPOSITIONS:  # "sit in, surrounded by …": the preposition before the comma is stranded
+    if cut and cut.group("p") in _FRAME_PREPOSITIONS:  # "sit in, surrounded by …": the preposition before the comma is stranded
         rest = cut.group("kept")
     words = re.findall(r"[A-Za-z][\w'’-]*", rest)
     low = [w.lower() for w in words]
-    prep = low[-1] if len(low) > 1 and low[-1] in _PREPOSITIONS else None
+    prep = low[-1] if len(low) > 1 and low[-1] in _FRAME_PREPOSITIONS else None
     if prep == "of" and low[-2] == "made":
         return Frame(("made",), "of", "made", asked_noun(question))
     v = _verb_at(words)
     if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
         return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
-    # a preposition without its object: the question's last word, or one before a conjunction or another
-    # preposition ("fiddling with while walking", "ran their fingers over in the bay")
-    at = len(low) - 1 if prep else next((j for j in range(v + 1, len(low) - 1) if low[j] in _PREPOSITIONS
-                                         and (low[j + 1] in _PREPOSITIONS or _CONJUNCTION.match(low[j + 1]))), None)
+    at = len(low) - 1 if prep else _stranded(low, v)
     if at is not None:
         prep = low[at]
     before = low[at - 1] if at is not None and words[at - 1][:1].islower() and at - 1 >= v else None
     return Frame((low[v],), prep, before, asked_noun(question))
+
+
+def _subject_frame(question: str) -> Frame | None:
+    """The frame of "What VERBs …?" ("What approaches the team …?"): the word after "what" a verb, no
+    auxiliary, stop word or asked noun; None otherwise."""
+    subj = re.match(r"\s*(?i:what)\s+([a-z]+)\s+\S", question)
+    if subj is not None and subj.group(1) not in _AUXILIARIES and subj.group(1) not in STOPWORDS \
+            and lemmas(subj.group(1), "v") and asked_noun(question) is None:
+        return Frame((subj.group(1),), None, None, None, subject=True)
+    return None
+
+
+def _stranded(low: Sequence[str], v: int) -> int | None:
+    """Where a preposition without its object stands after the verb ``low[v]`` but before the question's
+    end: before a conjunction or another preposition ("fiddling with while walking", "ran their fingers
+    over in the bay"); None when none does."""
+    return next((j for j in range(v + 1, len(low) - 1) if low[j] in _FRAME_PREPOSITIONS
+                 and (low[j + 1] in _FRAME_PREPOSITIONS or _CONJUNCTION.match(low[j + 1]))), None)
 
 
 #: verbs of saying, thinking and wanting: their object is a clause ("What does she say is good enough?")
@@ -163,13 +173,28 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(s.text)]
     low = [t.lower() for t, _ in toks]
     if fr.noun is not None:  # "the stronghold of the Mansion House" for "what stronghold"
-        for i in range(2, len(low) - 2):  # in a place: "in the stronghold of X", not "the state of technology"
-            if _root(low[i]) == _root(fr.noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _PREPOSITIONS:
-                found = _text(_phrase(toks, low, i + 2, asked))
-                if found:
-                    return found
+        found = _of_noun(toks, low, fr.noun, asked)
+        if found:
+            return found
     if fr.subject:
         return _subject(toks, fr.verbs[0], asked)
+    return _verb_slot(fr, toks, low, asked, kind)
+
+
+def _of_noun(toks: Sequence[tuple[str, int]], low: Sequence[str], noun: str, asked: frozenset[str]) -> str | None:
+    """The phrase X of "the N of X" in a place ("in the stronghold of X", not "the state of technology")."""
+    for i in range(2, len(low) - 2):
+        if _root(low[i]) == _root(noun) and low[i + 1] == "of" and low[i - 1] in _OPENERS and low[i - 2] in _FRAME_PREPOSITIONS:
+            found = _text(_phrase(toks, low, i + 2, asked))
+            if found:
+                return found
+    return None
+
+
+def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], asked: frozenset[str], kind: str | None) -> str | None:
+    """The phrase after a word saying the frame's verb (past its particles; with a preposition, after that
+    preposition): a pronoun's antecedent for "it"/"them"; not a phrase known as no ``kind`` of the asked
+    thing, nor one that only says the act again (a clause, no object)."""
     anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
@@ -182,7 +207,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             if at is None:
                 continue
             j = at + 1
-        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _PRONOUNS else _text(_phrase(toks, low, j, asked))
+        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _THING_OBJECTS else _text(_phrase(toks, low, j, asked))
         acts = {_root(a) for a in anchors}
         if found and kind is not None and kind_fit(_kind_part(found, kind), kind) <= OTHER_FIT:
             continue  # "the clock struck eleven" for which tune he struck up
@@ -228,7 +253,7 @@ def _says(fr: Frame, s: _Sentence) -> bool:
 def _after_particles(low: Sequence[str], j: int) -> int:
     """The first word from ``j`` that is no particle nor -ly adverb ("pressed down", "quickly")."""
     while j < len(low) and (low[j] in _PARTICLES or low[j].endswith("ly")) and not (j + 1 < len(low) and low[j + 1] in _OPENERS
-                                                                                  and low[j] in _PREPOSITIONS):
+                                                                                  and low[j] in _FRAME_PREPOSITIONS):
         j += 1
     return j
 
@@ -283,7 +308,7 @@ def _words_end(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int) -> i
     when ``j`` opens no noun phrase (a mark, a preposition, an auxiliary, a function word, a bare determiner)."""
     if j >= len(toks) or not toks[j][0][:1].isalpha():
         return None
-    if low[j] in _PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
+    if low[j] in _FRAME_PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
         return None
     end = j + 1 if low[j] in _OPENERS else j
     while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
@@ -309,7 +334,7 @@ def _text(found: tuple[str, int] | None) -> str | None:
 def _takes_object(word: str) -> bool:
     """Whether the word before a noun phrase may be a verb taking it as its object: no preposition, no
     auxiliary or copula, no adverb ("is also a fact" says what something is)."""
-    return (word not in _PREPOSITIONS and word not in _AUXILIARIES and word not in STOPWORDS and not word.endswith("ly")
+    return (word not in _FRAME_PREPOSITIONS and word not in _AUXILIARIES and word not in STOPWORDS and not word.endswith("ly")
             and word[:1].isalpha())
 
 
@@ -641,9 +666,6 @@ _GOES_ON = re.compile(r"^\W*(?:It|They|He|She)\b")
 #: "Where did the apprentices sleep?", "Where does the vibration seem to come from?"
 _WHERE = re.compile(r"^\s*(?i:where)\s+(?:is|was|are|were|do|does|did|has|had|have|will|would|can|could)\s+(?P<rest>.+?)[\s?.!]*$")
 
-#: the prepositions of place a where-answer's phrase follows
-_PLACE_PREPS = frozenset("in at inside into under on upon beside near within from to toward towards onto behind across "
-                         "through beneath below above over outside".split())
 
 
 def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float],
@@ -676,7 +698,7 @@ def where_answer(question: str, sentences: Sequence[_Sentence], order: Sequence[
     if v is None:
         return None
     verb, last = words[v].lower(), words[-1].lower()
-    preps = frozenset({last}) if last in _PLACE_PREPS and len(words) > v + 1 else _PLACE_PREPS
+    preps = frozenset({last}) if last in _PLACE_PREPOSITIONS and len(words) > v + 1 else _PLACE_PREPOSITIONS
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     # a stranded preposition ("come from") asks the place its subject ("the vibration") is said with, whatever the verb
     subject = _asked_subject(question) if len(preps) == 1 else None
@@ -777,7 +799,7 @@ def _joined_to(s: _Sentence, nouns: set[str]) -> str | None:
             if not low[j][:1].isalpha():
                 break
             if low[j] in _COORDINATORS:
-                n = j + 2 if low[j + 1] in _PLACE_PREPS else j + 1
+                n = j + 2 if low[j + 1] in _PLACE_PREPOSITIONS else j + 1
                 found = _text(_phrase(toks, low, n, frozenset(nouns))) if n < len(low) and low[n] in _OPENERS else None
                 if found and is_place(found):
                     return found
@@ -943,7 +965,7 @@ def _reply_place(text: str) -> str | None:
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(text)]
     low = [t.lower() for t, _ in toks]
     for j in range(len(low) - 1):
-        if low[j] in _PLACE_PREPS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
+        if low[j] in _PLACE_PREPOSITIONS and low[j + 1] in _OPENERS - {"this", "that", "these", "those"}:
             found = _text(_phrase(toks, low, j + 1, frozenset()))
             return found if found and is_place(found) else None
     return None

@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import Stemmer
 
@@ -256,8 +256,50 @@ def _name_spans(name: str, text: str, low: str | None = None) -> list[tuple[int,
     return out
 
 
+# -- closed word classes: each written once here; a module that reads a part of one derives it -------------
+#: the third-person personal pronouns as subjects, as objects, and as possessive determiners ("his house")
+_SUBJECT_PRONOUNS = frozenset("he she it they".split())
+_OBJECT_PRONOUNS = frozenset("him her it them".split())
+_POSSESSIVE_PRONOUNS = frozenset("his her its their".split())
+
+#: the pronouns of a person or people: the third-person ones less those of a thing
+_PERSON_SUBJECTS = _SUBJECT_PRONOUNS - {"it"}
+_PERSON_OBJECTS = _OBJECT_PRONOUNS - {"it"}
+_PERSON_POSSESSIVES = _POSSESSIVE_PRONOUNS - {"its"}
+
+#: the object pronouns that may stand for a thing or things ("pressed it down"), not a person's
+_THING_OBJECTS = _OBJECT_PRONOUNS - {"him", "her"}
+
+#: the pronouns of the speaker and of the one spoken to, as subjects and objects, and as possessive determiners
+_FIRST_AND_SECOND_PERSON = frozenset("i we me us you".split())
+_FIRST_AND_SECOND_POSSESSIVES = frozenset("my our your".split())
+
 #: the determiners: articles, demonstratives and possessive pronouns ("the", "these", "her")
-_DETERMINERS = frozenset("the a an this that these those his her their its my your our".split())
+_DETERMINERS = frozenset("the a an this that these those".split()) | _POSSESSIVE_PRONOUNS | _FIRST_AND_SECOND_POSSESSIVES
+
+#: the prepositions (and "as", "like", "than" before a noun phrase); each module reads the part it needs
+_PREPOSITIONS = frozenset("aboard about above across after against along among around as at before behind below beneath "
+                          "beside besides between beyond by during except for from in inside into like near of on onto "
+                          "outside over past since than through throughout to toward towards under underneath until upon "
+                          "with within without".split())
+
+#: the prepositions of place (a where-answer's phrase follows one)
+_PLACE_PREPOSITIONS = frozenset("above across at behind below beneath beside from in inside into near on onto outside over "
+                                "through to toward towards under upon within".split())
+
+#: the wh-words, and those that ask for a person
+_WH_WORDS = frozenset("who whom whose what which where when why how".split())
+_PERSON_WH = frozenset("who whom whose".split())
+
+
+def _any_of(words: Collection[str]) -> str:
+    """A regular expression (a non-capturing group) matching any one of ``words``, the longest first.
+
+    >>> _any_of({"in", "into", "on"})
+    '(?:into|in|on)'
+    """
+    return "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + ")"
+
 
 _DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 

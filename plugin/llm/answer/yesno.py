@@ -32,7 +32,19 @@ from types import MappingProxyType
 from ..text import content_tokens
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
-from .words import _CLAUSE_MARK, _DETERMINERS, _POSSESSIVE_END, _root, _roots, _Sentence, _word_roots
+from .words import (
+    _CLAUSE_MARK,
+    _DETERMINERS,
+    _FIRST_AND_SECOND_PERSON,
+    _OBJECT_PRONOUNS,
+    _POSSESSIVE_END,
+    _POSSESSIVE_PRONOUNS,
+    _SUBJECT_PRONOUNS,
+    _root,
+    _roots,
+    _Sentence,
+    _word_roots,
+)
 
 #: the words that deny what follows them in their clause
 _DENIALS = frozenset("not never no none nobody nothing neither nor cannot nowhere without "
@@ -267,8 +279,11 @@ def _weights(question: str, q: _Question) -> dict[str, float]:
 #: a run of capitalised words in a question, "of (the)" inside it: a name ("the Ghost of Christmas Present")
 _NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’-]*)*")
 
-#: the pronouns by which a sentence speaks of someone its passage named before it
-_PRONOUNS = frozenset("he she they him her them his their hers it its".split())
+#: the third-person pronouns, by which a sentence speaks of someone (or something) its passage named before it
+_THIRD_PERSON = _SUBJECT_PRONOUNS | _OBJECT_PRONOUNS | _POSSESSIVE_PRONOUNS | {"hers"}
+
+#: the pronouns that name no place: the third-person ones and the speaker's and hearer's as objects
+_NO_PLACE_PRONOUNS = _THIRD_PERSON | (_FIRST_AND_SECOND_PERSON - {"i", "we"})
 
 
 @functools.lru_cache(maxsize=256)
@@ -336,23 +351,23 @@ def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
     return subject if subject and subject <= _roots(_previous(s.before)) else frozenset()
 
 
-def _names_someone(sentence: str) -> bool:
+def _has_a_name(sentence: str) -> bool:
     """Whether a sentence names someone: a capitalised content word, no pronoun, and at its start no verb nor adverb.
 
-    >>> _names_someone("Edgar rose."), _names_someone("He dressed."), _names_someone("The dog met Ann.")
+    >>> _has_a_name("Edgar rose."), _has_a_name("He dressed."), _has_a_name("The dog met Ann.")
     (True, False, True)
     """
     for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)):
         w = m.group(0)
         first_word = k == 0 and bool(lemmas(w.lower(), "v") or w.lower().endswith("ly"))  # "Went", "Suddenly"
-        if w[0].isupper() and content_tokens(w) and w.lower() not in _PRONOUNS and not first_word:
+        if w[0].isupper() and content_tokens(w) and w.lower() not in _THIRD_PERSON and not first_word:
             return True
     return False
 
 
 def _previous(before: str, person: bool = False) -> str:
     """The sentence before a sentence (``before``: the text before it in its passage); with ``person``, the nearest
-    earlier one that names someone (:func:`_names_someone`), the one a pronoun for a person stands for — else the
+    earlier one that names someone (:func:`_has_a_name`), the one a pronoun for a person stands for — else the
     sentence before.
 
     >>> _previous("Edgar rose. He dressed. "), _previous("Edgar rose. He dressed. ", person=True), _previous("")
@@ -361,7 +376,7 @@ def _previous(before: str, person: bool = False) -> str:
     sentences = re.split(r"(?<=[.!?])\s+", before.strip()) if before.strip() else [""]
     if person:
         for sentence in reversed(sentences):
-            if _names_someone(sentence):
+            if _has_a_name(sentence):
                 return sentence
     return sentences[-1]
 
@@ -563,7 +578,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     weights = _weights(question, q)
     names = _names(question)
     words = set(re.findall(r"[a-z]+", s.low))
-    near = s.tokens | _roots(_previous(s.before, person=True)) if _PRONOUNS & words else s.tokens  # a pronoun: the nearest one named
+    near = s.tokens | _roots(_previous(s.before, person=True)) if _THIRD_PERSON & words else s.tokens  # a pronoun: the nearest one named
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
@@ -629,16 +644,43 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> q = "Did Ann light a big fire?"  # a contrary said of the asked noun ("a small fire") denies its adjective
     >>> [denies(t, q, _Question(q, [])) for t in ("Ann lit a small fire.", "Ann lit a big fire.", "Ann lit a fire.")]
     [True, False, False]
-    >>> q = "Was the dog hostile?"  # what "more … than", "rather than", "instead of" set aside is denied
+    >>> q = "Was the dog hostile?"  # what "more … than", "rather than", "instead of" set aside is denied (:func:`_set_aside`)
     >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
     [True, False]
-    >>> q = "Was he the sole mourner of Marley?"  # "not only … but also" adds, it does not deny
-    >>> denies("He was not only his partner but also his sole friend and mourner.", q, _Question(q, []))
-    False
     """
     if _reversed(text, question) or _another(text, question) or _replaced(text, question, q):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
+    said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
+    if qualified - said.keys():
+        return True
+    # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
+    voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
+    return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+
+
+def _set_aside(text: str, question: str) -> str:
+    """``text`` read for denials: "not only … but also" adds, it does not deny ("not only" is left out); what
+    "more … than", "rather than", "instead of" set aside is denied (a "not" after them), unless the question
+    asks the comparison itself.
+
+    >>> _set_aside("The dog seemed more curious than hostile.", "Was the dog hostile?")
+    'The dog seemed more curious than not hostile.'
+    >>> _set_aside("The dog seemed more curious than hostile.", "Was the dog more curious than hostile?")
+    'The dog seemed more curious than hostile.'
+    >>> _set_aside("He was not only her partner but also her sole friend.", "Was he her sole friend?")
+    'He was   her partner but also her sole friend.'
+    """
+    text = _NOT_ONLY.sub(" ", text)
+    if not _SET_ASIDE.search(question):  # "Was it more X than Y?" asks the comparison itself
+        text = _SET_ASIDE.sub(lambda m: m.group(0) + " not", text)
+    return text
+
+
+def _votes(text: str, question: str, weights: dict[str, float]) -> tuple[dict[str, bool], dict[str, bool], set[str]]:
+    """How ``text`` says each weighed term of the question: itself (whether after a denial in its clause),
+    by a contrary word (whether no denial reverses it), and the terms a contrary word says of the noun the
+    asked adjective qualifies ("a small fire" for "a big fire")."""
     said: dict[str, bool] = {}
     contrary: dict[str, bool] = {}  # a term a contrary word says: denied unless the word itself is
     qualified: set[str] = set()  # a term a contrary word says of the noun the asked adjective qualifies
@@ -647,9 +689,6 @@ def denies(text: str, question: str, q: _Question) -> bool:
     modified = {r: {x for w in qwords[k + 1:k + 3] for x in _word_roots(w)} - {r}  # the noun after each asked adjective
                 for k, w in enumerate(qwords) for r in _word_roots(w)}
     denied = False
-    text = _NOT_ONLY.sub(" ", text)
-    if not _SET_ASIDE.search(question):  # "Was it more X than Y?" asks the comparison itself
-        text = _SET_ASIDE.sub(lambda m: m.group(0) + " not", text)
     for m in re.finditer(r"[A-Za-z][\w'’-]*|[,;:!?()\"“”—–]|--", text):
         tok = m.group(0).lower().strip("'’")
         if _CLAUSE_MARK.fullmatch(tok) or tok in _EXCEPTIONS:
@@ -666,11 +705,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
                     after = [x for w in re.findall(r"[a-z][\w-]*", text[m.end():].lower())[:2] for x in _word_roots(w)]
                     if not denied and r not in said and any(x in weights and x in modified.get(r, ()) for x in after):
                         qualified.add(r)  # "a small fire" for "a big fire": the contrary said of the asked thing
-    if qualified - said.keys():
-        return True
-    # the word itself, where the sentence says it, before its contrary; a state said only by its contrary is a predicate
-    voted = {t: d for t, d in {**contrary, **said}.items() if t in focus or t not in said} or {**contrary, **said}
-    return sum(weights[t] for t, d in voted.items() if d) > sum(weights[t] for t, d in voted.items() if not d)
+    return said, contrary, qualified
 
 
 #: "Is A B's N?": a relation asked between two names (the possessor B, the one said to be its N)
@@ -798,7 +833,7 @@ def _place_heads(text: str) -> list[tuple[str, bool]]:
             continue  # "to" before a verb: no destination
         if m.group("det") and _PHRASE_BREAK.fullmatch(first.lower()):
             continue  # "to her in Rome": "her" is the one, a pronoun
-        if word.lower() in _PRONOUNS | {"me", "us", "you"} or is_a(word.lower(), "time period"):
+        if word.lower() in _NO_PLACE_PRONOUNS or is_a(word.lower(), "time period"):
             continue
         out.append((word, word[0].isupper()))
         rest = re.match(r"['’]s?\s+(?:[\w-]+\s+){0,2}?([a-z][\w-]*)\b", text[m.end():])
