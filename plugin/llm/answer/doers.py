@@ -109,7 +109,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     m = _WHOSE.search(question)
     if m:
         return "possessor", (_possessed(m.group(1).split()),)
-    m = _WHOM.search(question)
+    m = _STRANDED.match(question) or _WHOM.search(question)
     if m:
         return _object_verbs(m.group("rest"))
     head = _which_head(question)
@@ -126,6 +126,25 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Who else …", "Who had the key?"
     joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
     return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+
+
+#: "Who was Tom talking to?", "Whom did Ann go to the fair with?": a preposition left at the end asks its object
+_STRANDED = re.compile(r"^\W*whom?\s+(?:did|does|do|was|were|is|are|had|has|have|will|would|could|can)\s+(?P<rest>.+?)\s+"
+                       r"(?P<p>with|to|for|from|at|behind|beside|near|about|by|after|toward|towards|against|of|on|under|over)"
+                       r"(?:,?\s+(?:when|while|as|after|before|until|since)\s+[^?]*)?\s*[?.!]*$", re.I)
+
+
+def stranded(question: str) -> str | None:
+    """The preposition a who-question leaves at its end ("Who did Ann go to the fair with?" → "with"), whose
+    object it asks; None for other questions.
+
+    >>> stranded("Who did Ann go to the fair with?"), stranded("Who was Tom talking to?"), stranded("Who came with Ann?")
+    ('with', 'to', None)
+    >>> stranded("Whom was Tom talking to when the bell rang?")  # a clause of time after it
+    'to'
+    """
+    m = _STRANDED.match(question)
+    return m.group("p").lower() if m else None
 
 
 def _possessed(words: Sequence[str]) -> str:
@@ -439,8 +458,19 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     return end - 1
 
 
-def _objects(toks: Sequence[str], i: int) -> list[str]:
-    """The person phrase right after the verb at ``toks[i]`` (past adverbs and a particle)."""
+def _objects(toks: Sequence[str], i: int, prep: str | None = None) -> list[str]:
+    """The person phrase right after the verb at ``toks[i]`` (past adverbs and a particle); with a stranded ``prep``
+    the phrase after that preposition, within a few words of the verb in its clause ("went to the fair with Tom").
+
+    >>> _objects(_tokens("She went to the fair with her cousin the baker."), 1, "with")
+    ['her cousin the baker']
+    """
+    if prep is not None:
+        at = next((j for j in range(i + 1, min(len(toks), i + 8)) if toks[j].lower() == prep or not toks[j][:1].isalpha()), None)
+        if at is None or toks[at].lower() != prep:
+            return []
+        phrase, _ = _np_forward(toks, at + 1)
+        return [phrase] if phrase else []
     j = i + 1
     while j < len(toks) and toks[j].lower() in _ADVERB | _PARTICLES:
         j += 1
@@ -669,6 +699,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     if asked is None:
         return None
     slot, verbs = asked
+    prep = stranded(question) if slot == "object" else None
     own = frozenset(root_tokens(question))
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
@@ -692,7 +723,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
             verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
             if verb is None:
                 continue
-            found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
+            found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i, prep)
             for phrase in found:
                 if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
                     return k, k, phrase
