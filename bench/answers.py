@@ -26,8 +26,13 @@ is tuning data.
 name of ...?") was written in stop 27 from the texts alone, before its writer read the answer step.
 ``bench/answers-frames.jsonl`` (``"split": "frames"``, 29 questions) was written in stop 27 from the texts to tune
 the questions whose wh-word is not first ("In the scene where …, who …?", "According to X, what …?", "Where, at
-the party, does …?", "Into what …?"), a shape the other files seldom have; it is tuning data. Accuracy
-is printed per split. Every alias is said verbatim by its text, except a yes-no answer and a count the reader
+the party, does …?", "Into what …?"), a shape the other files seldom have; it is tuning data.
+``bench/answers-shapes.jsonl`` (``"split": "shapes"``, 40 questions) was written in stop 28 from the texts,
+before its writer read how the answer step parses them, in shapes the other files lack: a frame holding a
+relative clause, clefts ("Who is it that …?"), a passive asking its agent ("By whom …?"), a wh-word left at
+the end ("… with whom?"), a preposition left at the end, "turn out to", "How did X react …?" and "What happens
+to X when …?"; it is not among the tuning files the gate counts. Accuracy is printed per split. Every alias is
+said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
 names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not
 answer. Every mode runs the offline engine over a store loaded once per dataset (in memory, or kept under ``--cache``).

@@ -119,7 +119,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     m = _WHOSE.search(question)
     if m:
         return "possessor", (_possessed(m.group(1).split()),)
-    m = _WHOM.search(question)
+    m = _STRANDED.match(question) or _WHOM.search(question)
     if m:
         return _object_verbs(m.group("rest"))
     head = _which_head(question)
@@ -136,6 +136,25 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Who else …", "Who had the key?"
     joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
     return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
+
+
+#: "Who was Tom talking to?", "Whom did Ann go to the fair with?": a preposition left at the end asks its object
+_STRANDED = re.compile(r"^\W*whom?\s+(?:did|does|do|was|were|is|are|had|has|have|will|would|could|can)\s+(?P<rest>.+?)\s+"
+                       r"(?P<p>with|to|for|from|at|behind|beside|near|about|by|after|toward|towards|against|of|on|under|over)"
+                       r"(?:,?\s+(?:when|while|as|after|before|until|since)\s+[^?]*)?\s*[?.!]*$", re.I)
+
+
+def stranded(question: str) -> str | None:
+    """The preposition a who-question leaves at its end ("Who did Ann go to the fair with?" → "with"), whose
+    object it asks; None for other questions.
+
+    >>> stranded("Who did Ann go to the fair with?"), stranded("Who was Tom talking to?"), stranded("Who came with Ann?")
+    ('with', 'to', None)
+    >>> stranded("Whom was Tom talking to when the bell rang?")  # a clause of time after it
+    'to'
+    """
+    m = _STRANDED.match(question)
+    return m.group("p").lower() if m else None
 
 
 def _possessed(words: Sequence[str]) -> str:
@@ -449,8 +468,19 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     return end - 1
 
 
-def _objects(toks: Sequence[str], i: int) -> list[str]:
-    """The person phrase right after the verb at ``toks[i]`` (past adverbs and a particle)."""
+def _objects(toks: Sequence[str], i: int, prep: str | None = None) -> list[str]:
+    """The person phrase right after the verb at ``toks[i]`` (past adverbs and a particle); with a stranded ``prep``
+    the phrase after that preposition, within a few words of the verb in its clause ("went to the fair with Tom").
+
+    >>> _objects(_tokens("She went to the fair with her cousin the baker."), 1, "with")
+    ['her cousin the baker']
+    """
+    if prep is not None:
+        at = next((j for j in range(i + 1, min(len(toks), i + 8)) if toks[j].lower() == prep or not toks[j][:1].isalpha()), None)
+        if at is None or toks[at].lower() != prep:
+            return []
+        phrase, _ = _np_forward(toks, at + 1)
+        return [phrase] if phrase else []
     j = i + 1
     while j < len(toks) and toks[j].lower() in _ADVERB | _PARTICLES:
         j += 1
@@ -738,6 +768,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     if asked is None:
         return None
     slot, verbs = asked
+    prep = stranded(question) if slot == "object" else None
     own = frozenset(root_tokens(question))
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
@@ -749,7 +780,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         if slot == "possessor":
             found = _whose_owner(sentences, k, verbs[0], own)
         else:
-            found = _filler(sentences, k, slot, verbs, own, arguments, kind)
+            found = _filler(sentences, k, slot, verbs, own, arguments, kind, prep)
         if found is not None:
             return k, k, found
     return None
@@ -767,10 +798,11 @@ def _whose_owner(sentences: Sequence[_Sentence], k: int, noun: str, own: frozens
 
 
 def _filler(sentences: Sequence[_Sentence], k: int, slot: str, verbs: Sequence[str], own: frozenset[str],
-            arguments: dict[str, frozenset[str]], kind: str | None) -> str | None:
+            arguments: dict[str, frozenset[str]], kind: str | None, prep: str | None = None) -> str | None:
     """The phrase in the asked ``slot`` (subject or object) of a word of sentence ``k`` that says one of the
     asked ``verbs``: not the question's ``own`` words, near the verb when the question says its argument, of
-    the asked ``kind`` (the ``arguments`` of each verb: :func:`_arguments`)."""
+    the asked ``kind`` (the ``arguments`` of each verb: :func:`_arguments`); with a stranded ``prep`` the object of
+    that preposition (:func:`stranded`)."""
     s = sentences[k]
     toks = _tokens(_HEADER.sub("", s.text))
     previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
@@ -778,7 +810,7 @@ def _filler(sentences: Sequence[_Sentence], k: int, slot: str, verbs: Sequence[s
         verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
         if verb is None:
             continue
-        found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i)
+        found = _subjects(toks, i, previous) if slot == "subject" else _objects(toks, i, prep)
         for phrase in found:
             if not _own(phrase, own) and _argued(toks, i, phrase, arguments[verb]) and _of_kind(phrase, kind):
                 return phrase

@@ -111,7 +111,7 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit
-from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, classify
+from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, asks_consequence, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
@@ -318,7 +318,8 @@ def _sentence_of_kind(a: _Asked, cite: _Citations) -> _Answer:
     """The best-aligned sentence (:func:`_sentence_answer`); for a question asking "in" what, one saying what
     that preposition stands before (:func:`_slot`)."""
     slot = _slot(a.question) if a.qt.kind in _WHAT else None  # "In which state …?": "in" what the answer says
-    return _sentence_answer(a.question, a.qt, a.q, a.sentences, a.ranked(), a.score, cite, slot)
+    follow = asks_consequence(a.q.text)  # "How did X react when …?": the sentence after the event's says it too
+    return _sentence_answer(a.question, a.qt, a.q, a.sentences, a.ranked(), a.score, cite, slot, follow)
 
 
 def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentences: Sequence[_Sentence], scores: Sequence[float],
@@ -465,12 +466,14 @@ def _names(text: str, name: str, strict: bool) -> bool:
 
 
 def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequence[_Sentence], order: Sequence[int],
-                     score: Callable[[_Sentence], float], cite: _Citations, slot: tuple[str, ...] | None = None
-                     ) -> _Answer:
+                     score: Callable[[_Sentence], float], cite: _Citations, slot: tuple[str, ...] | None = None,
+                     follow: bool = False) -> _Answer:
     """The first line, chosen and rejected sentences of a question a sentence answers (why, what,
     yes-no: "Yes"/"No" before it), from the sentences best first. A question asking the object of a
     preposition (``slot``: "In which state …?") is not answered by a sentence without one before
-    something the question does not say (:func:`_fills_slot`): that repeats the question's own words."""
+    something the question does not say (:func:`_fills_slot`): that repeats the question's own words. A question
+    asking what follows an event (``follow``: "How did X react when …?") is answered by the sentence and the next
+    of its passage."""
     top = order[0] if order else None
     cover = score(sentences[top]) if top is not None else 0.0
     if top is None or cover < (YES_NO_COVERAGE if qt.kind == "yes-no" else MIN_COVERAGE):
@@ -482,6 +485,8 @@ def _sentence_answer(question: str, qt: QuestionType, q: _Question, sentences: S
     rejected = tuple(Candidate(sentences[k].text, None, round(q.coverage(sentences[k].tokens), 6), (sentences[k].passage,))
                      for k in order[1:4] if q.coverage(sentences[k].tokens) > 0)
     body = _HEADER.sub("", s.text.rstrip())
+    if follow and top + 1 < len(sentences) and sentences[top + 1].passage == s.passage:  # and what follows it
+        body = f"{body} {_HEADER.sub('', sentences[top + 1].text.rstrip())}"
     if qt.kind == "yes-no":
         body = ("No" if denies(s.text, question, q) or not says_verb(s.text, question) else "Yes") + ": " + body
     marks = cite([s.passage])

@@ -9,7 +9,21 @@ import re
 from collections.abc import Sequence
 
 from ..text import content_tokens, tokenize
-from .words import _PERSON_WH, _POSSESSIVE_END, _PREPOSITIONS, _WH_WORDS, _affix, _any_of, _name_pattern, _noun, _root, _Sentence
+from .lexicon import lemmas
+from .words import (
+    _AUXILIARIES,
+    _DETERMINERS,
+    _PERSON_WH,
+    _POSSESSIVE_END,
+    _PREPOSITIONS,
+    _WH_WORDS,
+    _affix,
+    _any_of,
+    _name_pattern,
+    _noun,
+    _root,
+    _Sentence,
+)
 
 _PERSON, _ORG, _GEO, _EVENT = "PERSON", "ORGANIZATION", "GEO", "EVENT"
 
@@ -88,9 +102,11 @@ def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
     main = _LEADING_WHEN.match(text) or _LEADING_ADJUNCT.match(text)
-    if main:  # "When Scrooge calls, where does the girl say …?": the main clause asks
+    if main and re.match(_AUX_OPENING, main.group("main"), re.I):  # "When he woke, was it dark?": the main clause asks
         text = main.group("main")
-    text = wh_clause(text)[1]  # "In the scene where …, who …?", "Where, at the party, does …?": the wh-clause asks
+    # "In the scene where …, who …?", "Where, at the party, does …?": the wh-clause asks, in the readers' form
+    # ("With what should he be boiled?" asks what, though a "who" follows)
+    text = _asked(wh_clause(text)[1])
     low = text.lower()
     words = re.findall(r"[a-z']+", low)
     first = words[0] if words else ""
@@ -154,8 +170,7 @@ _WH_PREPOSITIONS = _PREPOSITIONS - frozenset("aboard along as besides except lik
 _WH_PHRASE = r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?" + _any_of(_WH_WORDS) + r"\b"
 
 #: a question opening with a subordinate clause that a when/where opens ("When the bell rings, who …?")
-_SUBORDINATE_WH = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^,?]+,\s+"
-                             r"(?P<clause>" + _WH_PHRASE + r".*)$", re.I)
+_SUBORDINATE = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^?]*?,", re.I)
 
 #: a wh-phrase, then a phrase set off by commas ("Where, at the party, does …?", "In which city, after the war, did …?")
 _PARENTHESIS = re.compile(r"^(?P<wh>" + _WH_PHRASE + r"(?:\s+[\w'’-]+){0,3}?),\s+(?P<frame>[^,?]+),\s+"
@@ -164,9 +179,40 @@ _PARENTHESIS = re.compile(r"^(?P<wh>" + _WH_PHRASE + r"(?:\s+[\w'’-]+){0,3}?),
 #: an opening that names what the answer is not ("Besides the deserts, where …?"): the whole question asks
 _EXCLUDING = r"(?:besides|apart\s+from|aside\s+from|other\s+than|except|excepting|in\s+addition\s+to)\b"
 
-#: a frame before the wh-clause: the first comma before a wh-phrase ("According to X, what …?", "After …, who …?");
-#: the clause may hold commas of its own ("…, who carries the lantern, and why?", "…, why did she leave, when …?")
-_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")(?P<frame>.+?),\s+(?P<clause>" + _WH_PHRASE + r".*)$", re.I)
+#: a question that opens with neither an auxiliary nor an exclusion, the frame of which may end at a ", wh-phrase"
+_MAY_BE_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")", re.I)
+
+#: a comma (or the end of a statement before it: "Tom hides a key; where does he put it?") before a wh-phrase:
+#: where a wh-clause may start after its frame
+_WH_SPLIT = re.compile(r"[,;:.]\s+(?=" + _WH_PHRASE + r")", re.I)
+
+#: the wh-words that also open a relative clause ("Tom, who was tall, …", "the inn, in which they slept, …")
+_RELATIVE_OPENING = re.compile(r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?(?:who|whom|whose|which|where|when)\b", re.I)
+
+#: what may follow a comma inside a wh-clause: a conjunction, another wh-phrase or an auxiliary ("…, and why?")
+_GOES_ON_ASKING = re.compile(r"(?:and|or|but|nor|" + _any_of(_WH_WORDS) + r")\b|" + _AUX_OPENING, re.I)
+
+
+def _clause_start(text: str) -> int | None:
+    """Where the wh-clause after a frame starts in ``text``: the first ", wh-phrase" that does not open a
+    relative clause set off by commas inside the frame ("After Tom, who was tall, left the inn, what …?": the
+    relative closes with a comma and the frame's own clause goes on, "left the inn", before a later ", wh-phrase");
+    a clause's own later commas stay in it ("…, who carries the lantern, and why?"). None: no such comma.
+
+    >>> text = "After Tom, who was tall, left the inn, what did Ann buy?"
+    >>> text[_clause_start(text):], _clause_start("Who came?")
+    ('what did Ann buy?', None)
+    """
+    points = [m.end() for m in _WH_SPLIT.finditer(text)]
+    if not points:
+        return None
+    for here, later in zip(points, [*points[1:], None], strict=True):
+        if later is not None and _RELATIVE_OPENING.match(text, here):
+            closed = re.search(r",\s+(\S+)", text[here:later])
+            if closed is not None and not _GOES_ON_ASKING.match(closed.group(1)):
+                continue  # a relative clause inside the frame: the frame goes on after it
+        return here
+    return None
 
 
 def wh_clause(question: str) -> tuple[str, str]:
@@ -175,6 +221,8 @@ def wh_clause(question: str) -> tuple[str, str]:
     "According to …,", "When X happens,"), or a phrase set off by commas after it ("Where, at the party,
     does …?" asks "Where does …?"). A question opening with its wh-phrase ("Into what …?", "When does
     …?") has no frame; a yes-no question's opening phrase is no frame here (:data:`_LEADING_ADJUNCT`).
+    A frame may hold a relative clause set off by commas (:func:`_clause_start`); a wh-word left at the end of
+    a statement ("The cook came in with whom?") is moved to the front first (:func:`_fronted`).
 
     >>> wh_clause("In the scene where the baker sings, who carries the lantern?")
     ('In the scene where the baker sings', 'who carries the lantern?')
@@ -188,44 +236,265 @@ def wh_clause(question: str) -> tuple[str, str]:
     (('', 'After the storm, did the boat sink?'), ('', 'Is it true that, after all, who won?'))
     >>> wh_clause("Besides the harbour, where did the ship call?")  # a frame naming what the answer is not: all of it asks
     ('', 'Besides the harbour, where did the ship call?')
+    >>> wh_clause("When the mayor, who was late, reached the hall, whom did he greet?")
+    ('When the mayor, who was late, reached the hall', 'whom did he greet?')
+    >>> wh_clause("Tom hides a key in the hall. Where does he put it?")
+    ('Tom hides a key in the hall', 'Where does he put it?')
     """
-    text = " ".join(question.strip().split())
+    text = _fronted(" ".join(question.strip().split()))
     if re.match(_WH_PHRASE, text, re.I):
-        m = _SUBORDINATE_WH.match(text)
-        if m:
-            return text[: m.start("clause")].rstrip(", "), m.group("clause")
+        start = _clause_start(text) if _SUBORDINATE.match(text) else None
+        if start is not None:  # "When the bell rings, who …?"
+            return text[:start].rstrip(",;:. "), text[start:]
         m = _PARENTHESIS.match(text)
         if m:
             return m.group("frame"), f"{m.group('wh')} {m.group('rest')}"
         return "", text
-    m = _FRAMED.match(text)
-    if m:
-        return m.group("frame"), m.group("clause")
+    start = _clause_start(text) if _MAY_BE_FRAMED.match(text) else None
+    if start is not None:
+        return text[:start].rstrip(",;:. "), text[start:]
     return "", text
 
 
-#: "Into what does the wizard turn the frog?": a preposition before a bare what/which, then the auxiliary
+#: the subject pronouns: a verb after one is finite in any form ("they want")
+_SUBJECT_PRONOUNS = frozenset("i you he she it we they".split())
+
+#: words that are no verb of a clause, though WordNet has a verb of their spelling ("the", "home" is one)
+_NO_VERB = frozenset("a an the this that these those his her their its my your our some any no every each one two three "
+                     "of in on at to from with by for into about as like than not".split())
+
+
+def _finite(words: Sequence[str]) -> tuple[int, bool] | None:
+    """The index of the finite verb after the subject of a statement's ``words`` (from the second word on), and
+    whether it is an auxiliary: the first auxiliary, past form ("laughed", "saw") or -s form ("says") that WordNet
+    has as a verb; an -s form the noun has too ("chains") only after a name, a pronoun or a determiner's noun
+    ("the clerk says"), a plain form only after a pronoun ("they want"); no -ing form. None: no such verb.
+
+    >>> _finite("the two young Pipers laughed at".split()), _finite("little Mira says the hut is like".split())
+    ((4, False), (2, False))
+    >>> _finite("the chains rattled".split()), _finite("Scrooge had set his heart".split()), _finite("the old box".split())
+    ((2, False), (1, True), None)
+    """
+    for k in range(1, len(words)):
+        w, before = words[k].lower(), words[k - 1]
+        if w in _AUXILIARIES - {"be", "been", "being"}:
+            return k, True
+        if not words[k].islower() or w in _NO_VERB or w.endswith("ing") or not (bases := lemmas(w, "v")):
+            continue
+        inflected = any(b != w for b in bases)
+        if w.endswith("s") and not w.endswith("ss"):
+            named = before[:1].isupper() or before.lower() in _SUBJECT_PRONOUNS or (k > 1 and words[k - 2].lower() in _DETERMINERS)
+            if inflected and (named or not lemmas(w, "n")):
+                return k, False
+        elif inflected or before.lower() in _SUBJECT_PRONOUNS:
+            return k, False
+    return None
+
+
+def _base(verb: str) -> str:
+    """The plain form of a verb ("laughed" → "laugh", "saw" → "see"); the word itself when it is one."""
+    low = verb.lower()
+    return next((b for b in lemmas(low, "v") if b != low), low)
+
+
+def _inverted(wh: str, words: Sequence[str], tail: str = "") -> str | None:
+    """The question asking ``wh`` of a statement (its ``words``, ``tail`` after them): its auxiliary moved
+    before its subject ("the team is being pulled into" → "what is the team being pulled into"), else "do"
+    in the verb's tense before it and the verb in its plain form ("the cook came in with" → "whom did the
+    cook come in with"); None when the statement has no finite verb.
+
+    >>> _inverted("What", "the two young Pipers laughed at".split(), "?")
+    'What did the two young Pipers laugh at?'
+    >>> _inverted("whom", "Tom is sitting beside".split(), "?"), _inverted("what", "little Mira says the hut is like".split())
+    ('whom is Tom sitting beside?', 'what does little Mira say the hut is like')
+    """
+    found = _finite(words)
+    if found is None:
+        return None
+    k, aux = found
+    subject = [words[0].lower() if words[0].lower() in _DETERMINERS else words[0], *words[1:k]]
+    if aux:
+        return " ".join([wh, words[k].lower(), *subject, *words[k + 1 :]]) + tail
+    verb = words[k].lower()
+    do = "do" if _base(verb) == verb else "does" if verb.endswith("s") else "did"
+    return " ".join([wh, do, *subject, _base(verb), *words[k + 1 :]]) + tail
+
+
+#: a statement whose last words are a wh-word, perhaps after a preposition ("The cook came in with whom?", "…, the
+#: team is being pulled into what?"): the phrases before it that end in commas are its frame
+_IN_SITU = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)*?)(?P<statement>(?!" + _any_of(_WH_WORDS) + r"\b|" + _AUX_OPENING + r")[^,?]+?)"
+                      r"(?:\s+(?P<p>" + _any_of(_WH_PREPOSITIONS) + r"))?\s+(?P<wh>what|whom|who|where|when)\s*(?P<end>[?.!]*)$", re.I)
+
+
+def _fronted(question: str) -> str:
+    """A statement that asks by a wh-word at its end ("The prize is twice the size of whom?") as the question
+    English asks with the wh-word first ("Whom is the prize twice the size of?"), its frame kept before it;
+    any other question as it is.
+
+    >>> _fronted("At the feast, the cook came in with whom?"), _fronted("Who came in with the cook?")
+    ('At the feast, whom did the cook come in with?', 'Who came in with the cook?')
+    """
+    m = _IN_SITU.match(question)
+    if m is None:
+        return question
+    wh = m.group("wh").lower() if m.group("lead") else m.group("wh").capitalize()
+    tail = (" " + m.group("p").lower() if m.group("p") else "") + (m.group("end") or "?")
+    asked = _inverted(wh, m.group("statement").split(), tail)
+    return question if asked is None else m.group("lead") + asked
+
+
+#: "Who is it that sings?", "What was it (that) the girl saw?": a cleft question, the clause after "it" asks
+_CLEFT = re.compile(r"^(?P<wh>(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?(?:who|whom|what|where|when|why|how|which(?:\s+[a-z-]+)?))\s+"
+                    r"(?:is|was|are|were)\s+it\s+(?P<rel>(?:that|who|which)\s+)?(?P<rest>[^?]+?)\s*(?P<end>[?.!]*)$", re.I)
+
+
+def _uncleft(clause: str) -> str:
+    """A cleft question as the plain question it stresses: "Who is it that sings?" → "Who sings?", "What was it
+    (that) the girl saw?" → "What did the girl see?"; "What is it made of?" (no clause after "it") stays.
+
+    >>> _uncleft("Who is it that sings the song?"), _uncleft("What was it the old man saw by the well?")
+    ('Who sings the song?', 'What did the old man see by the well?')
+    >>> _uncleft("What is it that Tom had hidden in the box?"), _uncleft("What is it made of?")
+    ('What had Tom hidden in the box?', 'What is it made of?')
+    >>> _uncleft("What is it that little Anna says the house is like?")
+    'What does little Anna say the house is like?'
+    """
+    m = _CLEFT.match(clause)
+    if m is None:
+        return clause
+    words = m.group("rest").split()
+    first = words[0]
+    if first.islower() and first not in _DETERMINERS and first not in _SUBJECT_PRONOUNS:
+        if not m.group("rel"):
+            return clause  # "What is it made of?", "What is it like?": "it" is the subject
+        if lemmas(first, "v"):  # "… that sings": the subject is asked
+            return f"{m.group('wh')} {m.group('rest')}{m.group('end') or '?'}"
+    return _inverted(m.group("wh"), words, m.group("end") or "?") or clause
+
+
+#: "By whom was X sent?", "Who was X sent by?": a passive asking its agent, asked as its active ("Who sent X?")
+_BY_WHOM = (re.compile(r"^by\s+whom\s+(?:is|was|are|were|has\s+been|have\s+been|had\s+been)\s+(?P<rest>[^?]+?)\s*(?P<end>[?.!]*)$", re.I),
+            re.compile(r"^whom?\s+(?:is|was|are|were|has\s+been|have\s+been|had\s+been)\s+(?P<rest>[^?]+?)\s+by\s*(?P<end>[?.!]*)$", re.I))
+
+
+def _participle(word: str) -> bool:
+    """Whether ``word`` may be a past participle: a lower-case inflected verb form, no -s or -ing form."""
+    return word.islower() and word not in _NO_VERB and not word.endswith(("s", "ing")) and any(b != word for b in lemmas(word, "v"))
+
+
+def _active(clause: str) -> str:
+    """A question asking the agent of a passive as the active question "Who VERBed X …?" (the participle,
+    and those "and" joins to it, before what it was done to).
+
+    >>> _active("By whom was the old mill built?"), _active("Who were the letters signed and sealed by?")
+    ('Who built the old mill?', 'Who signed and sealed the letters?')
+    >>> _active("By whom was Tom sent to the market at dawn?"), _active("By whom is it?")
+    ('Who sent Tom to the market at dawn?', 'By whom is it?')
+    """
+    m = next((m for m in (p.match(clause) for p in _BY_WHOM) if m is not None), None)
+    if m is None:
+        return clause
+    words = m.group("rest").split()
+    k = next((k for k in range(1, len(words)) if _participle(words[k])), None)
+    if k is None:
+        return clause
+    end = k + 1
+    while end + 1 < len(words) and words[end] == "and" and _participle(words[end + 1]):
+        end += 2
+    return " ".join(["Who", *words[k:end], *words[:k], *words[end:]]) + (m.group("end") or "?")
+
+
+#: "What does X turn out to be?", "What did X seem to want?": the verb of what X turns out, seems, appears to do asks
+#: (the main clause's: its plain form after "do" and its subject, not "… when the answer turns out to be …")
+_RAISED = re.compile(r"^[^,]*?\b(?:do|does|did)\s+[^,]+?\s+(?P<raised>(?:turn\s+out|seem|appear|prove|happen)\s+to\s+)"
+                     r"(?P<verb>[a-z]+)\b", re.I)
+
+
+def _unraised(clause: str) -> str:
+    """A question asking what X turns out, seems or appears to do as what X does ("What does the box turn out to
+    hold?" → "What does the box hold?"), and to be as what X is ("What did the noise turn out to be?" → "What was
+    the noise?").
+
+    >>> _unraised("What does the box turn out to hold?"), _unraised("What did the noise turn out to be?")
+    ('What does the box hold?', 'What was the noise?')
+    >>> _unraised("What happens to the ship?"), _unraised("Who cheers when the guess turns out to be right?")
+    ('What happens to the ship?', 'Who cheers when the guess turns out to be right?')
+    """
+    m = _RAISED.match(clause)
+    if m is None or m.group("verb") in _NO_VERB or not lemmas(m.group("verb"), "v"):
+        return clause
+    plain = clause[: m.start("raised")] + clause[m.end("raised") :]
+    be = re.match(r"^(?P<wh>.*?)\b(?P<do>do|does|did)\s+(?P<subject>.+?)\s+be\b\s*", plain, re.I)
+    if be is None:
+        return plain
+    copula = {"do": "are", "does": "is", "did": "was"}[be.group("do").lower()]
+    rest = plain[be.end() :]
+    return f"{be.group('wh')}{copula} {be.group('subject')}{' ' if rest[:1].isalnum() else ''}{rest}"
+
+
+#: "Which of the Ns …?": asks which N, as "Which Ns …?" does
+_PARTITIVE = re.compile(r"^which\s+of\s+(?:the|his|her|their|its|our|your|these|those)\s+"
+                        r"(?:(?:two|three|four|five|six|seven|eight|nine|ten|many|several|\d+)\s+)?(?=[a-z])", re.I)
+
+#: "Into what does the wizard turn the frog?", "To whom did she give it?": a preposition before a bare what/which
+#: or whom, then the auxiliary
 #: (what the clause adds after a comma, "…, and why?", stays after the preposition)
-_PIED_PIPED = re.compile(r"^(?P<p>" + _any_of(_WH_PREPOSITIONS) + r")\s+(?P<wh>what|which)\s+(?P<rest>" + _AUX_OPENING
+_PIED_PIPED = re.compile(r"^(?P<p>" + _any_of(_WH_PREPOSITIONS) + r")\s+(?P<wh>what|which|whom)\s+(?P<rest>" + _AUX_OPENING
                          + r"[^?,]*?)\s*(?P<tail>,[^?]*?)?\s*(?P<end>[?.!]*)$", re.I)
 
 
 def asked_form(question: str) -> str:
-    """The wh-clause of ``question`` (:func:`wh_clause`) in the form the slot readers parse: a preposition
-    before a bare what/which moves to the end of the clause, where English also puts it ("Into what did the
-    wizard turn the frog?" asks "What did the wizard turn the frog into?"); a what/which before its noun
-    ("In which room …?", "In what year …?") stays, as does any other question.
+    """The wh-clause of ``question`` (:func:`wh_clause`) in the form the slot readers parse: "which of the Ns" as
+    "which Ns", a cleft unclefted (:func:`_uncleft`), a passive asking its agent made active
+    (:func:`_active`), "turn out / seem to" dropped (:func:`_unraised`), and a preposition before a bare what/which
+    or whom moved to the end of the clause, where English also puts it ("Into what did the wizard turn the frog?" asks
+    "What did the wizard turn the frog into?"); a what/which before its noun ("In which room …?", "In what year
+    …?") stays, as does any other question.
 
     >>> asked_form("After the storm ended, into what did the wizard turn the frog?")
     'What did the wizard turn the frog into?'
-    >>> asked_form("In which room did they meet?"), asked_form("Who came?")
-    ('In which room did they meet?', 'Who came?')
+    >>> asked_form("In which room did they meet?"), asked_form("Who came?"), asked_form("To whom did Tom give the key?")
+    ('In which room did they meet?', 'Who came?', 'Whom did Tom give the key to?')
+    >>> asked_form("Who was it that Anna met?")
+    'Who did Anna meet?'
+    >>> asked_form("Which of the old sailors sang?"), asked_form("Which of the three sailors sang?")
+    ('Which old sailors sang?', 'Which sailors sang?')
     """
-    clause = wh_clause(question)[1]
+    return _asked(wh_clause(question)[1])
+
+
+def _asked(clause: str) -> str:
+    """A wh-clause in the form the slot readers parse (:func:`asked_form`)."""
+    clause = _unraised(_active(_uncleft(_PARTITIVE.sub("Which ", clause))))
     m = _PIED_PIPED.match(clause)
     if m is None:
         return clause
     return f"{m.group('wh').capitalize()} {m.group('rest')} {m.group('p').lower()}{m.group('tail') or ''}{m.group('end') or '?'}"
+
+
+#: "How did X react / feel …?", "What happens to X when …?", "What did X do after …?": what follows an event is asked
+_CONSEQUENCE = re.compile(r"\bhow\s+(?:did|does|do|was|were|is|are|had|has|will|would)\s+[^?]+?\s+(?:react|respond|feel|reply|behave)"
+                          r"|\bwhat\s+(?:happens|happened|happen|will\s+happen|(?:did|does|do)\s+[^?]+?\s+do)\s+[^?]*?"
+                          r"\b(?:when|after|as|once|while|upon)\b", re.I)
+
+
+def asks_consequence(question: str) -> bool:
+    """Whether ``question`` asks what someone did or felt, or what happened, upon an event: its answer is told
+    by the sentence that follows the one telling the event, as often as by that sentence.
+
+    >>> asks_consequence("How did Anna react when the bell rang?"), asks_consequence("What happens to the boat after the storm?")
+    (True, True)
+    >>> asks_consequence("What did Tom do when he saw the fire?"), asks_consequence("How did Tom open the box?")
+    (True, False)
+    >>> asks_consequence("What happens to the boat?"), asks_consequence("When the storm broke, what did the boat do?")
+    (False, True)
+    """
+    frame, clause = wh_clause(question)  # "When the storm broke, what …?": the frame tells the event
+    return _CONSEQUENCE.search(question) is not None or (bool(frame) and _FOLLOWS.match(clause) is not None)
+
+
+#: "what happened", "what did X do": after a frame telling an event, what follows it is asked
+_FOLLOWS = re.compile(r"what\s+(?:happens|happened|happen|(?:did|does|do)\s+[^?]+?\s+do)\b", re.I)
 
 
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
