@@ -31,7 +31,10 @@ from .words import (
     _sentences,  # noqa: F401 (a doctest example uses it)
 )
 
-_INTRODUCED = re.compile(r"\b(?:named|called)\s+((?:[A-Z][\w'’.-]*\s+)*[A-Z][\w'’-]*)")
+#: a name the text introduces: "a sister named Fan", "a clerk called Bob", or one saying who someone is — a
+#: speaker's own ("I am the Keeper of the Gate", "My name is Ada") or one pointed at ("This boy is Sorrow")
+_INTRODUCED = re.compile(r"(?:\b(?:named|called|[Mm]y\s+name\s+is|I\s+am(?:\s+the)?)|\b[Tt]his\s+[a-z]+\s+is)\s+"
+                         r"((?:(?:[A-Z][a-z]{0,2}\.|[A-Z][\w'’-]*)\s+(?:(?:of|the|to)\s+){0,2})*[A-Z][\w'’-]*)")
 
 _CAPITALISED = re.compile(r"\b(?:[A-Z][\w'’.-]*\s+(?:(?:of|the|and|de|van|von)\s+)?)*[A-Z][\w'’-]*")
 
