@@ -6,7 +6,7 @@ A candidate's rank is a weighted sum of named features (:data:`ragprov.llm.answe
 logs of its support, best coverage, type fit, novelty, plainness and spread, whether a sentence
 states the asked relation of it, how many passages support it, how well the sentence naming it
 aligns with the question, …; a new feature is added there, at weight 0, to be fitted). Every mode is run
-over the questions of the tuning files (by default all nine; a split starting with ``check`` or
+over the questions of the tuning files (by default all eleven; a split starting with ``check`` or
 ``sealed6`` is refused by its split field alone, no question kept or printed); each mode's last extraction of a question whose weighable
 candidates (:func:`_weighable`) include an expected answer and a wrong one is one training case. The
 weights minimise the listwise softmax loss (the expected answers' share of ``exp(rank)`` over the
@@ -244,7 +244,7 @@ PRODUCT = tuple(1.0 if name in ("support", "type", "novelty", "plain", "spread",
 
 #: the tuning questions (every file of the bench's but the held-out sets)
 TUNING = tuple(ROOT / "bench" / f"answers{x}.jsonl" for x in ("", "-fresh", "-sealed", "-sealed2", "-probe", "-dev5", "-yesno", "-whose",
-                                                               "-frames"))
+                                                               "-frames", "-shapes", "-typed"))
 
 
 def main(argv: list[str] | None = None) -> int:
