@@ -13,9 +13,11 @@ from .lexicon import lemmas
 from .words import (
     _AUXILIARIES,
     _DETERMINERS,
+    _FIRST_AND_SECOND_PERSON,
     _PERSON_WH,
     _POSSESSIVE_END,
     _PREPOSITIONS,
+    _SUBJECT_PRONOUNS,
     _WH_WORDS,
     _affix,
     _any_of,
@@ -256,12 +258,12 @@ def wh_clause(question: str) -> tuple[str, str]:
     return "", text
 
 
-#: the subject pronouns: a verb after one is finite in any form ("they want")
-_SUBJECT_PRONOUNS = frozenset("i you he she it we they".split())
+#: the subject pronouns of every person: a verb after one is finite in any form ("they want")
+_ALL_SUBJECTS = _SUBJECT_PRONOUNS | (_FIRST_AND_SECOND_PERSON - {"me", "us"})
 
 #: words that are no verb of a clause, though WordNet has a verb of their spelling ("the", "home" is one)
-_NO_VERB = frozenset("a an the this that these those his her their its my your our some any no every each one two three "
-                     "of in on at to from with by for into about as like than not".split())
+_NO_VERB = _DETERMINERS | frozenset("some any no every each one two three not "
+                                     "of in on at to from with by for into about as like than".split())
 
 
 def _finite(words: Sequence[str]) -> tuple[int, bool] | None:
@@ -283,10 +285,10 @@ def _finite(words: Sequence[str]) -> tuple[int, bool] | None:
             continue
         inflected = any(b != w for b in bases)
         if w.endswith("s") and not w.endswith("ss"):
-            named = before[:1].isupper() or before.lower() in _SUBJECT_PRONOUNS or (k > 1 and words[k - 2].lower() in _DETERMINERS)
+            named = before[:1].isupper() or before.lower() in _ALL_SUBJECTS or (k > 1 and words[k - 2].lower() in _DETERMINERS)
             if inflected and (named or not lemmas(w, "n")):
                 return k, False
-        elif inflected or before.lower() in _SUBJECT_PRONOUNS:
+        elif inflected or before.lower() in _ALL_SUBJECTS:
             return k, False
     return None
 
@@ -364,7 +366,7 @@ def _uncleft(clause: str) -> str:
         return clause
     words = m.group("rest").split()
     first = words[0]
-    if first.islower() and first not in _DETERMINERS and first not in _SUBJECT_PRONOUNS:
+    if first.islower() and first not in _DETERMINERS and first not in _ALL_SUBJECTS:
         if not m.group("rel"):
             return clause  # "What is it made of?", "What is it like?": "it" is the subject
         if lemmas(first, "v"):  # "… that sings": the subject is asked
