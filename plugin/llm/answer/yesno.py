@@ -32,6 +32,7 @@ from types import MappingProxyType
 from ..text import content_tokens
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
+from .times import _NUMBER, _TIMES_SAID
 from .words import (
     _CLAUSE_MARK,
     _DETERMINERS,
@@ -471,7 +472,7 @@ def says_verb(text: str, question: str) -> bool:
     """
     verb = _verb_word(question)
     if verb is None:
-        return True
+        return says_predicate(text, question)
     root = _root(verb)
     words = [w.lower() for w in re.findall(r"[a-z][a-z'’-]*", text, re.I)]
     if any(root in _word_roots(w) or says_act(w, verb) for w in words):  # the verb's own form, or its synonym
@@ -480,6 +481,71 @@ def says_verb(text: str, question: str) -> bool:
         said = _roots(text)
         return all(t in said for t in _done_with(question, verb))
     return any(root in _contrary(w) for w in words)
+
+
+#: "Is/Was X P?": a copular question (not "Is there …?", not "Was it N to …?")
+_COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _copular_head(question: str) -> str | None:
+    """The head of a copular question's predicate, lower case: the last word of the phrase after its subject, up to a
+    preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" → expert); the
+    predicate its last term when a modifier of the subject comes first ("Were the doors to the vault locked?" →
+    locked); None for a question of another form, and for one whose head is an adjunct.
+
+    >>> _copular_head("Was the wizard alive when the tale begins?"), _copular_head("Is Ann a tax expert?")
+    ('alive', 'expert')
+    >>> _copular_head("Were the gates to the vault locked?"), _copular_head("Was Ann's hut cosy?")
+    ('locked', 'cosy')
+    >>> _copular_head("Is there a dog?"), _copular_head("Was it Ann's habit to sing?"), _copular_head("Did Ann sing?")
+    (None, None, None)
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if not _COPULAR.match(main) or m is None or _IT_NOUN.match(main):
+        return None
+    first = _PHRASE_BREAK.split(_TIME.sub(",", main[m.end():]), maxsplit=1)[0]
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)]
+    if not words:
+        weights = [t for t in _roots(main[m.end():]) if t not in _adjuncts(question)]
+        head = _predicate(main, [t for t in _word_roots_in(main[m.end():]) if t in weights])
+        return next((w.lower() for w in re.findall(r"[A-Za-z][\w-]*", main[m.end():]) if _root(w.lower()) == head), None)
+    head = words[-1]
+    return None if _root(head) in _adjuncts(question) else head
+
+
+def _word_roots_in(text: str) -> list[str]:
+    """The roots of a text's content words, in order."""
+    return [r for w in re.findall(r"[\w'’-]+", text) for r in _word_roots(w)]
+
+
+def says_predicate(text: str, question: str) -> bool:
+    """Whether a sentence says the predicate of a copular question (:func:`_copular_head`): the word itself, its
+    contrary (:func:`denies` reads it), a noun WordNet puts in one synset with it ("Dr." for doctor), or a verb's
+    form or synonym (a participle: "retrieved"); true for a question of another form. A sentence about the subject
+    that never says what the question says it is does not state it.
+
+    >>> q = "Is Ann a doctor?"
+    >>> [says_predicate(t, q) for t in ("Dr. Ann Lee smiled.", "Ann is a doctor.", "Ann smiled.")]
+    [True, True, False]
+    >>> q = "Was the hut large?"
+    >>> [says_predicate(t, q) for t in ("The hut was small.", "The hut was large.", "The hut stood by the lake.")]
+    [True, True, False]
+    """
+    head = _copular_head(question)
+    if head is None:
+        return True
+    root = _root(head)
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w'’.-]*[\w.]|[A-Za-z]", text)]
+    nouns = set(_synsets(head, "n", SENSES))
+    for w in words:
+        w = w.rstrip(".") if not lemmas(w, "n") else w
+        if root in _word_roots(w) or root in _contrary(w) or (nouns and not nouns.isdisjoint(_synsets(w, "n", SENSES))):
+            return True
+        if lemmas(head, "v") and says_act(w, head):
+            return True
+    return False
 
 
 def _light(verb: str) -> bool:
@@ -648,7 +714,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
     [True, False]
     """
-    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q):
+    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q) or _other_modifier(text, question):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
@@ -879,6 +945,49 @@ def _replaced(text: str, question: str, q: _Question) -> bool:
                 return True  # one person for another; never a place for a place (the one may hold the other) nor a person
             if not a_name and not name and lemmas(word.lower()) and _same_kind(a.lower(), word.lower()):
                 return True
+    return False
+
+
+def _modified_nouns(text: str) -> list[tuple[str, str, bool]]:
+    """The nouns a text counts or gives an owner by name, each as (the count's or the owner's words in lower case, the
+    noun's root, whether a count): "seven years" → ('seven', 'year', True); "Ben's face" → ('ben', 'face', False); of
+    an owner, the two words after it that are content words (the noun may follow an adjective).
+
+    >>> _modified_nouns("Ann was dead these seven years; she saw Ben's face and a dog.")
+    [('seven', 'year', True), ('ben', 'face', False)]
+    """
+    out = []
+    for m in _NUMBER.finditer(text):
+        noun = re.match(r"[\s-]+([a-z][a-z-]*)", text[m.end():])
+        if noun and m.group(0).lower() not in _TIMES_SAID:
+            out.append((" ".join(m.group(0).lower().split()), _root(noun.group(1)), True))
+    for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", text):
+        if m.group(1).lower() not in _TITLES and content_tokens(m.group(1)):  # the noun, or an adjective and the noun
+            out.extend((m.group(1).lower(), _root(w), False) for w in m.group(2, 3) if w and content_tokens(w))
+    return out
+
+
+def _other_modifier(text: str, question: str) -> bool:
+    """Whether a sentence gives a noun the question counts or gives an owner ("ten years", "Ben's face") another count
+    or another owner by name ("seven years", "Carl's face"), and never says the question's: another thing than the one
+    asked.
+
+    >>> q = "Had Ann been dead for ten years?"
+    >>> [_other_modifier(t, q) for t in ("Ann has been dead these seven years.", "Ann has been dead ten years.", "Ann was dead.")]
+    [True, False, False]
+    >>> q = "Did Ann see Ben's face in the mirror?"
+    >>> [_other_modifier(t, q) for t in ("Ann saw Carl's face in the mirror.", "Ann saw Ben's face.", "Ann saw her face.")]
+    [True, False, False]
+    """
+    asked = _modified_nouns(_main(question))
+    if not asked:
+        return False
+    low = " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+    for words, noun, count in asked:
+        if f" {words} " in low:
+            continue
+        if any(n == noun and c == count and w != words for w, n, c in _modified_nouns(text)):
+            return True
     return False
 
 
