@@ -714,7 +714,8 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
     [True, False]
     """
-    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q) or _other_modifier(text, question):
+    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q)\
+            or _other_modifier(text, question) or _other_doer(text, question):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
@@ -987,6 +988,53 @@ def _other_modifier(text: str, question: str) -> bool:
         if f" {words} " in low:
             continue
         if any(n == noun and c == count and w != words for w, n, c in _modified_nouns(text)):
+            return True
+    return False
+
+
+def _named_subject(question: str) -> frozenset[str]:
+    """The roots of a do-question's subject when it is a name ("Did Ann Lee go …?" → ann, lee; titles left out); none
+    for another subject (a pronoun, a noun, an owner's noun: "Did Ann's dog bark?").
+
+    >>> sorted(_named_subject("Did Agent Ann Lee go home?")), _named_subject("Did Ann's dog bark?"), _named_subject("Did he go?")
+    (['ann', 'lee'], frozenset(), frozenset())
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if m is None or _verb_word(question) is None or re.search(r"['’]s?$", m.group(0)):
+        return frozenset()
+    words = m.group(0).split()[1:]
+    if not words or not words[0][0].isupper() or words[0].lower() in _THIRD_PERSON | _FIRST_AND_SECOND_PERSON:
+        return frozenset()
+    return frozenset(r for w in words if w.lower().rstrip(".") not in _TITLES for r in _word_roots(w))
+
+
+def _other_doer(text: str, question: str) -> bool:
+    """Whether a sentence says the act a do-question asks of a name done by another one: the nearest name before the
+    sentence's first form of the verb (or synonym, :func:`.lexicon.says_act`) is another's, no pronoun stands between,
+    and the sentence names the asked one neither before the verb nor after a "by" ("Did Ann open the door?" — "Ben
+    opened the door").
+
+    >>> q = "Did Ann open the door?"
+    >>> [_other_doer(t, q) for t in ("Agent Ben opened the door.", "Ann opened the door.", "Ben and Ann opened the door.")]
+    [True, False, False]
+    >>> [_other_doer(t, q) for t in ("Ben said she opened the door.", "The door was opened by Ann.", "The door was open.")]
+    [False, False, False]
+    """
+    subject, verb = _named_subject(question), _verb_word(question)
+    if not subject or verb is None:
+        return False
+    words = list(re.finditer(r"[A-Za-z][\w'’-]*", text))
+    at = next((k for k, m in enumerate(words) if says_act(m.group(0).lower(), verb)), None)
+    if at is None or subject & _roots(text[:words[at].start()]) or re.search(r"\bby\b[^.;]*\b(?:" + "|".join(
+            re.escape(w) for w in re.findall(r"[A-Z][\w-]*", _main(question))) + r")\b", text[words[at].end():]):
+        return False
+    for k in range(at - 1, -1, -1):
+        w = words[k].group(0)
+        if w.lower() in _SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON or w.lower() in ("who", "which"):
+            return False
+        name = w[0].isupper() and content_tokens(w) and w.lower().rstrip(".") not in _TITLES | _THIRD_PERSON
+        if name and not (k == 0 and (lemmas(w.lower(), "v") or w.lower().endswith("ly"))):
             return True
     return False
 
