@@ -488,31 +488,31 @@ _COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
 
 
 @functools.lru_cache(maxsize=256)
-def _copular_head(question: str) -> str | None:
-    """The head of a copular question's predicate, lower case: the last word of the phrase after its subject, up to a
-    preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" → expert); the
-    predicate its last term when a modifier of the subject comes first ("Were the doors to the vault locked?" →
-    locked); None for a question of another form, and for one whose head is an adjunct.
+def _copular_heads(question: str) -> tuple[str, ...]:
+    """The words that may head a copular question's predicate, lower case: the last word of the phrase after its
+    subject, up to a preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" →
+    expert), and its last term (:func:`_predicate`: "Were the doors to the vault locked?" → locked; "Was the door it
+    came through locked?" → locked, where the first phrase is a clause of the subject's); none for a question of
+    another form; no adjunct.
 
-    >>> _copular_head("Was the wizard alive when the tale begins?"), _copular_head("Is Ann a tax expert?")
-    ('alive', 'expert')
-    >>> _copular_head("Were the gates to the vault locked?"), _copular_head("Was Ann's hut cosy?")
-    ('locked', 'cosy')
-    >>> _copular_head("Is there a dog?"), _copular_head("Was it Ann's habit to sing?"), _copular_head("Did Ann sing?")
-    (None, None, None)
+    >>> _copular_heads("Was the wizard alive when the tale begins?"), _copular_heads("Is Ann a tax expert?")
+    (('alive',), ('expert',))
+    >>> _copular_heads("Were the gates to the vault locked?"), _copular_heads("Was the gate it came through double-locked?")
+    (('locked',), ('came', 'locked'))
+    >>> _copular_heads("Is there a dog?"), _copular_heads("Was it Ann's habit to sing?"), _copular_heads("Did Ann sing?")
+    ((), (), ())
     """
     main = _main(question)
     m = _SUBJECT.match(main)
     if not _COPULAR.match(main) or m is None or _IT_NOUN.match(main):
-        return None
-    first = _PHRASE_BREAK.split(_TIME.sub(",", main[m.end():]), maxsplit=1)[0]
-    words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)]
-    if not words:
-        weights = [t for t in _roots(main[m.end():]) if t not in _adjuncts(question)]
-        head = _predicate(main, [t for t in _word_roots_in(main[m.end():]) if t in weights])
-        return next((w.lower() for w in re.findall(r"[A-Za-z][\w-]*", main[m.end():]) if _root(w.lower()) == head), None)
-    head = words[-1]
-    return None if _root(head) in _adjuncts(question) else head
+        return ()
+    rest = main[m.end():]
+    first = _PHRASE_BREAK.split(_TIME.sub(",", rest), maxsplit=1)[0]
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)][-1:]
+    weights = [t for t in _roots(rest) if t not in _adjuncts(question)]
+    last = _predicate(main, [t for t in _word_roots_in(rest) if t in weights])
+    words += [w.lower() for w in content_tokens(rest) if _root(w.lower()) == last][:1]
+    return tuple(w for w in dict.fromkeys(words) if _root(w) not in _adjuncts(question))
 
 
 def _word_roots_in(text: str) -> list[str]:
@@ -521,7 +521,7 @@ def _word_roots_in(text: str) -> list[str]:
 
 
 def says_predicate(text: str, question: str) -> bool:
-    """Whether a sentence says the predicate of a copular question (:func:`_copular_head`): the word itself, its
+    """Whether a sentence says the predicate of a copular question (:func:`_copular_heads`): the word itself, its
     contrary (:func:`denies` reads it), a noun WordNet puts in one synset with it ("Dr." for doctor), or a verb's
     form or synonym (a participle: "retrieved"); true for a question of another form. A sentence about the subject
     that never says what the question says it is does not state it.
@@ -533,19 +533,24 @@ def says_predicate(text: str, question: str) -> bool:
     >>> [says_predicate(t, q) for t in ("The hut was small.", "The hut was large.", "The hut stood by the lake.")]
     [True, True, False]
     """
-    head = _copular_head(question)
-    if head is None:
+    heads = _copular_heads(question)
+    if not heads:
         return True
-    root = _root(head)
     words = [w.lower() for w in re.findall(r"[A-Za-z][\w'’.-]*[\w.]|[A-Za-z]", text)]
-    nouns = set(_synsets(head, "n", SENSES))
-    for w in words:
-        w = w.rstrip(".") if not lemmas(w, "n") else w
-        if root in _word_roots(w) or root in _contrary(w) or (nouns and not nouns.isdisjoint(_synsets(w, "n", SENSES))):
-            return True
-        if lemmas(head, "v") and says_act(w, head):
-            return True
-    return False
+    return any(_says_word(w if lemmas(w, "n") else w.rstrip("."), head) for head in heads for w in words)
+
+
+def _says_word(word: str, head: str) -> bool:
+    """Whether the text's ``word`` says the question's ``head``: a form of it, its contrary, a noun WordNet puts in one
+    synset with it, or (a verb's participle) a verb's form or synonym.
+
+    >>> _says_word("dr.", "doctor"), _says_word("small", "large"), _says_word("seized", "grabbed"), _says_word("hut", "large")
+    (True, True, True, False)
+    """
+    root, nouns = _root(head), set(_synsets(head, "n", SENSES))
+    if root in _word_roots(word) or root in _contrary(word) or (nouns and not nouns.isdisjoint(_synsets(word, "n", SENSES))):
+        return True
+    return bool(lemmas(head, "v")) and says_act(word, head)
 
 
 def _light(verb: str) -> bool:
