@@ -954,29 +954,36 @@ def _replaced(text: str, question: str, q: _Question) -> bool:
     return False
 
 
-def _modified_nouns(text: str) -> list[tuple[str, str, bool]]:
-    """The nouns a text counts or gives an owner by name, each as (the count's or the owner's words in lower case, the
-    noun's root, whether a count): "seven years" → ('seven', 'year', True); "Ben's face" → ('ben', 'face', False); of
-    an owner, the two words after it that are content words (the noun may follow an adjective).
+def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
+    """The nouns a text counts, gives an owner by name or qualifies by an adjective after a determiner, each as (the
+    count's, the owner's or the adjective's words in lower case, the noun's root, the kind: count, owner, quality):
+    "seven years" → ('seven', 'year', 'count'); "Ben's face" → ('ben', 'face', 'owner') (of an owner, the two words after
+    it that are content words: the noun may follow an adjective); "a brisk pace" → ('brisk', 'pace', 'quality') (no
+    noun for adjective: "the equipment bay").
 
-    >>> _modified_nouns("Ann was dead these seven years; she saw Ben's face and a dog.")
-    [('seven', 'year', True), ('ben', 'face', False)]
+    >>> _modified_nouns("Ann was dead these seven years; she saw Ben's face, a brisk pace and the equipment bay.")
+    [('seven', 'year', 'count'), ('ben', 'face', 'owner'), ('brisk', 'pace', 'quality')]
     """
     out = []
     for m in _NUMBER.finditer(text):
         noun = re.match(r"[\s-]+([a-z][a-z-]*)", text[m.end():])
         if noun and m.group(0).lower() not in _TIMES_SAID:
-            out.append((" ".join(m.group(0).lower().split()), _root(noun.group(1)), True))
+            out.append((" ".join(m.group(0).lower().split()), _root(noun.group(1)), "count"))
     for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", text):
         if m.group(1).lower() not in _TITLES and content_tokens(m.group(1)):  # the noun, or an adjective and the noun
-            out.extend((m.group(1).lower(), _root(w), False) for w in m.group(2, 3) if w and content_tokens(w))
+            out.extend((m.group(1).lower(), _root(w), "owner") for w in m.group(2, 3) if w and content_tokens(w))
+    for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
+        adjective, noun = m.groups()
+        if (content_tokens(adjective) and lemmas(noun, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
+                and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS)):
+            out.append((adjective, _root(noun), "quality"))
     return out
 
 
 def _other_modifier(text: str, question: str) -> bool:
-    """Whether a sentence gives a noun the question counts or gives an owner ("ten years", "Ben's face") another count
-    or another owner by name ("seven years", "Carl's face"), and never says the question's: another thing than the one
-    asked.
+    """Whether a sentence gives a noun the question counts, gives an owner or qualifies ("ten years", "Ben's face", "a
+    slow pace") another count, owner by name or adjective ("seven years", "Carl's face", "a brisk pace"), and never says
+    the question's: another thing than the one asked.
 
     >>> q = "Had Ann been dead for ten years?"
     >>> [_other_modifier(t, q) for t in ("Ann has been dead these seven years.", "Ann has been dead ten years.", "Ann was dead.")]
@@ -984,15 +991,18 @@ def _other_modifier(text: str, question: str) -> bool:
     >>> q = "Did Ann see Ben's face in the mirror?"
     >>> [_other_modifier(t, q) for t in ("Ann saw Carl's face in the mirror.", "Ann saw Ben's face.", "Ann saw her face.")]
     [True, False, False]
+    >>> q = "Did Ann set a slow pace?"
+    >>> [_other_modifier(t, q) for t in ("Ann set a brisk pace.", "Ann set a slow, steady pace.", "Ann set the pace.")]
+    [True, False, False]
     """
     asked = _modified_nouns(_main(question))
     if not asked:
         return False
     low = " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
-    for words, noun, count in asked:
+    for words, noun, kind in asked:
         if f" {words} " in low:
             continue
-        if any(n == noun and c == count and w != words for w, n, c in _modified_nouns(text)):
+        if any(n == noun and k == kind and w != words for w, n, k in _modified_nouns(text)):
             return True
     return False
 
