@@ -16,8 +16,12 @@ small fire" for "a big fire") —; what "more … than", "rather than", "instead
 "not". It denies it too when it says the relation asked the other way round ("Is A B's N?" — "B is A's N",
 :func:`_reversed`), the act done with *another* one ("married another man", :func:`_another`), or the act in
 another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
-the same kind: :func:`_replaced`). A sentence that never says the act a do-question asks (:func:`says_verb`) does
-not state that it happened: "No" — and it ranks below one that says it (:data:`UNSAID_ACT`). A pronoun speaks
+the same kind: :func:`_replaced`), the asked noun with another count, owner or adjective ("seven years" for "ten
+years", "Carl's face" for "Ben's face", "a brisk pace" for "a slow pace": :func:`_other_modifier`), or the act asked
+of a name done by another name (:func:`_other_doer`). A sentence that never says the act a do-question asks
+(:func:`says_verb`), or the predicate a copular one asks (:func:`says_predicate`: "Was the hut large?" — "The hut
+stood by the lake."), does not state it: "No" — and one that never says the act ranks below one that says it
+(:data:`UNSAID_ACT`). A pronoun speaks
 of the one the nearest earlier sentence naming someone names (the nearest antecedent), not of any the passage named.
 """
 
@@ -491,14 +495,14 @@ _COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
 def _copular_heads(question: str) -> tuple[str, ...]:
     """The words that may head a copular question's predicate, lower case: the last word of the phrase after its
     subject, up to a preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" →
-    expert), and its last term (:func:`_predicate`: "Were the doors to the vault locked?" → locked; "Was the door it
-    came through locked?" → locked, where the first phrase is a clause of the subject's); none for a question of
-    another form; no adjunct.
+    expert) — unless a pronoun there opens a clause of the subject's ("Was the door it came through locked?") —, and
+    its last term (:func:`_predicate`: "Were the doors to the vault locked?" → locked); none for a question of another
+    form; no adjunct.
 
     >>> _copular_heads("Was the wizard alive when the tale begins?"), _copular_heads("Is Ann a tax expert?")
     (('alive',), ('expert',))
     >>> _copular_heads("Were the gates to the vault locked?"), _copular_heads("Was the gate it came through double-locked?")
-    (('locked',), ('came', 'locked'))
+    (('locked',), ('locked',))
     >>> _copular_heads("Is there a dog?"), _copular_heads("Was it Ann's habit to sing?"), _copular_heads("Did Ann sing?")
     ((), (), ())
     """
@@ -508,7 +512,8 @@ def _copular_heads(question: str) -> tuple[str, ...]:
         return ()
     rest = main[m.end():]
     first = _PHRASE_BREAK.split(_TIME.sub(",", rest), maxsplit=1)[0]
-    words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)][-1:]
+    clause = bool(set(re.findall(r"[a-z]+", first.lower())) & (_SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON))
+    words = [] if clause else [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)][-1:]
     weights = [t for t in _roots(rest) if t not in _adjuncts(question)]
     last = _predicate(main, [t for t in _word_roots_in(rest) if t in weights])
     words += [w.lower() for w in content_tokens(rest) if _root(w.lower()) == last][:1]
@@ -973,10 +978,10 @@ def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
         if m.group(1).lower() not in _TITLES and content_tokens(m.group(1)):  # the noun, or an adjective and the noun
             out.extend((m.group(1).lower(), _root(w), "owner") for w in m.group(2, 3) if w and content_tokens(w))
     for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
-        adjective, noun = m.groups()
-        if (content_tokens(adjective) and lemmas(noun, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
+        adjective, head = m.groups()
+        if (content_tokens(adjective) and lemmas(head, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
                 and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS)):
-            out.append((adjective, _root(noun), "quality"))
+            out.append((adjective, _root(head), "quality"))
     return out
 
 
