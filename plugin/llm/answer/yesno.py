@@ -16,8 +16,12 @@ small fire" for "a big fire") —; what "more … than", "rather than", "instead
 "not". It denies it too when it says the relation asked the other way round ("Is A B's N?" — "B is A's N",
 :func:`_reversed`), the act done with *another* one ("married another man", :func:`_another`), or the act in
 another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
-the same kind: :func:`_replaced`). A sentence that never says the act a do-question asks (:func:`says_verb`) does
-not state that it happened: "No" — and it ranks below one that says it (:data:`UNSAID_ACT`). A pronoun speaks
+the same kind: :func:`_replaced`), the asked noun with another count, owner or adjective ("seven years" for "ten
+years", "Carl's face" for "Ben's face", "a brisk pace" for "a slow pace": :func:`_other_modifier`), or the act asked
+of a name done by another name (:func:`_other_doer`). A sentence that never says the act a do-question asks
+(:func:`says_verb`), or the predicate a copular one asks (:func:`says_predicate`: "Was the hut large?" — "The hut
+stood by the lake."), does not state it: "No" — and one that never says the act ranks below one that says it
+(:data:`UNSAID_ACT`). A pronoun speaks
 of the one the nearest earlier sentence naming someone names (the nearest antecedent), not of any the passage named.
 """
 
@@ -32,6 +36,7 @@ from types import MappingProxyType
 from ..text import content_tokens
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
+from .times import _NUMBER, _TIMES_SAID
 from .words import (
     _CLAUSE_MARK,
     _DETERMINERS,
@@ -471,7 +476,7 @@ def says_verb(text: str, question: str) -> bool:
     """
     verb = _verb_word(question)
     if verb is None:
-        return True
+        return says_predicate(text, question)
     root = _root(verb)
     words = [w.lower() for w in re.findall(r"[a-z][a-z'’-]*", text, re.I)]
     if any(root in _word_roots(w) or says_act(w, verb) for w in words):  # the verb's own form, or its synonym
@@ -480,6 +485,77 @@ def says_verb(text: str, question: str) -> bool:
         said = _roots(text)
         return all(t in said for t in _done_with(question, verb))
     return any(root in _contrary(w) for w in words)
+
+
+#: "Is/Was X P?": a copular question (not "Is there …?", not "Was it N to …?")
+_COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def _copular_heads(question: str) -> tuple[str, ...]:
+    """The words that may head a copular question's predicate, lower case: the last word of the phrase after its
+    subject, up to a preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" →
+    expert) — unless a pronoun there opens a clause of the subject's ("Was the door it came through locked?") —, and
+    its last term (:func:`_predicate`: "Were the doors to the vault locked?" → locked); none for a question of another
+    form; no adjunct.
+
+    >>> _copular_heads("Was the wizard alive when the tale begins?"), _copular_heads("Is Ann a tax expert?")
+    (('alive',), ('expert',))
+    >>> _copular_heads("Were the gates to the vault locked?"), _copular_heads("Was the gate it came through double-locked?")
+    (('locked',), ('locked',))
+    >>> _copular_heads("Is there a dog?"), _copular_heads("Was it Ann's habit to sing?"), _copular_heads("Did Ann sing?")
+    ((), (), ())
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if not _COPULAR.match(main) or m is None or _IT_NOUN.match(main):
+        return ()
+    rest = main[m.end():]
+    first = _PHRASE_BREAK.split(_TIME.sub(",", rest), maxsplit=1)[0]
+    clause = bool(set(re.findall(r"[a-z]+", first.lower())) & (_SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON))
+    words = [] if clause else [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)][-1:]
+    weights = [t for t in _roots(rest) if t not in _adjuncts(question)]
+    last = _predicate(main, [t for t in _word_roots_in(rest) if t in weights])
+    words += [w.lower() for w in content_tokens(rest) if _root(w.lower()) == last][:1]
+    return tuple(w for w in dict.fromkeys(words) if _root(w) not in _adjuncts(question))
+
+
+def _word_roots_in(text: str) -> list[str]:
+    """The roots of a text's content words, in order."""
+    return [r for w in re.findall(r"[\w'’-]+", text) for r in _word_roots(w)]
+
+
+def says_predicate(text: str, question: str) -> bool:
+    """Whether a sentence says the predicate of a copular question (:func:`_copular_heads`): the word itself, its
+    contrary (:func:`denies` reads it), a noun WordNet puts in one synset with it ("Dr." for doctor), or a verb's
+    form or synonym (a participle: "retrieved"); true for a question of another form. A sentence about the subject
+    that never says what the question says it is does not state it.
+
+    >>> q = "Is Ann a doctor?"
+    >>> [says_predicate(t, q) for t in ("Dr. Ann Lee smiled.", "Ann is a doctor.", "Ann smiled.")]
+    [True, True, False]
+    >>> q = "Was the hut large?"
+    >>> [says_predicate(t, q) for t in ("The hut was small.", "The hut was large.", "The hut stood by the lake.")]
+    [True, True, False]
+    """
+    heads = _copular_heads(question)
+    if not heads:
+        return True
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w'’.-]*[\w.]|[A-Za-z]", text)]
+    return any(_says_word(w if lemmas(w, "n") else w.rstrip("."), head) for head in heads for w in words)
+
+
+def _says_word(word: str, head: str) -> bool:
+    """Whether the text's ``word`` says the question's ``head``: a form of it, its contrary, a noun WordNet puts in one
+    synset with it, or (a verb's participle) a verb's form or synonym.
+
+    >>> _says_word("dr.", "doctor"), _says_word("small", "large"), _says_word("seized", "grabbed"), _says_word("hut", "large")
+    (True, True, True, False)
+    """
+    root, nouns = _root(head), set(_synsets(head, "n", SENSES))
+    if root in _word_roots(word) or root in _contrary(word) or (nouns and not nouns.isdisjoint(_synsets(word, "n", SENSES))):
+        return True
+    return bool(lemmas(head, "v")) and says_act(word, head)
 
 
 def _light(verb: str) -> bool:
@@ -648,7 +724,8 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
     [True, False]
     """
-    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q):
+    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q)\
+            or _other_modifier(text, question) or _other_doer(text, question):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
@@ -879,6 +956,106 @@ def _replaced(text: str, question: str, q: _Question) -> bool:
                 return True  # one person for another; never a place for a place (the one may hold the other) nor a person
             if not a_name and not name and lemmas(word.lower()) and _same_kind(a.lower(), word.lower()):
                 return True
+    return False
+
+
+def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
+    """The nouns a text counts, gives an owner by name or qualifies by an adjective after a determiner, each as (the
+    count's, the owner's or the adjective's words in lower case, the noun's root, the kind: count, owner, quality):
+    "seven years" → ('seven', 'year', 'count'); "Ben's face" → ('ben', 'face', 'owner') (of an owner, the two words after
+    it that are content words: the noun may follow an adjective); "a brisk pace" → ('brisk', 'pace', 'quality') (no
+    noun for adjective: "the equipment bay").
+
+    >>> _modified_nouns("Ann was dead these seven years; she saw Ben's face, a brisk pace and the equipment bay.")
+    [('seven', 'year', 'count'), ('ben', 'face', 'owner'), ('brisk', 'pace', 'quality')]
+    """
+    out = []
+    for m in _NUMBER.finditer(text):
+        noun = re.match(r"[\s-]+([a-z][a-z-]*)", text[m.end():])
+        if noun and m.group(0).lower() not in _TIMES_SAID:
+            out.append((" ".join(m.group(0).lower().split()), _root(noun.group(1)), "count"))
+    for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", text):
+        if m.group(1).lower() not in _TITLES and content_tokens(m.group(1)):  # the noun, or an adjective and the noun
+            out.extend((m.group(1).lower(), _root(w), "owner") for w in m.group(2, 3) if w and content_tokens(w))
+    for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
+        adjective, head = m.groups()
+        if (content_tokens(adjective) and lemmas(head, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
+                and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS)):
+            out.append((adjective, _root(head), "quality"))
+    return out
+
+
+def _other_modifier(text: str, question: str) -> bool:
+    """Whether a sentence gives a noun the question counts, gives an owner or qualifies ("ten years", "Ben's face", "a
+    slow pace") another count, owner by name or adjective ("seven years", "Carl's face", "a brisk pace"), and never says
+    the question's: another thing than the one asked.
+
+    >>> q = "Had Ann been dead for ten years?"
+    >>> [_other_modifier(t, q) for t in ("Ann has been dead these seven years.", "Ann has been dead ten years.", "Ann was dead.")]
+    [True, False, False]
+    >>> q = "Did Ann see Ben's face in the mirror?"
+    >>> [_other_modifier(t, q) for t in ("Ann saw Carl's face in the mirror.", "Ann saw Ben's face.", "Ann saw her face.")]
+    [True, False, False]
+    >>> q = "Did Ann set a slow pace?"
+    >>> [_other_modifier(t, q) for t in ("Ann set a brisk pace.", "Ann set a slow, steady pace.", "Ann set the pace.")]
+    [True, False, False]
+    """
+    asked = _modified_nouns(_main(question))
+    if not asked:
+        return False
+    low = " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+    for words, noun, kind in asked:
+        if f" {words} " in low:
+            continue
+        if any(n == noun and k == kind and w != words for w, n, k in _modified_nouns(text)):
+            return True
+    return False
+
+
+def _named_subject(question: str) -> frozenset[str]:
+    """The roots of a do-question's subject when it is a name ("Did Ann Lee go …?" → ann, lee; titles left out); none
+    for another subject (a pronoun, a noun, an owner's noun: "Did Ann's dog bark?").
+
+    >>> sorted(_named_subject("Did Agent Ann Lee go home?")), _named_subject("Did Ann's dog bark?"), _named_subject("Did he go?")
+    (['ann', 'lee'], frozenset(), frozenset())
+    """
+    main = _main(question)
+    m = _SUBJECT.match(main)
+    if m is None or _verb_word(question) is None or re.search(r"['’]s?$", m.group(0)):
+        return frozenset()
+    words = m.group(0).split()[1:]
+    if not words or not words[0][0].isupper() or words[0].lower() in _THIRD_PERSON | _FIRST_AND_SECOND_PERSON:
+        return frozenset()
+    return frozenset(r for w in words if w.lower().rstrip(".") not in _TITLES for r in _word_roots(w))
+
+
+def _other_doer(text: str, question: str) -> bool:
+    """Whether a sentence says the act a do-question asks of a name done by another one: the nearest name before the
+    sentence's first form of the verb (or synonym, :func:`.lexicon.says_act`) is another's, no pronoun stands between,
+    and the sentence names the asked one neither before the verb nor after a "by" ("Did Ann open the door?" — "Ben
+    opened the door").
+
+    >>> q = "Did Ann open the door?"
+    >>> [_other_doer(t, q) for t in ("Agent Ben opened the door.", "Ann opened the door.", "Ben and Ann opened the door.")]
+    [True, False, False]
+    >>> [_other_doer(t, q) for t in ("Ben said she opened the door.", "The door was opened by Ann.", "The door was open.")]
+    [False, False, False]
+    """
+    subject, verb = _named_subject(question), _verb_word(question)
+    if not subject or verb is None:
+        return False
+    words = list(re.finditer(r"[A-Za-z][\w'’-]*", text))
+    at = next((k for k, m in enumerate(words) if says_act(m.group(0).lower(), verb)), None)
+    if at is None or subject & _roots(text[:words[at].start()]) or re.search(r"\bby\b[^.;]*\b(?:" + "|".join(
+            re.escape(w) for w in re.findall(r"[A-Z][\w-]*", _main(question))) + r")\b", text[words[at].end():]):
+        return False
+    for k in range(at - 1, -1, -1):
+        w = words[k].group(0)
+        if w.lower() in _SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON or w.lower() in ("who", "which"):
+            return False
+        name = w[0].isupper() and content_tokens(w) and w.lower().rstrip(".") not in _TITLES | _THIRD_PERSON
+        if name and not (k == 0 and (lemmas(w.lower(), "v") or w.lower().endswith("ly"))):
+            return True
     return False
 
 
