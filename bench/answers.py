@@ -33,7 +33,9 @@ relative clause, clefts ("Who is it that …?"), a passive asking its agent ("By
 the end ("… with whom?"), a preposition left at the end, "turn out to", "How did X react …?" and "What happens
 to X when …?"; ``bench/answers-typed.jsonl`` (``"split": "typed"``, 28 questions, 5 unanswerable) was written in
 stop 28 the same way for "Which N …?", "What kind of N …?" and "Which of the Ns …?". Both are tuning data now
-(written this stop, they were not part of its gate). Accuracy is printed per split. Every alias is
+(written this stop, they were not part of its gate). ``bench/answers-yesno2.jsonl`` (``"split": "yesno2"``,
+20 yes-no questions, 10 Yes and 10 No) was written in stop 29 the same way; it is tuning data too. Accuracy is
+printed per split. Every alias is
 said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it
 names one of the aliases (case-insensitive) — or, for an unanswerable question, when it says the data does not
