@@ -18,6 +18,8 @@ each importing only the ones above it:
 - :mod:`~ragprov.llm.answer.evidence`: how a sentence speaks of a candidate (words near it, its role)
 - :mod:`~ragprov.llm.answer.times`: numbers, counts and time expressions
 - :mod:`~ragprov.llm.answer.candidates`: candidates collected, resolved and merged
+- :mod:`~ragprov.llm.answer.typed`: the noun a which/what question asks its answer to be ("which of the spirits"), and
+  whether a candidate's name or the evidence calls it one ("Tom, an old baker")
 - :mod:`~ragprov.llm.answer.rank`: features, weights, support and answerability
 - :mod:`~ragprov.llm.answer.extract`: :func:`extract_answer` and its first line
 """

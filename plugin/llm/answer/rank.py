@@ -37,6 +37,7 @@ from .times import (
     _unheaded,
     _unit_values,
 )
+from .typed import asked_class, called, names_kind
 from .words import _ADJECTIVE_END, _ARTICLES, _root, _roots, _Sentence, _sentences
 
 #: the support of a sentence that states the relation a relational question asks, of the candidate
@@ -308,7 +309,7 @@ def _plain(c: _Cand, qt: QuestionType, generic: bool, head: str | None = None) -
     return plain
 
 
-def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> tuple[Candidate, tuple[float, ...]]:
+def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None, typed: bool = False) -> tuple[Candidate, tuple[float, ...]]:
     """The candidate with its rank score (the weighted sum of its :data:`FEATURES`, as a factor)
     and its strength (support × type fit × novelty × plainness × spread × how much of the question's
     names the evidence has: what the unanswerable threshold reads); and its features. The joint
@@ -316,7 +317,7 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None) -> t
     the question asks is no reason to say the data does not answer it."""
     q, qt = ctx.q, ctx.qt
     # "What fabric …": a kind of fabric (WordNet's) fits, and says "fabric" where it stands; a thing it knows as another does not
-    fit = kind_fit(c.name, kind, c.type) if kind else 1.0
+    fit = 1.0 if typed else kind_fit(c.name, kind, c.type) if kind else 1.0  # called one by the evidence: one
     said = _roots(kind) & frozenset(q.weight) if fit == 1 and kind else frozenset()
     per_passage, related, aligned, joint = _mention_support(c, ctx, said)
     support, best_cover, order = _support(per_passage, ctx.keys)
@@ -374,14 +375,41 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
         for k, a, b in ([] if c.phrase or c.key in generic else c.hits):
             ctx.named_at.setdefault(k, []).append((a, b))
     wanted = [t for t, w in qt.types.items() if w >= 1.0]
-    kind = asked_kind(question) if qt.kind in ("what", "which") and not qt.types else None
+    cls = asked_class(question) if qt.kind in ("what", "which") else None
+    kind = (asked_kind(question) or cls) if qt.kind in ("what", "which") and not qt.types else None
     merged = _merge_aliases(cands, generic, _roots(q.text), wanted)
-    scored = [(c, f, c.score > 0 and _identified(m, ctx)) for m in merged for c, f in [_score(m, ctx, m.key in generic, kind)]]
+    typed = {m.key: cls is not None and _typed(m, cls, sentences) for m in merged}
+    scored = [(c, f, c.score > 0 and _identified(m, ctx), typed[m.key] and _answers(c)) for m in merged
+              for c, f in [_score(m, ctx, m.key in generic, kind, typed[m.key])]]
     # a name the question's description or role noun is said of outranks one it is not, and says so
-    if len({i for c, _, i in scored if c.score > 0}) > 1:
-        scored = [(dataclasses.replace(c, why=c.why + _IDENTIFIED[i]) if c.score > 0 else c, f, i) for c, f, i in scored]
-    scored.sort(key=lambda cfi: (not cfi[2], -cfi[0].score, cfi[0].name))
-    return [(c, f) for c, f, _ in scored if c.score > 0]
+    if len({i for c, _, i, _ in scored if c.score > 0}) > 1:
+        scored = [(dataclasses.replace(c, why=c.why + _IDENTIFIED[i]) if c.score > 0 else c, f, i, t) for c, f, i, t in scored]
+    # one the evidence or WordNet calls the asked N outranks one it does not ("which of the spirits": not a man never called one)
+    if len({t for c, _, _, t in scored if c.score > 0}) > 1:
+        scored = [(dataclasses.replace(c, score=round(c.score * (1.0 if t else UNTYPED), 6), why=c.why + _TYPED[t])
+                   if c.score > 0 else c, f, i, t) for c, f, i, t in scored]
+    scored.sort(key=lambda cfit: (not cfit[2], -cfit[0].score, cfit[0].name))
+    return [(c, f) for c, f, _, _ in scored if c.score > 0]
+
+
+#: the share of its rank a candidate keeps when the evidence never calls it the noun a which-question asks
+#: ("which ghost") and calls another, which could answer, one
+UNTYPED = 0.5
+
+#: what a candidate's recorded why says of its rank when some are called the asked noun and some not
+_TYPED = {True: "; called the asked noun", False: f"; never called the asked noun: rank times {UNTYPED:g}"}
+
+
+def _answers(c: Candidate) -> bool:
+    """Whether a candidate is strong enough to answer, were it ranked first (:data:`MIN_SUPPORT`, :data:`MIN_COVERAGE`)."""
+    from .extract import MIN_COVERAGE, MIN_SUPPORT  # here: extract imports rank
+
+    return c.strength >= MIN_SUPPORT and c.cover >= MIN_COVERAGE
+
+
+def _typed(c: _Cand, cls: str, sentences: Sequence[_Sentence]) -> bool:
+    """Whether the candidate is a ``cls`` (:func:`.typed.asked_class`): its name says so or the evidence calls it one."""
+    return names_kind(_display(c), cls) or called(_display(c), c.hits, sentences, cls)
 
 
 #: what a candidate's recorded why says of its rank when some are identified by the question's description and some not
