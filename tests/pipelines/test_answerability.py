@@ -3,7 +3,7 @@ co-mentioned with the question's words is none, and the data then does not answe
 
 from __future__ import annotations
 
-from ragprov.llm.answer import classify, extract_answer
+from ragprov.llm.answer import MIN_COVERAGE, Candidate, classify, extract_answer
 from ragprov.llm.engine import Mention, Passage
 
 
@@ -130,3 +130,27 @@ def test_a_doer_said_in_a_short_sentence_of_a_long_question_is_answered():
     found = extract_answer(question, [*filler, _fact("Marta Vell climbed up at dusk and repaired the lamp.", "Marta Vell")])
     assert found.first_line.startswith("The answer is Marta Vell"), found.first_line
     assert 0.02 <= found.chosen.strength < 0.03
+
+
+def test_a_long_who_question_is_answered_by_the_act_said_of_a_name():
+    # the sentences saying the act ("mended the … clock") cover little of the question's long description
+    # (0.146 < MIN_COVERAGE), yet four passages say it of one name: a who-question needs NAMED_COVERAGE only
+    said = ["Tobias Wren mended the tower clock.", "In spring Tobias Wren mended the broken clock again.",
+            "Everyone said Tobias Wren mended the old clock well.", "At dusk Tobias Wren mended the broken clock."]
+    other = ["Gulls circled the quay.", "Fishing boats left at first light.", "The market sold salt cod.", "Ropes lay coiled on the pier.",
+             "The lighthouse keeper, Nell Ashby, watched the sea from the cliff all winter."]
+    ps = [Passage(t, f"c{n}") for n, t in enumerate(said + other)]
+    found = extract_answer("Who was the grey-bearded craftsman who mended the broken tower clock of the quiet harbour town before the "
+                           "fierce winter storms came in from the northern sea across the bay, flooding the narrow lanes and cellars?", ps)
+    assert found.first_line.startswith("The answer is Tobias Wren"), found.first_line
+    assert found.chosen is not None and found.chosen.cover < MIN_COVERAGE
+
+
+def test_a_who_question_takes_a_person_of_the_next_best_that_clears():
+    from ragprov.llm.answer.extract import _decided
+    weak = Candidate("Ada", "PERSON", 0.3, (0,), cover=0.4, strength=0.01)  # ranked first (its description), barely supported
+    firm = Candidate("Bram", "PERSON", 0.1, (1,), cover=0.6, strength=0.4)
+    place = Candidate("the mill", "GEO", 0.2, (2,), cover=0.6, strength=0.4)
+    assert _decided([weak, place, firm], classify("Who is the miller's old friend?")) == firm
+    assert _decided([weak, place], classify("Who is the miller's old friend?")) is None  # no person clears
+    assert _decided([weak, firm], classify("Where does the miller live?")) is None  # a where-question: the best only

@@ -44,7 +44,9 @@ evidence supports it. The algorithm, deterministic and question-independent:
    first lines in the whole bench). The threshold below reads the product itself (the candidate's
    *strength*).
 4. **State** the best candidate in one first line with its citation numbers, or — when no
-   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question. The best
+   candidate clears :data:`MIN_SUPPORT` — say that the data does not answer the question (a who/which
+   question, whose long description its answer's sentence covers little of, takes the first of the best
+   few of the asked type that clears it, :func:`_decided`). The best
    candidate has no strength when its evidence never states the role the question asks ("Who is
    the captain of …?") nor the act and what it is done to ("Which company builds the engines?"),
    or the evidence at all not the relation asked: a name co-mentioned with the question's other
@@ -129,6 +131,17 @@ MIN_SUPPORT = 0.02
 
 #: the least share of the question's terms the best supporting sentence must cover
 MIN_COVERAGE = 0.15
+
+#: the same for a who/which question (:data:`_NAMED_KINDS`): it often describes whom it asks at length ("Who was the
+#: old dealer who bought … in the foul part of town?"), and the sentence saying the act covers little of that
+NAMED_COVERAGE = 0.10
+
+#: how many of the best-ranked candidates a who/which question's answer is looked for among when the best is not
+#: supported well enough (:func:`_decided`)
+DECIDED_AMONG = 8
+
+#: the question kinds a person's or a thing's name answers that :data:`NAMED_COVERAGE` and :data:`DECIDED_AMONG` apply to
+_NAMED_KINDS = ("who", "which")
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -402,13 +415,35 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
         scored = _span_candidates(question, qt, q, sentences, passages)
     else:
         scored = [c for c, _ in _candidates(question, passages, qt, q, sentences) if c.type not in not_of]
-    if scored and scored[0].strength >= MIN_SUPPORT and scored[0].cover >= MIN_COVERAGE:
-        chosen = scored[0]
+    chosen = _decided(scored, qt)
+    if chosen is not None:
+        scored = [chosen] + [c for c in scored if c is not chosen]
         marks = cite(chosen.support[:3])
         return f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + ".", chosen, tuple(scored[1:8])
     best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
     first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
     return first, None, tuple(scored[:8])
+
+
+def _decided(scored: Sequence[Candidate], qt: QuestionType) -> Candidate | None:
+    """The candidate a question a name, number or time answers is answered by, of ``scored`` (best first): the best
+    if it clears :data:`MIN_SUPPORT` and covers enough of the question (a who/which question :data:`NAMED_COVERAGE`,
+    any other :data:`MIN_COVERAGE`); else, for a who/which question, the first of the :data:`DECIDED_AMONG` best that
+    does and is of the type asked (the rank orders by more than the support: a name the question's description
+    is said of, weakly, comes before one the evidence states the relation asked of); None when there is none.
+
+    >>> who = classify("Who mended the old clock in the hall?")
+    >>> weak = Candidate("Ada", _PERSON, 0.2, (0,), cover=0.3, strength=0.01)
+    >>> firm = Candidate("Bram", _PERSON, 0.1, (1,), cover=0.12, strength=0.05)
+    >>> place = Candidate("Hall", _GEO, 0.1, (1,), cover=0.5, strength=0.5)
+    >>> _decided([weak, firm], who).name, _decided([weak, place], who), _decided([firm], classify("What did Bram mend?"))
+    ('Bram', None, None)
+    """
+    least = NAMED_COVERAGE if qt.kind in _NAMED_KINDS else MIN_COVERAGE
+    for n, c in enumerate(scored[:DECIDED_AMONG] if qt.kind in _NAMED_KINDS else scored[:1]):
+        if c.strength >= MIN_SUPPORT and c.cover >= least and (n == 0 or qt.types.get(c.type or "", 0.0) >= 1.0):
+            return c
+    return None
 
 
 def _aligned(order: Sequence[int], scores: Sequence[float], sentences: Sequence[_Sentence]) -> list[_Sentence]:
