@@ -158,15 +158,16 @@ def test_whose_ends_the_possessed_noun_at_a_plural_subjects_verb():
 
 def test_a_long_unclosed_quotation_in_single_marks_is_read_in_linear_time():
     """Many word-initial marks that never close: each once, not each to the line's end (a pattern looking
-    ahead from every mark took seconds here); the marks still close a quotation where one ends."""
+    ahead from every mark took 24 s of CPU here, the pass takes ~0.03 s); the marks still close a quotation where
+    one ends. The bound is on this process's CPU time, so a loaded machine does not trip it."""
     import time
 
     from ragprov.llm.answer.doers import _quotations, _without_quotations
 
     text = "'" + " 'twas a night" * 20000 + "."
-    start = time.perf_counter()
+    start = time.process_time()
     assert _quotations(text) == []
     assert _without_quotations(text) == text
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 2.0
     assert _possessor("He closed his door.", "door", "'Rain is coming,' said Ines. 'twas" + " 'twas a night" * 20) == "Ines"
     assert _quotations("'Go home,' said Mira. 'Stay,' said Oswin.") == [(0, 10), (22, 29)]
