@@ -17,7 +17,18 @@ from .asked import _SAYING
 from .lexicon import LIGHT_NOUNS, OTHER_FIT, asked_kind, asked_noun, kind_fit, lemmas, says_act
 from .places import _asked_subject, is_place
 from .question import REASON_NOUNS as _REASON_NOUNS
-from .words import _AUXILIARIES, _DETERMINERS, _PLACE_PREPOSITIONS, _PREPOSITIONS, _THING_OBJECTS, _root, _Sentence
+from .words import (
+    _AUXILIARIES,
+    _DETERMINERS,
+    _FIRST_AND_SECOND_POSSESSIVES,
+    _PLACE_PREPOSITIONS,
+    _POSSESSIVE_END,
+    _POSSESSIVE_PRONOUNS,
+    _PREPOSITIONS,
+    _THING_OBJECTS,
+    _root,
+    _Sentence,
+)
 
 #: the words that open a noun phrase (a determiner, a possessive, a number word)
 _OPENERS = _DETERMINERS | frozenset("some another every each one two three".split())
@@ -90,7 +101,7 @@ def frame(question: str) -> Frame | None:
     prep = low[-1] if len(low) > 1 and low[-1] in _FRAME_PREPOSITIONS else None
     if prep == "of" and low[-2] == "made":
         return Frame(("made",), "of", "made", asked_noun(question))
-    v = _verb_at(words)
+    v = _verb_at(words, m.group("aux").lower() in _BE)
     if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
         return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
     at = len(low) - 1 if prep else _stranded(low, v)
@@ -126,9 +137,28 @@ _CLAUSE_VERBS = frozenset(_root(w) for w in "say tell think hope believe know wi
 _CONJUNCTION = re.compile(r"^(?:while|when|as|before|after|during|since|until|because|if|and|but|or|to)$")
 
 
-def _verb_at(words: Sequence[str]) -> int | None:
+#: the forms of "do": as the question's verb, it asks an act, no thing in a slot
+_DO = frozenset("do does did doing done".split())
+
+#: the conjunctions that open an adverbial clause: a verb after one is that clause's
+_SUBORDINATORS = frozenset("when while whenever before after because if since until unless though although once".split())
+
+#: the forms of "be": after one, a question's verb is a participle ("What is Mira fidgeting with?", "What was it made of?")
+_BE = frozenset("is was are were".split())
+
+
+def _verb_at(words: Sequence[str], participle: bool = False) -> int | None:
     """The index of the verb after the subject of ``words`` (a question after its auxiliary): the
-    first word after a name or a determiner's noun that WordNet has as a verb."""
+    first word after a name or a determiner's noun that WordNet has as a verb, before "do" or a conjunction
+    opening another clause; with ``participle`` (after "is", "was"), only a participle (:func:`_participle`:
+    "the signs on the steel doors written in").
+
+    >>> _verb_at("Mira do when the storm came".split()), _verb_at("Mira fiddle with while walking".split())
+    (None, 1)
+    >>> doors = "the signs on the steel doors written in".split()
+    >>> _verb_at(doors, True), _verb_at(doors), _verb_at("the keeper eyes".split(), True)
+    (6, 4, None)
+    """
     i = 0
     while i < len(words) and (words[i][:1].isupper() or words[i].lower() in _OPENERS):
         i += 1
@@ -136,15 +166,31 @@ def _verb_at(words: Sequence[str]) -> int | None:
         i += 1  # the determiner's noun ("the charwoman pull")
     for k in range(i, len(words)):
         w = words[k].lower()
-        if words[k][:1].islower() and w not in STOPWORDS and w not in _AUXILIARIES and lemmas(w, "v"):
+        if w in _DO or w in _SUBORDINATORS:
+            return None  # "What did Mira do when the storm came?": an act is asked, and a later verb is another clause's
+        if words[k][:1].islower() and w not in STOPWORDS and w not in _AUXILIARIES and lemmas(w, "v") \
+                and (not participle or _participle(w)):
             return k
     return None
 
 
-def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None) -> str | None:
+def _participle(word: str) -> bool:
+    """Whether a word WordNet has as a verb may be a participle: an "-ing", "-ed" or "-en" form, or
+    another form than the verb's base that is no "-s" form ("made", "written"; not "doors", "steel").
+
+    >>> [_participle(w) for w in ("fidgeting", "made", "written", "doors", "steel", "clothed")]
+    [True, True, True, False, False, True]
+    """
+    if word.endswith(("ing", "ed", "en")):
+        return True
+    return not word.endswith("s") and any(base != word for base in lemmas(word, "v"))
+
+
+def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None, before: str = "") -> str | None:
     """The phrase of sentence ``s`` in the slot ``fr`` asks (``asked``: the question's word roots,
     which the phrase must not only repeat; ``kind``: the kind of thing it asks, :func:`asked_kind`,
-    which a phrase in the verb's slot must not be known as something else of); None when the sentence does not have it.
+    which a phrase in the verb's slot must not be known as something else of; ``before``: the sentence before it, where
+    a pronoun object's antecedent may stand); None when the sentence does not have it.
 
     >>> s = _Sentence(0, "Scrooge seized the ruler with such energy that the singer fled.", frozenset())
     >>> fill(frame("What does Scrooge grab to scare off the boy?"), s, frozenset({"scroog", "grab", "boy"}))
@@ -178,7 +224,7 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
             return found
     if fr.subject:
         return _subject(toks, fr.verbs[0], asked)
-    return _verb_slot(fr, toks, low, asked, kind)
+    return _verb_slot(fr, toks, low, asked, kind, before)
 
 
 def _of_noun(toks: Sequence[tuple[str, int]], low: Sequence[str], noun: str, asked: frozenset[str]) -> str | None:
@@ -191,9 +237,11 @@ def _of_noun(toks: Sequence[tuple[str, int]], low: Sequence[str], noun: str, ask
     return None
 
 
-def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], asked: frozenset[str], kind: str | None) -> str | None:
+def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], asked: frozenset[str], kind: str | None,
+               before: str = "") -> str | None:
     """The phrase after a word saying the frame's verb (past its particles; with a preposition, after that
-    preposition): a pronoun's antecedent for "it"/"them"; not a phrase known as no ``kind`` of the asked
+    preposition): a pronoun's antecedent for "it"/"them" (in the sentence, else the last thing the sentence
+    ``before`` it names, :func:`_last_thing`); not a phrase known as no ``kind`` of the asked
     thing, nor one that only says the act again (a clause, no object)."""
     anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
     if fr.prep == "of" and fr.before_prep == "made":
@@ -207,13 +255,29 @@ def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], a
             if at is None:
                 continue
             j = at + 1
-        found = _antecedent(toks, i, asked) if j < len(low) and low[j] in _THING_OBJECTS else _text(_phrase(toks, low, j, asked))
+        if j < len(low) and low[j] in _THING_OBJECTS:
+            found = _antecedent(toks, i, asked) or _last_thing(before, asked)
+        else:
+            found = _text(_phrase(toks, low, j, asked))
         acts = {_root(a) for a in anchors}
+        if found and _opens_with_verb(found):
+            continue  # "the play began" for what the party played: a verb after the anchor, no object
         if found and kind is not None and kind_fit(_kind_part(found, kind), kind) <= OTHER_FIT:
             continue  # "the clock struck eleven" for which tune he struck up
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
     return None
+
+
+def _opens_with_verb(phrase: str) -> bool:
+    """Whether a phrase opens with an inflected verb WordNet has as no noun ("began", "contains items"): a clause
+    goes on there, no noun phrase.
+
+    >>> [_opens_with_verb(p) for p in ("began", "contains items taken", "smoking bishop", "the ruler", "gear")]
+    [True, True, False, False, False]
+    """
+    first = phrase.split()[0]
+    return first.islower() and not lemmas(first, "n") and any(base != first for base in lemmas(first, "v"))
 
 
 def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) -> str | None:
@@ -292,6 +356,7 @@ def _phrase(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int, asked: 
         if tail is None or not _names_thing(low, end + 1, tail):
             break
         seg, end = end + 1, tail
+    end = _gerund_end(low, end)
     while (low[seg] not in _OPENERS and end + 2 < len(low) and low[end] == "," and low[end + 1] not in STOPWORDS
            and toks[end + 1][0][:1].islower() and low[end + 2] in (",", "and", "or", ".", ";")):
         end += 2  # a list of bare nouns ("cash-boxes, keys, padlocks")
@@ -303,15 +368,41 @@ def _phrase(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int, asked: 
     return _tokens_text(toks, j, end), end
 
 
+#: a verb contracted with its subject or its negation ("isn't", "we're", "it's"): no word of a noun phrase
+_CONTRACTED = re.compile(r"^(?:[a-z]+n['’]t|[a-z]+['’](?:re|ll|ve|d|m)|(?:it|he|she|that|there|here|what|who|where)['’]s)$")
+
+
+#: how many words a gerund clause after a possessive may run ("Peter's being a man of business")
+GERUND_WORDS = 8
+
+
+def _gerund_end(low: Sequence[str], end: int) -> int:
+    """The end of a noun phrase ``low[:end]`` that ends on a possessive before a gerund: the gerund's clause,
+    up to a mark (a possessive names no thing by itself: "the idea of Peter's being a man of business").
+
+    >>> low = "at the idea of peter's being a man of business ; and".split()
+    >>> _gerund_end(low, 5), _gerund_end(low, 6), _gerund_end(low, 4)
+    (10, 6, 4)
+    """
+    if not (0 < end < len(low) and _POSSESSIVE_END.search(low[end - 1]) and low[end].endswith("ing")):
+        return end
+    stop = end
+    while stop < min(len(low), end + GERUND_WORDS) and low[stop][:1].isalpha():
+        stop += 1
+    return stop if stop < len(low) and not low[stop][:1].isalpha() else end
+
+
 def _words_end(toks: Sequence[tuple[str, int]], low: Sequence[str], j: int) -> int | None:
     """The index after a determiner and up to four words from token ``j`` that are no function words; None
     when ``j`` opens no noun phrase (a mark, a preposition, an auxiliary, a function word, a bare determiner)."""
     if j >= len(toks) or not toks[j][0][:1].isalpha():
         return None
-    if low[j] in _FRAME_PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS):
+    if low[j] in _FRAME_PREPOSITIONS or low[j] in _AUXILIARIES or (low[j] in STOPWORDS and low[j] not in _OPENERS) \
+            or _CONTRACTED.match(low[j]):
         return None
     end = j + 1 if low[j] in _OPENERS else j
-    while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES:
+    while end < len(low) and end - j < 5 and toks[end][0][:1].isalpha() and low[end] not in STOPWORDS and low[end] not in _AUXILIARIES \
+            and not _CONTRACTED.match(low[end]):
         end += 1
     return None if end == j or (end == j + 1 and low[j] in _OPENERS) else end
 
@@ -348,6 +439,24 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
             found = _text(_phrase(toks, low, k, asked))
             if found:
                 return found
+    return None
+
+
+def _last_thing(text: str, asked: frozenset[str]) -> str | None:
+    """The last noun phrase a sentence opens with an article or a demonstrative (not a possessive: "his
+    head" is rarely what a later "it" stands for): the thing a pronoun in the next sentence stands for.
+
+    >>> _last_thing("Bob trembled, and got a little nearer to the ruler.", frozenset())
+    'the ruler'
+    >>> _last_thing("Bob trembled at his desk.", frozenset()), _last_thing("", frozenset())
+    (None, None)
+    """
+    toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(text)]
+    low = [t.lower() for t, _ in toks]
+    for k in range(len(low) - 2, -1, -1):
+        if low[k] in _DETERMINERS - _POSSESSIVE_PRONOUNS - _FIRST_AND_SECOND_POSSESSIVES:
+            found = _phrase(toks, low, k, asked)
+            return found[0] if found else None
     return None
 
 
@@ -450,7 +559,8 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 s, last = _continued(sentences, n)
-                found = fill(fr, s, asked, kind) if not passed or _says_subject(subject, s) else None
+                before = sentences[n - 1].text if n and sentences[n - 1].passage == s.passage else ""
+                found = fill(fr, s, asked, kind, before) if not passed or _says_subject(subject, s) else None
                 if found:
                     return k, last, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, s):
