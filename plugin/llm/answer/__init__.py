@@ -26,7 +26,8 @@ each importing only the ones above it:
 
 from __future__ import annotations
 
-from .extract import MIN_COVERAGE, MIN_SUPPORT, extract_answer
+from .extract import extract_answer
+from .limits import MIN_COVERAGE, MIN_SUPPORT
 from .question import QuestionType, classify
 from .rank import FEATURES, candidate_features
 from .rank import WEIGHTS as WEIGHTS

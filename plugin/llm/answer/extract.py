@@ -113,6 +113,7 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit
+from .limits import DECIDED_AMONG, MIN_COVERAGE, NAMED_KINDS, clears
 from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, asks_consequence, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
@@ -123,26 +124,6 @@ from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
 from .words import _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
 from .yesno import YES_NO_COVERAGE, denies, says_verb, statement_score, with_quotations
-
-#: the least summed support a named answer needs (one passage covering the question fully gives 1); a sentence
-#: stating the asked act of a name may cover little of a long question (0.02, not 0.03: unseen questions
-#: declined answerable ones far more often than they answered unanswerable ones)
-MIN_SUPPORT = 0.02
-
-#: the least share of the question's terms the best supporting sentence must cover
-MIN_COVERAGE = 0.15
-
-#: the same for a who/which question (:data:`_NAMED_KINDS`): it often describes whom it asks at length ("Who was the
-#: old dealer who bought … in the foul part of town?"), and the sentence saying the act covers little of that
-NAMED_COVERAGE = 0.10
-
-#: how many of the best-ranked candidates a who/which question's answer is looked for among when the best is not
-#: supported well enough (:func:`_decided`)
-DECIDED_AMONG = 8
-
-#: the question kinds a person's or a thing's name answers that :data:`NAMED_COVERAGE` and :data:`DECIDED_AMONG` apply to
-_NAMED_KINDS = ("who", "which")
-
 
 # -- the answer ---------------------------------------------------------------------------------
 #: an answer: its first line, the chosen candidate (None: not answered) and the candidates it outranked
@@ -296,7 +277,7 @@ def _phrase_override(a: _Asked, chosen: Candidate | None) -> tuple[tuple[int, in
 def _doer_override(a: _Asked, named: _Answer, cite: _Citations) -> _Answer:
     """A who/which question's answer: the person in the asked slot of an aligned sentence (:func:`.doers.who_slot`)
     over the ``named`` answer, unless it names the chosen one (:func:`_names_same`)."""
-    if a.qt.kind not in ("who", "which"):
+    if a.qt.kind not in NAMED_KINDS:
         return named
     _, chosen, rejected = named
     doer = who_slot(a.question, a.sentences, a.ranked(), a.scores)
@@ -426,9 +407,10 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
 
 
 def _decided(scored: Sequence[Candidate], qt: QuestionType) -> Candidate | None:
-    """The candidate a question a name, number or time answers is answered by, of ``scored`` (best first): the best
-    if it clears :data:`MIN_SUPPORT` and covers enough of the question (a who/which question :data:`NAMED_COVERAGE`,
-    any other :data:`MIN_COVERAGE`); else, for a who/which question, the first of the :data:`DECIDED_AMONG` best that
+    """The candidate of ``scored`` (best first) that states the answer to a question a name answers: the best if
+    it clears the limits (:func:`~.limits.clears`: :data:`MIN_SUPPORT`, and a who/which question's best
+    sentence covering :data:`NAMED_COVERAGE` of it, any other's :data:`MIN_COVERAGE`); else, for a who/which
+    question, the first of the :data:`DECIDED_AMONG` best that
     does and is of the type asked (the rank orders by more than the support: a name the question's description
     is said of, weakly, comes before one the evidence states the relation asked of); None when there is none.
 
@@ -439,9 +421,8 @@ def _decided(scored: Sequence[Candidate], qt: QuestionType) -> Candidate | None:
     >>> _decided([weak, firm], who).name, _decided([weak, place], who), _decided([firm], classify("What did Bram mend?"))
     ('Bram', None, None)
     """
-    least = NAMED_COVERAGE if qt.kind in _NAMED_KINDS else MIN_COVERAGE
-    for n, c in enumerate(scored[:DECIDED_AMONG] if qt.kind in _NAMED_KINDS else scored[:1]):
-        if c.strength >= MIN_SUPPORT and c.cover >= least and (n == 0 or qt.types.get(c.type or "", 0.0) >= 1.0):
+    for n, c in enumerate(scored[:DECIDED_AMONG] if qt.kind in NAMED_KINDS else scored[:1]):
+        if clears(c, qt.kind) and (n == 0 or qt.types.get(c.type or "", 0.0) >= 1.0):
             return c
     return None
 

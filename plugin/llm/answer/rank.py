@@ -16,6 +16,7 @@ from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliase
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
+from .limits import clears
 from .places import PLACE_TIE, RESTATED, _asked_subject, _restates, _sent_there
 from .question import _GEO, _PERSON, QuestionType, _name_of, _Question, asked_form, classify
 from .records import _ABOUT_ITS_MENTIONS, Candidate, _Cand, _display
@@ -314,10 +315,12 @@ def _score(c: _Cand, ctx: _Context, generic: bool, kind: str | None = None, type
     and its strength (support × type fit × novelty × plainness × spread × how much of the question's
     names the evidence has: what the unanswerable threshold reads); and its features. The joint
     coverage ranks candidates but is not part of the strength: that the evidence of none says all
-    the question asks is no reason to say the data does not answer it."""
+    the question asks is no reason to say the data does not answer it. ``kind``: the kind of thing a what/which
+    question asks (:func:`.lexicon.asked_kind`); ``typed``: whether the evidence or WordNet calls the candidate the
+    noun the question asks (:func:`.typed.called`, :func:`.typed.names_kind`), which makes it fit that kind."""
     q, qt = ctx.q, ctx.qt
     # "What fabric …": a kind of fabric (WordNet's) fits, and says "fabric" where it stands; a thing it knows as another does not
-    fit = 1.0 if typed else kind_fit(c.name, kind, c.type) if kind else 1.0  # called one by the evidence: one
+    fit = 1.0 if typed else kind_fit(c.name, kind, c.type) if kind else 1.0  # called the asked noun: it fits
     said = _roots(kind) & frozenset(q.weight) if fit == 1 and kind else frozenset()
     per_passage, related, aligned, joint = _mention_support(c, ctx, said)
     support, best_cover, order = _support(per_passage, ctx.keys)
@@ -379,7 +382,7 @@ def _candidates(question: str, passages: Sequence[Passage], qt: QuestionType, q:
     kind = (asked_kind(question) or cls) if qt.kind in ("what", "which") and not qt.types else None
     merged = _merge_aliases(cands, generic, _roots(q.text), wanted)
     typed = {m.key: cls is not None and _typed(m, cls, sentences) for m in merged}
-    scored = [(c, f, c.score > 0 and _identified(m, ctx), typed[m.key] and _answers(c)) for m in merged
+    scored = [(c, f, c.score > 0 and _identified(m, ctx), typed[m.key] and clears(c, qt.kind)) for m in merged
               for c, f in [_score(m, ctx, m.key in generic, kind, typed[m.key])]]
     # a name the question's description or role noun is said of outranks one it is not, and says so
     if len({i for c, _, i, _ in scored if c.score > 0}) > 1:
@@ -398,13 +401,6 @@ UNTYPED = 0.5
 
 #: what a candidate's recorded why says of its rank when some are called the asked noun and some not
 _TYPED = {True: "; called the asked noun", False: f"; never called the asked noun: rank times {UNTYPED:g}"}
-
-
-def _answers(c: Candidate) -> bool:
-    """Whether a candidate is strong enough to answer, were it ranked first (:data:`MIN_SUPPORT`, :data:`MIN_COVERAGE`)."""
-    from .extract import MIN_COVERAGE, MIN_SUPPORT  # here: extract imports rank
-
-    return c.strength >= MIN_SUPPORT and c.cover >= MIN_COVERAGE
 
 
 def _typed(c: _Cand, cls: str, sentences: Sequence[_Sentence]) -> bool:

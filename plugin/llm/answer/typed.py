@@ -15,23 +15,35 @@ from collections.abc import Sequence
 from .doers import _possessed
 from .lexicon import LIGHT_NOUNS, SENSE_DEPTH, _ancestors, _depth, _synsets, is_category, lemmas
 from .question import _TITLES
-from .words import _PREPOSITIONS, _WORD, _any_of, _noun, _Sentence
+from .times import _NUMBER_WORDS
+from .words import (
+    _AUXILIARIES,
+    _DETERMINERS,
+    _FIRST_AND_SECOND_PERSON,
+    _OBJECT_PRONOUNS,
+    _PREPOSITIONS,
+    _SUBJECT_PRONOUNS,
+    _WORD,
+    _any_of,
+    _noun,
+    _Sentence,
+)
 
 #: "Which of the (three) spirits …", "Which one of his daughters …": the class after "of" and a determiner
 _OF_CLASS = re.compile(r"^(?i:" + _any_of(_PREPOSITIONS) + r"\s+)?(?i:which)\s+(?:(?:one|ones)\s+)?of\s+"
-                       r"(?:the|these|those|his|her|their|its|our|your|my|(?:[A-Z][\w.-]*\s+)*[A-Z][\w-]*['’]s?)\s+(?P<rest>.+)$")
+                       r"(?:" + _any_of(_DETERMINERS - {"a", "an", "this", "that"})
+                       + r"|(?:[A-Z][\w.-]*\s+)*[A-Z][\w-]*['’]s?)\s+(?P<rest>.+)$")
 
 #: "Which/What (kind of) N …", "Which Tallow child …" (a name modifying the noun): the words after the wh-word
 _CLASS = re.compile(r"^(?i:" + _any_of(_PREPOSITIONS) + r"\s+)?(?i:which|what)\s+(?:(?:kind|kinds|sort|sorts|type|types)\s+of\s+)?"
                     r"(?:[A-Z][\w-]*\s+)?(?P<rest>[a-z].*)$")
 
 #: words after "which of the" that count or qualify, not the class ("the three spirits", "the two children")
-_COUNTS = frozenset("two three four five six seven eight nine ten several many few other two-".split())
+_COUNTS = frozenset(_NUMBER_WORDS) - {"zero", "one"} | {"several", "many", "few", "other"}
 
 #: words that end the noun phrase after the wh-word (a preposition, an auxiliary, a pronoun, a determiner)
-_END = frozenset("of in on at to for from with by into onto upon over under about after before while and or but as than "
-                 "is was are were be been do does did has have had will would can could shall should may might must "
-                 "the a an his her their its my our your this that these those he she they it we you i him them".split())
+_END = (_PREPOSITIONS | _AUXILIARIES | _DETERMINERS | _SUBJECT_PRONOUNS | _OBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON
+        | {"and", "or", "but", "while"})
 
 
 @functools.lru_cache(maxsize=1024)

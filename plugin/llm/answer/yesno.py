@@ -456,8 +456,9 @@ def _verb_word(question: str) -> str | None:
 
 def says_verb(text: str, question: str) -> bool:
     """Whether a sentence says the verb of a question asked with do — a form of it, a verb WordNet puts in one
-    synset with it (:func:`.lexicon.says_act`: "seized" for "grab") or its contrary ("refused" for "accept"); true
-    for a question of another form. A sentence about the question's names that never says the act asked does not
+    synset with it (:func:`.lexicon.says_act`: "seized" for "grab") or its contrary ("refused" for "accept"); for a
+    copular question ("Is/Was X P?"), whether it says the predicate (:func:`says_predicate`); true for a question of
+    another form. A sentence about the question's names that never says the act asked does not
     state that it happened. A light verb (:func:`_light`) the sentence does not say is said by what it is done
     with (:func:`_done_with`).
 
@@ -465,7 +466,7 @@ def says_verb(text: str, question: str) -> bool:
     (True, True)
     >>> says_verb("Edgar met two men collecting for the poor.", "Did Edgar give money to the poor?")
     False
-    >>> says_verb("The men were poor.", "Were the men poor?")  # no verb asked: nothing to say
+    >>> says_verb("The men were poor.", "Were the men poor?")  # a copular question: its predicate is said
     True
     >>> says_verb("Ann died.", "Did Ann die in the end?"), says_verb("ANN SEIZED THE ROPE.", "Did Ann grab the rope?")
     (True, True)
@@ -494,8 +495,8 @@ _COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
 @functools.lru_cache(maxsize=256)
 def _copular_heads(question: str) -> tuple[str, ...]:
     """The words that may head a copular question's predicate, lower case: the last word of the phrase after its
-    subject, up to a preposition or a clause ("Was Marley alive when …?" → alive; "Is Sam a cybersecurity expert?" →
-    expert) — unless a pronoun there opens a clause of the subject's ("Was the door it came through locked?") —, and
+    subject, up to a preposition or a clause ("Was Edgar alive when …?" → alive; "Is Mira a trained nurse?" →
+    nurse) — unless a pronoun there opens a clause of the subject's ("Was the door it came through locked?") —, and
     its last term (:func:`_predicate`: "Were the doors to the vault locked?" → locked); none for a question of another
     form; no adjunct.
 
@@ -1040,6 +1041,9 @@ def _other_doer(text: str, question: str) -> bool:
     [True, False, False]
     >>> [_other_doer(t, q) for t in ("Ben said she opened the door.", "The door was opened by Ann.", "The door was open.")]
     [False, False, False]
+    >>> [_other_doer(t, q) for t in ("When Ben left, the old man opened the door.", "Outside, the guard opened the door.",
+    ...                              "Spring came and the clerk opened the door.")]
+    [False, False, False]
     """
     subject, verb = _named_subject(question), _verb_word(question)
     if not subject or verb is None:
@@ -1051,12 +1055,19 @@ def _other_doer(text: str, question: str) -> bool:
         return False
     for k in range(at - 1, -1, -1):
         w = words[k].group(0)
-        if w.lower() in _SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON or w.lower() in ("who", "which"):
-            return False
+        if _CLAUSE_BREAK.search(text[words[k].end():words[k + 1].start()]) or w.lower() in _NO_NAMED_DOER:
+            return False  # the verb's own clause ends here, or its subject is no name ("Outside, the guard opened")
         name = w[0].isupper() and content_tokens(w) and w.lower().rstrip(".") not in _TITLES | _THIRD_PERSON
         if name and not (k == 0 and (lemmas(w.lower(), "v") or w.lower().endswith("ly"))):
             return True
     return False
+
+
+#: what ends the verb's own clause looking back from it: a clause mark between two words
+_CLAUSE_BREAK = re.compile(r"[,;:—–()]")
+
+#: a word before the verb that says its subject is no name: a pronoun, a relative, or a determiner opening a noun phrase
+_NO_NAMED_DOER = _SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON | _DETERMINERS | frozenset({"who", "which", "that"})
 
 
 def _open_quote(text: str) -> bool:
