@@ -73,7 +73,7 @@ READ = 5
 #: not :data:`.slots._TOKEN`: an abbreviation keeps its dot ("Mr. Fezziwig" is one phrase) and every mark is a token
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
 #: the words that open a noun phrase (:data:`.slots._OPENERS`, and number words past three)
-_DETERMINERS = _OPENERS | frozenset("four five several".split())
+_NP_OPENERS = _OPENERS | frozenset("four five several".split())
 _RELATIVE = frozenset({"who", "that", "which"})
 #: words that end a noun phrase: prepositions, conjunctions, pronouns (not "her", also a possessive) and the like
 _BOUNDARY = frozenset("of in on at to for from with by into onto upon over under about after before while and or but "
@@ -129,7 +129,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     if not m or (m.group("aux") or "").lower() in _COPULA:
         return None
     v = m.group("v")
-    if not (v.islower() and v not in _AUX | _DETERMINERS and lemmas(v, "v")):
+    if not (v.islower() and v not in _AUX | _NP_OPENERS and lemmas(v, "v")):
         if (m.group("aux") or "").lower() in {"do", "does", "did"}:  # "Who did Scrooge see?" asks the object
             verbs = _object_verbs(question[m.start("v"):])
             return verbs if verbs and verbs[1] else None
@@ -191,11 +191,11 @@ def _object_verbs(rest: str) -> tuple[str, tuple[str, ...]]:
     """
     words = re.findall(r"[A-Za-z][\w'’-]*", rest)
     n = 0
-    if words and words[0].lower() in _DETERMINERS:
+    if words and words[0].lower() in _NP_OPENERS:
         run = next((k for k in range(1, len(words)) if not words[k].islower() or words[k] in _BOUNDARY), len(words))
         n = run - 1 if run > 2 else run  # the determiner and its noun(s); the run's last word is the verb
     return "object", tuple(w for k, w in enumerate(words) if k >= n and w.islower() and w not in _AUX and lemmas(w, "v")
-                           and (k == 0 or words[k - 1].lower() not in _DETERMINERS))
+                           and (k == 0 or words[k - 1].lower() not in _NP_OPENERS))
 
 
 def _which_head(question: str) -> tuple[str | None, tuple[str, ...]] | None:
@@ -233,7 +233,7 @@ def is_person(phrase: str) -> bool:
     if not words:
         return False
     head = words[-1]
-    if re.sub(r"['’].*", "", head).lower() in _BOUNDARY | _FIRST_AND_SECOND_PERSON or (head.isupper() and len(head) > 1):
+    if re.sub(r"['’].*", "", head).lower() in _BOUNDARY or (head.isupper() and len(head) > 1):
         return False  # a pronoun, a word shouted in a header ("MAN")
     if head[:1].isupper():
         return True
@@ -255,12 +255,12 @@ def _np_forward(toks: Sequence[str], j: int) -> tuple[str, int]:
     while j < len(toks) and toks[j].lower() in _ADVERB:
         j += 1
     end = j
-    while end < len(toks) and end - j < 7 and toks[end][:1].isalpha() and toks[end].lower() not in (_BOUNDARY | _ADVERB) - _DETERMINERS \
-            and not (_only_verb(toks[end]) and (end == 0 or toks[end - 1].lower() not in _DETERMINERS)):
+    while end < len(toks) and end - j < 7 and toks[end][:1].isalpha() and toks[end].lower() not in (_BOUNDARY | _ADVERB) - _NP_OPENERS \
+            and not (_only_verb(toks[end]) and (end == 0 or toks[end - 1].lower() not in _NP_OPENERS)):
         end += 1  # a verb ends the phrase ("Mira asked …"); after a determiner it is a modifier ("a weary man")
     for stop in range(end, j, -1):
         phrase = " ".join(toks[j:stop])
-        if toks[stop - 1].lower() not in _DETERMINERS and is_person(phrase):
+        if toks[stop - 1].lower() not in _NP_OPENERS and is_person(phrase):
             return phrase, end
     return "", end
 
@@ -304,12 +304,12 @@ def _np_backward(toks: Sequence[str], i: int) -> tuple[str, int]:
     start = i
     while start > 0 and i - start < 7:
         low = toks[start].lower()
-        if low in _DETERMINERS or not toks[start - 1][:1].isalpha() or (
+        if low in _NP_OPENERS or not toks[start - 1][:1].isalpha() or (
                 re.search(r"['’]s?$", low) and not toks[start - 1][:1].isupper()):
             break  # a determiner, a possessive ("at supper Oswin's niece") or punctuation opens the phrase
         before = toks[start - 1].lower()
         named_of = before == "of" and start > 1 and toks[start][:1].isupper() and toks[start - 2][:1].isupper()
-        if before in _BOUNDARY - _DETERMINERS and not named_of:
+        if before in _BOUNDARY - _NP_OPENERS and not named_of:
             break
         start -= 1
     return " ".join(toks[start:i + 1]), start
@@ -328,7 +328,7 @@ def _pronoun_antecedent(before: Sequence[str]) -> str:
     if phrase:
         return phrase
     for j in range(1, len(before)):
-        if before[j][:1].isupper() and is_person(before[j]) and before[j].lower() not in _DETERMINERS and before[j - 1] not in ".!?":
+        if before[j][:1].isupper() and is_person(before[j]) and before[j].lower() not in _NP_OPENERS and before[j - 1] not in ".!?":
             k = j
             while k + 1 < len(before) and before[k + 1][:1].isupper():
                 k += 1
@@ -609,6 +609,10 @@ def _named_possessor(text: str, noun: str) -> str:
     return ""
 
 
+#: the words an owner's noun phrase does not reach back past: a person's possessive or an indefinite article
+_OWNER_STOPS = _PERSON_POSSESSIVES | {"a", "an"}
+
+
 def _owner_at(toks: Sequence[str], spans: Sequence[tuple[int, int]], i: int, quotes: Sequence[tuple[int, int]],
               previous: str) -> tuple[str, int]:
     """The owner of the noun ``toks[i]`` (:func:`_possessor`: the person after "of"/"belonging to", a person
@@ -620,10 +624,10 @@ def _owner_at(toks: Sequence[str], spans: Sequence[tuple[int, int]], i: int, quo
         if phrase and _names_one_person(phrase):  # "a cup of tea" names no owner
             return _POSSESSIVE_END.sub("", phrase), i
     b = i - 1
-    while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _PERSON_POSSESSIVES | {"a", "an"}:
+    while b >= 0 and b > i - 4 and toks[b].islower() and toks[b] not in _BOUNDARY and toks[b] not in _OWNER_STOPS:
         if _POSSESSIVE_END.search(toks[b]) and is_person(_POSSESSIVE_END.sub("", toks[b])):
             # "his nephew's house": a person noun's possessive, with what opens its phrase ("his", "Kim's", "the")
-            opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _DETERMINERS or _POSSESSIVE_END.search(toks[b - 1])) else ""
+            opener = toks[b - 1] if b > 0 and (toks[b - 1].lower() in _NP_OPENERS or _POSSESSIVE_END.search(toks[b - 1])) else ""
             return " ".join(filter(None, (opener, _POSSESSIVE_END.sub("", toks[b])))), b
         b -= 1  # past the noun's modifiers
     if b >= 0 and toks[b].lower() in _PERSON_POSSESSIVES:
@@ -709,7 +713,7 @@ def _nearest_person(toks: Sequence[str], start: int, end: int) -> str:
     >>> _nearest_person(_tokens("Later, the clerk saw his desk."), 0, 6), _nearest_person(_tokens("Later, he saw his desk."), 0, 5)
     ('the clerk', '')
     """
-    words = ["," if t.lower() in _PERSON_SUBJECTS | _PERSON_OBJECTS | _LINKS or _past(t) else t for t in toks[:end]]
+    words = ["," if t.lower() in _PERSON_PRONOUNS_AND_LINKS or _past(t) else t for t in toks[:end]]
     j, last = start + _opener(toks[start:end]), ""
     while j < end:
         phrase, after = _np_forward(words, j)
@@ -732,6 +736,9 @@ def _past(word: str) -> bool:
 
 #: the words that link a clause to the one before it ("…; yet the clerk …"): no part of a person phrase
 _LINKS = frozenset({"yet", "so", "then", "thus", "hence"})
+
+#: the words that end a person phrase looking back from a verb: a person's pronoun or a link
+_PERSON_PRONOUNS_AND_LINKS = _PERSON_SUBJECTS | _PERSON_OBJECTS | _LINKS
 
 _POSSESSOR = re.compile(r"(?P<x>(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)['’]s?\s+(?P<n>(?:[a-z][\w-]*\s+){0,2}[a-z][\w-]*)")
 
@@ -786,6 +793,10 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     return None
 
 
+#: a person's possessive, as a regex alternation ("his own N")
+_PERSON_POSSESSIVE = _any_of(_PERSON_POSSESSIVES)
+
+
 def _whose_owner(sentences: Sequence[_Sentence], k: int, noun: str, own: frozenset[str]) -> str | None:
     """The owner of ``noun`` in sentence ``k`` (:func:`_possessor`, its neighbours in its passage read too) when
     the question does not name it itself — unless the sentence says "his own N": then the owner is the one the
@@ -793,7 +804,7 @@ def _whose_owner(sentences: Sequence[_Sentence], k: int, noun: str, own: frozens
     s = sentences[k]
     near = [sentences[n].text if 0 <= n < len(sentences) and sentences[n].passage == s.passage else "" for n in (k - 1, k + 1)]
     owner = _possessor(_HEADER.sub("", s.text), noun, *near)
-    reflexive = re.search(r"\b" + _any_of(_PERSON_POSSESSIVES) + r"\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(noun) + r"\b", s.text, re.I)
+    reflexive = re.search(r"\b" + _PERSON_POSSESSIVE + r"\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(noun) + r"\b", s.text, re.I)
     return owner if owner and (reflexive or not _own(owner, own)) else None
 
 

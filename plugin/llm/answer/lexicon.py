@@ -231,8 +231,10 @@ def asked_kind(question: str) -> str | None:
 def asked_noun(question: str) -> str | None:
     """The noun after the wh-word of a "what/which NOUN …" question, as written (a compound's head, the
     noun before the auxiliary; after a light noun and "of", the noun of it); None when a verb, an
-    auxiliary or a name follows the wh-word. The one parser of that noun (:func:`asked_kind`,
-    :func:`~ragprov.llm.answer.things._thing_head`, :mod:`~ragprov.llm.answer.slots`).
+    auxiliary or a name follows the wh-word. The parser of that noun for :func:`asked_kind`,
+    :func:`~ragprov.llm.answer.things._thing_head` and :mod:`~ragprov.llm.answer.slots`;
+    :func:`~ragprov.llm.answer.typed.asked_class` reads the asked noun more widely for the typed rank ("which of
+    the Ns", "which room's doors": a room, a name before the noun).
 
     >>> asked_noun("What creature hovered over the lab?"), asked_noun("Which storybook character does he see?")
     ('creature', 'character')

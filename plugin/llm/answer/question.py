@@ -261,7 +261,7 @@ def wh_clause(question: str) -> tuple[str, str]:
 #: the subject pronouns of every person: a verb after one is finite in any form ("they want")
 _ALL_SUBJECTS = _SUBJECT_PRONOUNS | (_FIRST_AND_SECOND_PERSON - {"me", "us"})
 
-#: words that are no verb of a clause, though WordNet has a verb of their spelling ("the", "home" is one)
+#: function words that are no verb of a clause, whatever verbs WordNet spells like them ("like" is one)
 _NO_VERB = _DETERMINERS | frozenset("some any no every each one two three not "
                                      "of in on at to from with by for into about as like than".split())
 

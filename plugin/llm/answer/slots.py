@@ -20,6 +20,7 @@ from .question import REASON_NOUNS as _REASON_NOUNS
 from .words import (
     _AUXILIARIES,
     _DETERMINERS,
+    _FINITE_BE,
     _FIRST_AND_SECOND_POSSESSIVES,
     _PLACE_PREPOSITIONS,
     _POSSESSIVE_END,
@@ -101,7 +102,7 @@ def frame(question: str) -> Frame | None:
     prep = low[-1] if len(low) > 1 and low[-1] in _FRAME_PREPOSITIONS else None
     if prep == "of" and low[-2] == "made":
         return Frame(("made",), "of", "made", asked_noun(question))
-    v = _verb_at(words, m.group("aux").lower() in _BE)
+    v = _verb_at(words, m.group("aux").lower() in _FINITE_BE)  # "What is Mira fidgeting with?": a participle
     if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
         return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
     at = len(low) - 1 if prep else _stranded(low, v)
@@ -143,10 +144,6 @@ _DO = frozenset("do does did doing done".split())
 #: the conjunctions that open an adverbial clause: a verb after one is that clause's
 _SUBORDINATORS = frozenset("when while whenever before after because if since until unless though although once".split())
 
-#: the forms of "be": after one, a question's verb is a participle ("What is Mira fidgeting with?", "What was it made of?")
-_BE = frozenset("is was are were".split())
-
-
 def _verb_at(words: Sequence[str], participle: bool = False) -> int | None:
     """The index of the verb after the subject of ``words`` (a question after its auxiliary): the
     first word after a name or a determiner's noun that WordNet has as a verb, before "do" or a conjunction
@@ -181,7 +178,12 @@ def _participle(word: str) -> bool:
     >>> [_participle(w) for w in ("fidgeting", "made", "written", "doors", "steel", "clothed", "queen", "open")]
     [True, True, True, False, False, True, False, False]
     """
-    return not word.endswith("s") and any(base != word for base in lemmas(word, "v"))
+    return not word.endswith("s") and _inflected(word)
+
+
+def _inflected(word: str) -> bool:
+    """Whether WordNet has ``word`` as a form of a verb other than its base ("made", "began"; not "open")."""
+    return any(base != word for base in lemmas(word, "v"))
 
 
 def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None, before: str = "") -> str | None:
@@ -275,7 +277,7 @@ def _opens_with_verb(phrase: str) -> bool:
     [True, True, False, False, False]
     """
     first = phrase.split()[0]
-    return first.islower() and not lemmas(first, "n") and any(base != first for base in lemmas(first, "v"))
+    return first.islower() and not lemmas(first, "n") and _inflected(first)
 
 
 def _subject(toks: Sequence[tuple[str, int]], verb: str, asked: frozenset[str]) -> str | None:
@@ -440,6 +442,10 @@ def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) 
     return None
 
 
+#: the determiners that open a thing a later pronoun may stand for: an article or a demonstrative, no possessive
+_THING_DETERMINERS = _DETERMINERS - _POSSESSIVE_PRONOUNS - _FIRST_AND_SECOND_POSSESSIVES
+
+
 def _last_thing(text: str, asked: frozenset[str]) -> str | None:
     """The last noun phrase a sentence opens with an article or a demonstrative (not a possessive: "his
     head" is rarely what a later "it" stands for): the thing a pronoun in the next sentence stands for.
@@ -452,7 +458,7 @@ def _last_thing(text: str, asked: frozenset[str]) -> str | None:
     toks = [(t.group(0), t.start()) for t in _TOKEN.finditer(text)]
     low = [t.lower() for t, _ in toks]
     for k in range(len(low) - 2, -1, -1):
-        if low[k] in _DETERMINERS - _POSSESSIVE_PRONOUNS - _FIRST_AND_SECOND_POSSESSIVES:
+        if low[k] in _THING_DETERMINERS:
             found = _phrase(toks, low, k, asked)
             return found[0] if found else None
     return None

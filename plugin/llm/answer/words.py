@@ -303,6 +303,9 @@ def _any_of(words: Collection[str]) -> str:
 
 _DETERMINER = re.compile(r"(?:\b(?:the|a|an|his|her|their|its|our|my|your|this|that)\s+)$", re.I)
 
+#: the finite forms of "be" a question opens with ("Is/Was X P?") and after which its verb is a participle
+_FINITE_BE = frozenset("is are was were".split())
+
 _AUXILIARIES = frozenset("is was are were be been being am has have had do does did will would can could shall should may might must"
                          .split())
 

@@ -40,15 +40,18 @@ from .times import _NUMBER, _TIMES_SAID
 from .words import (
     _CLAUSE_MARK,
     _DETERMINERS,
+    _FINITE_BE,
     _FIRST_AND_SECOND_PERSON,
     _OBJECT_PRONOUNS,
     _POSSESSIVE_END,
     _POSSESSIVE_PRONOUNS,
     _SUBJECT_PRONOUNS,
+    _any_of,
     _root,
     _roots,
     _Sentence,
     _word_roots,
+    root_tokens,
 )
 
 #: the words that deny what follows them in their clause
@@ -489,7 +492,7 @@ def says_verb(text: str, question: str) -> bool:
 
 
 #: "Is/Was X P?": a copular question (not "Is there …?", not "Was it N to …?")
-_COPULAR = re.compile(r"^\s*(?:is|are|was|were)\s+(?!there\b)", re.I)
+_COPULAR = re.compile(r"^\s*" + _any_of(_FINITE_BE) + r"\s+(?!there\b)", re.I)
 
 
 @functools.lru_cache(maxsize=256)
@@ -516,14 +519,9 @@ def _copular_heads(question: str) -> tuple[str, ...]:
     clause = bool(set(re.findall(r"[a-z]+", first.lower())) & (_SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON))
     words = [] if clause else [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", first) if content_tokens(w)][-1:]
     weights = [t for t in _roots(rest) if t not in _adjuncts(question)]
-    last = _predicate(main, [t for t in _word_roots_in(rest) if t in weights])
+    last = _predicate(main, [t for t in root_tokens(rest) if t in weights])
     words += [w.lower() for w in content_tokens(rest) if _root(w.lower()) == last][:1]
     return tuple(w for w in dict.fromkeys(words) if _root(w) not in _adjuncts(question))
-
-
-def _word_roots_in(text: str) -> list[str]:
-    """The roots of a text's content words, in order."""
-    return [r for w in re.findall(r"[\w'’-]+", text) for r in _word_roots(w)]
 
 
 def says_predicate(text: str, question: str) -> bool:
