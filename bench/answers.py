@@ -34,7 +34,10 @@ the end ("… with whom?"), a preposition left at the end, "turn out to", "How d
 to X when …?"; ``bench/answers-typed.jsonl`` (``"split": "typed"``, 28 questions, 5 unanswerable) was written in
 stop 28 the same way for "Which N …?", "What kind of N …?" and "Which of the Ns …?". Both are tuning data now
 (written this stop, they were not part of its gate). ``bench/answers-yesno2.jsonl`` (``"split": "yesno2"``,
-20 yes-no questions, 10 Yes and 10 No) was written in stop 29 the same way; it is tuning data too. Accuracy is
+20 yes-no questions, 10 Yes and 10 No) was written in stop 29 the same way; it is tuning data too.
+``bench/answers-dev6.jsonl`` (``"split": "dev6"``, 66 questions, 9 unanswerable) was written in stop 30 by three
+writers who saw only the texts, to the same spread of kinds as the sealed sets, and kept only where it shares no
+answer and little wording with that stop's sealed set; it is tuning data. Accuracy is
 printed per split. Every alias is
 said verbatim by its text, except a yes-no answer and a count the reader
 makes (``"inferred": true``); ``tests/core/test_bench_questions.py`` checks it. A first line is right when it

@@ -244,7 +244,7 @@ PRODUCT = tuple(1.0 if name in ("support", "type", "novelty", "plain", "spread",
 
 #: the tuning questions (every file of the bench's but the held-out sets)
 TUNING = tuple(ROOT / "bench" / f"answers{x}.jsonl" for x in ("", "-fresh", "-sealed", "-sealed2", "-probe", "-dev5", "-yesno", "-whose",
-                                                               "-frames", "-shapes", "-typed", "-yesno2"))
+                                                               "-frames", "-shapes", "-typed", "-yesno2", "-dev6"))
 
 
 def main(argv: list[str] | None = None) -> int:
