@@ -68,6 +68,8 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
     ...                                     "Who asks Mercer whether he has second thoughts?")]
     [[], [], []]
+    >>> _key_terms("Which lamp beneath the stairs did the porter light?")  # a preposition after the noun: no act asked
+    (frozenset(), False, False)
     """
     tied, act = _name_of(question) is not None, _relative_verb(question)
     question = _as_who(" ".join(question.split()))
@@ -83,11 +85,22 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False, tied
     m = _ASKED_ACT.match(question)
-    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING:
+    if m is None or not _act_verb(m.group("v")) or _root(m.group("v")) in _SAYING:
         return frozenset(), False, False
     # the head of each phrase of the rest: its last word before a preposition, a conjunction or the end
     heads = [p.split()[-1] for p in re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o")) if p.split()]
     return frozenset(_last_root(w) for w in (m.group("v"), *heads) if w[:1].islower() and w not in STOPWORDS) - {""}, True, False
+
+
+def _act_verb(word: str) -> bool:
+    """Whether the word after "Who" ("Which NOUN") can be the verb a "Who VERBs …?" question asks the act of: not an
+    auxiliary, a function word or a preposition ("Which children beneath the robe was he told to fear?" asks no act
+    "beneath" the answer does).
+
+    >>> _act_verb("fended"), _act_verb("was"), _act_verb("beneath"), _act_verb("the")
+    (True, False, False, False)
+    """
+    return word not in _AUXILIARIES and word not in STOPWORDS and word.lower() not in _PREPOSITIONS
 
 
 #: "Who is the N [that] X VERBed …", "Who is the N who/that VERBs …": a noun a relative clause after it says what was
@@ -215,7 +228,7 @@ def _qualified_act(question: str) -> str | None:
     True
     """
     m = _ASKED_ACT.match(" ".join(question.split()))
-    if m is None or m.group("v") in _AUXILIARIES or m.group("v") in STOPWORDS or _root(m.group("v")) in _SAYING | _COPULAS:
+    if m is None or not _act_verb(m.group("v")) or _root(m.group("v")) in _SAYING | _COPULAS:
         return None
     phrase = re.split(r"\b" + _ACT_BREAK + r"\b", m.group("o"))[0]
     return _root(m.group("v")) if set(phrase.lower().split()) & _QUALIFIERS else None

@@ -113,7 +113,7 @@ from ..engine import Passage
 from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit
-from .limits import DECIDED_AMONG, MIN_COVERAGE, NAMED_KINDS, clears
+from .limits import DECIDED_AMONG, MIN_COVERAGE, NAMED_COVERAGE, NAMED_KINDS, clears
 from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, asks_consequence, classify
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
@@ -242,13 +242,50 @@ def _part_answer(a: _Asked, cite: _Citations) -> _Answer | None:
 def _named_overridden(a: _Asked, cite: _Citations) -> _Answer:
     """A question a name, number or time answers: the best candidate (:func:`_named_answer`), unless a phrase
     overrides it (:func:`_phrase_override`: a where's place, a which's slot, a when's event) or, for a who/which
-    question, the person in the asked slot (:func:`_doer_override`)."""
+    question, the person in the asked slot (:func:`_doer_override`); a who/which question none of them answers, by
+    the one candidate of the asked type its best-aligned sentence names (:func:`_sole_aligned`)."""
     named = _named_answer(a.question, a.qt, a.q, a.sentences, a.passages, cite)
     override = _phrase_override(a, named[1])
-    if override is None:
-        return _doer_override(a, named, cite)
-    found, type_, why = override
-    return _slot_line(found, type_, why, a.sentences, a.scores, cite)
+    if override is not None:
+        found, type_, why = override
+        return _slot_line(found, type_, why, a.sentences, a.scores, cite)
+    answer = _doer_override(a, named, cite)
+    if answer[1] is None and (sole := _sole_aligned(a, named[2])) is not None:  # the last resort of a who/which question
+        marks = cite(sole.support[:3])
+        return f"The answer is {sole.name}" + (f" {marks}" if marks else "") + ".", sole, tuple(c for c in named[2] if c is not sole)
+    return answer
+
+
+#: how much of a who/which question the best-aligned sentence must cover for the one name of the asked type it
+#: says to answer, though that name's support clears no limit (:func:`_sole_aligned`)
+SOLE_ALIGNED = 0.4
+
+
+def _sole_aligned(a: _Asked, ranked: Sequence[Candidate]) -> Candidate | None:
+    """A who/which question no candidate answers well enough (``ranked``: the best, none clearing the limits) is
+    answered by the one candidate of the asked type its best-aligned sentence names, when that sentence covers
+    :data:`SOLE_ALIGNED` of it and the candidate's own best sentence :data:`~.limits.NAMED_COVERAGE`: the sentence
+    saying most of what is asked says whom it asks ("In came a piper, and made a band of the old bench" for who
+    made a band of the bench), though that one name is seldom repeated elsewhere; None when it names none or
+    several (the evidence does not say which), or a candidate the question's key terms are not stated of.
+
+    >>> found = _Asked.of("Who made a band of the old bench?", [Passage("In came a piper, and made a band of the old bench.", "c")])
+    >>> piper = Candidate("piper", _PERSON, 0.01, (0,), cover=0.3, strength=0.006)
+    >>> _sole_aligned(found, [piper]).name, _sole_aligned(found, [piper, dataclasses.replace(piper, name="band")])
+    ('piper', None)
+    >>> _sole_aligned(found, [dataclasses.replace(piper, strength=0.0)]) is None  # its key terms never said of it
+    True
+    """
+    if a.qt.kind not in NAMED_KINDS or not a.sentences:
+        return None
+    top = a.ranked()[0]
+    if a.scores[top] < SOLE_ALIGNED:
+        return None
+    text = a.sentences[top].text
+    said = [c for c in ranked if a.qt.types.get(c.type or "", 0.0) >= 1.0 and _name_spans(c.name, text)]
+    if len(said) != 1 or said[0].strength <= 0 or said[0].cover < NAMED_COVERAGE:
+        return None
+    return said[0]
 
 
 def _phrase_override(a: _Asked, chosen: Candidate | None) -> tuple[tuple[int, int, str], str | None, str] | None:
