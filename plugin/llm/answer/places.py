@@ -143,13 +143,17 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
 
 def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str], asked_things: set[str]) -> tuple[int, str] | None:
     """Where the noun phrase of a match of :func:`_place_phrases`' pattern (group 1) in ``text`` starts, and its words:
-    up to the first function word or a word the question says (``asked``), ending on a noun, not part "of" something;
+    up to the first function word or a word the question says (``asked``), ending on a noun, a place with what it is
+    part of (:func:`_of_whole`), a thing not part "of" something;
     for a thing (``things``), the noun an asked act's participle qualifies ("an approaching drone"); None when it is
     the question's own thing described (``asked_things``: "the old lamp"), no noun, or an adjective of a list.
 
     >>> m, part = _PLACE_PHRASE.search("He sat at the desk quickly, then left."), _PLACE_PHRASE.search("in the bowels of it")
     >>> _phrase_span(m, m.string, False, frozenset(), set()), _phrase_span(part, part.string, False, frozenset(), set())
     ((10, 'the desk'), None)
+    >>> top = _PLACE_PHRASE.search("It rang in the top storey of the mill, at night.")
+    >>> _phrase_span(top, top.string, False, frozenset(), set()), _phrase_span(top, top.string, True, frozenset(), set())
+    ((11, 'the top storey of the mill'), None)
     """
     words = m.group(1).split()
     start = m.start(1)
