@@ -113,6 +113,14 @@ def test_where_takes_a_lower_case_place_after_a_preposition_of_place():
     assert extract_answer("Where did Mira walk?", ps).first_line == "The answer is Harbourton [1]."
 
 
+def test_a_place_phrase_keeps_what_it_is_part_of():
+    # "in the topmost storey of the tower": the storey of the tower, not no place (nor "storey" an adjective)
+    ps = [Passage("Edgar dozed in his chair while an old bell, that hung in the hall, communicated with a chamber in the "
+                  "topmost storey of the tower.", "c1", kind="chunk", mentions=PEOPLE)]
+    first = extract_answer("Where was the chamber that the old bell in Edgar's hall communicated with?", ps).first_line
+    assert first.startswith("The answer is topmost storey of the tower"), first
+
+
 def test_a_named_place_the_sentence_ties_as_well_comes_before_a_lower_case_one():
     ps = [Passage("Mira sailed to Harbourton on a stormy night, and she slept at the inn.", "c1", kind="chunk",
                   mentions=(*PEOPLE, Mention("HARBOURTON", "GEO")))]

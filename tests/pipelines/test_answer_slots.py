@@ -57,6 +57,15 @@ def test_where_takes_the_place_after_the_asked_act():
     assert extract_answer("Where does the keeper stand while singing?", ps).first_line == "The answer is a baker's doorway [1]."
 
 
+def test_the_place_after_the_act_beats_a_named_place_the_sentence_only_echoes_a_word_of():
+    # "the glow of a dozen lanterns" says a word of "lantern room", not that she sits there: the attic answers
+    places = (*PEOPLE, Mention("LANTERN ROOM", "GEO"))
+    ps = [Passage("Mira sat alone in a narrow attic, the glow of a dozen lanterns around her.", "c1", kind="chunk", mentions=places),
+          Passage("The lantern room held the keeper's maps. Mira often visited the lantern room.", "c2", kind="chunk", mentions=places)]
+    first = extract_answer("Where does Mira sit alone surrounded by glowing lanterns?", ps).first_line
+    assert first.startswith("The answer is a narrow attic"), first
+
+
 def test_no_slot_answer_without_the_asked_act_or_with_the_question_own_words():
     # the sentence says another act: a sentence answers as before, no phrase is made up
     ps = [_chunk("Edgar walked along the shore and talked of the storm.")]

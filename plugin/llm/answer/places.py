@@ -143,13 +143,17 @@ def _place_phrases(cands: dict[str, _Cand], sentences: Sequence[_Sentence], patt
 
 def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str], asked_things: set[str]) -> tuple[int, str] | None:
     """Where the noun phrase of a match of :func:`_place_phrases`' pattern (group 1) in ``text`` starts, and its words:
-    up to the first function word or a word the question says (``asked``), ending on a noun, not part "of" something;
+    up to the first function word or a word the question says (``asked``), ending on a noun, a place with what it is
+    part of (:func:`_of_whole`), a thing not part "of" something;
     for a thing (``things``), the noun an asked act's participle qualifies ("an approaching drone"); None when it is
     the question's own thing described (``asked_things``: "the old lamp"), no noun, or an adjective of a list.
 
     >>> m, part = _PLACE_PHRASE.search("He sat at the desk quickly, then left."), _PLACE_PHRASE.search("in the bowels of it")
     >>> _phrase_span(m, m.string, False, frozenset(), set()), _phrase_span(part, part.string, False, frozenset(), set())
     ((10, 'the desk'), None)
+    >>> top = _PLACE_PHRASE.search("It rang in the top storey of the mill, at night.")
+    >>> _phrase_span(top, top.string, False, frozenset(), set()), _phrase_span(top, top.string, True, frozenset(), set())
+    ((11, 'the top storey of the mill'), None)
     """
     words = m.group(1).split()
     start = m.start(1)
@@ -165,7 +169,7 @@ def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str
     while end > 1 and words[end - 1].endswith("ly"):
         end -= 1  # "at the desk quickly": an adverb is no part of the place
     last = words[end - 1]
-    if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able"))):
+    if end < 2 or (_ADJECTIVE_END.search(last) and not last.endswith(("'s", "’s", "able", "ey"))):  # "storey", "alley": nouns
         return None  # "in the very": no noun
     name = " ".join(words[:end])
     if acting:  # the noun ends before a word a function word follows ("drone cut through"): a verb
@@ -175,12 +179,41 @@ def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str
         name = " ".join(words[1:end])
     key = _key(name)
     rest = text[start + len(name) :]
+    whole = None if things else _of_whole(rest)
+    if whole:  # "the highest storey of the building": the part, with what it is part of
+        name, rest = name + whole, rest[len(whole) :]
     if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
-        return None  # "the bowels of the earth": the place is what it is part of
+        return None  # "the bowels of the earth" for a thing: the place is what it is part of
     listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
     if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
         return None  # "in a small, cold cell": an adjective of a list, not the place
     return start, name
+
+
+#: what a place is part of: "of", a determiner or a possessive name, and up to three words before a function word
+_OF_WHOLE = re.compile(r"\s+of\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+|[A-Z][\w-]*['’]s\s+)[\w'’-]+(?:\s+[\w'’-]+){0,2}")
+
+
+def _of_whole(rest: str) -> str | None:
+    """What the place before ``rest`` is part of, as the text says it ("of the building" in "the highest
+    storey of the building, where …"), up to a function word or an -ly adverb; None when ``rest`` opens no such "of".
+
+    >>> _of_whole(" of the building, where he lived"), _of_whole(" of Dulce's mysterious halls."), _of_whole(" of it")
+    (' of the building', " of Dulce's mysterious halls", None)
+    >>> _of_whole(" of the inn quickly and then"), _of_whole(" on the roof")
+    (' of the inn', None)
+    """
+    m = _OF_WHOLE.match(rest)
+    if m is None:
+        return None
+    words = m.group(0).split()
+    end = 3
+    while end < len(words) and words[end].lower() not in STOPWORDS and not words[end].endswith("ly"):
+        end += 1
+    if words[2].lower() in STOPWORDS or words[2].endswith("ly"):
+        return None
+    cut = re.match(r"\s+" + r"\s+".join(map(re.escape, words[:end])), rest)
+    return cut.group(0).rstrip(",;:.!?") if cut else None
 
 
 def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:

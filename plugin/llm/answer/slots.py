@@ -956,8 +956,8 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
               names: Collection[Sequence[str]]) -> bool:
     """Whether the place after the asked act in sentence ``s`` beats the ranked candidate ``chosen``:
     ``s`` aligns best with the question (``best``) and says one of its ``names`` if it has any (a
-    sentence about someone else's act is no answer: "He works in a cell"), the chosen place is said
-    neither in it (a word of it) nor in full in a sentence aligned as well (``rivals``), and the place says more
+    sentence about someone else's act is no answer: "He works in a cell"), the chosen place is neither the place
+    found (a word of it) nor said in full in a sentence aligned as well (``rivals``), and the place says more
     than a bare noun WordNet knows ("the house") where a name was chosen.
 
     >>> s = _Sentence(0, "The boy was sent by Mira to the fish market at dawn.", frozenset({"boy", "sent", "mira", "fish", "market"}))
@@ -976,11 +976,14 @@ def _outranks(placed: tuple[int, int, str], s: _Sentence, chosen: str, rivals: S
     False
     >>> _outranks((0, 0, "the fish market"), s, "Harbour Street", [], True, [("ent",)])  # a name inside a word ("sent") is not said
     False
+    >>> s = _Sentence(0, "Mira slept in a small attic, the harbour lamps below her.", frozenset({"mira", "slept", "attic"}))
+    >>> _outranks((0, 0, "a small attic"), s, "harbour", [], True, [("mira",)])  # said in it, but not as the place asked
+    True
     """
     if not best or (names and not any(t in s.tokens or re.search(rf"\b{re.escape(t)}\b", s.low) for name in names for t in name)):
         return False
     said = content_tokens(chosen)
-    if any(re.search(rf"\b{re.escape(w)}", s.low) for w in said):
+    if any(re.search(rf"\b{re.escape(w)}", placed[2].lower()) for w in said):
         return False
     if said and any(all(re.search(rf"\b{re.escape(w)}", r.low) for w in said) for r in rivals):
         return False
