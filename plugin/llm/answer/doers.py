@@ -54,6 +54,7 @@ from .words import (
     _PERSON_POSSESSIVES,
     _PERSON_SUBJECTS,
     _POSSESSIVE_END,
+    _PREPOSITIONS,
     _SUBJECT_PRONOUNS,
     _any_of,
     _noun,
@@ -395,14 +396,18 @@ def _unquoted(toks: Sequence[str]) -> list[str]:
 
 def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
     """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
+    i = _light_verb(toks, i)
     for special in (_agent(toks, i), _inverted(toks, i)):
         if special is not None:
             return special
     b = i - 1
-    while b >= 0 and toks[b].lower() in _ADVERB | _AUX:
+    while b >= 0 and (toks[b].lower() in _ADVERB | _AUX or _manner(toks[b])):
         b -= 1
+    who = b >= 0 and toks[b].lower() == "who"
     if b >= 0 and toks[b].lower() in _RELATIVE:
         b -= 1 + (b > 0 and toks[b - 1] == ",")
+    elif b > 0 and toks[b] == ",":  # "The Lord Mayor, in the stronghold of the Mansion House, gave orders"
+        return _set_off_subject(toks, b)
     if b < 0 or not toks[b][:1].isalpha():
         return []
     if toks[b].lower() == "and":  # "Fred showed kindness and offered help": the subject of the clause "and" goes on
@@ -420,7 +425,76 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         named, _ = _np_backward(toks, start - 2)
         if is_person(named) and named[:1].isupper():
             return [named]
+    if who and not is_person(phrase):  # "the clerk in the tank, who snuffed …": "who" speaks of a person
+        phrase = _before_phrases(toks, start)
     return [phrase] if is_person(phrase) else []
+
+
+def _manner(word: str) -> bool:
+    """Whether a word is an adverb in -ly WordNet knows as no noun ("instantly", not "family").
+
+    >>> _manner("instantly"), _manner("family"), _manner("Only")
+    (True, False, False)
+    """
+    return word.islower() and word.endswith("ly") and not lemmas(word, "n")
+
+
+#: the verbs that say an act by the noun after them ("gave orders": ordered; "paid a visit": visited)
+_LIGHT_VERBS = frozenset("give make take pay issue".split())
+
+
+def _light_verb(toks: Sequence[str], i: int) -> int:
+    """The index of the light verb (:data:`_LIGHT_VERBS`) whose object, the noun ``toks[i]``, says the act ("The
+    mayor gave orders": "gave"), past a determiner; else ``i``.
+
+    >>> toks = _tokens("The mayor gave orders and paid a visit.")
+    >>> [toks[_light_verb(toks, toks.index(w))] for w in ("orders", "visit", "mayor")]
+    ['gave', 'paid', 'mayor']
+    """
+    if not toks[i].islower() or not lemmas(toks[i], "n"):
+        return i
+    b = i - 1 - (i > 1 and toks[i - 1].lower() in _NP_OPENERS)
+    return b if b >= 0 and toks[b].islower() and _LIGHT_VERBS & set(lemmas(toks[b], "v")) else i
+
+
+def _set_off_subject(toks: Sequence[str], b: int) -> list[str]:
+    """The subject of a verb after a phrase set off by commas (``toks[b]`` the closing one): the person phrase
+    opening the sentence before the opening comma, the phrase between them opened by a preposition or a
+    person phrase in apposition ("The Lord Mayor, in the stronghold of the Mansion House, gave orders").
+
+    >>> toks = _tokens("The old miller, in the shade of his mill, gave orders.")
+    >>> _set_off_subject(toks, 9), _set_off_subject(_tokens("Later, Ines, her cousin, left."), 6)
+    (['The old miller'], ['Ines'])
+    >>> _set_off_subject(_tokens("She saw the miller, in the mill, left."), 8)
+    []
+    >>> _set_off_subject(_tokens("The mill, old and dark, fell."), 6)
+    []
+    """
+    c = next((c for c in range(b - 1, max(-1, b - 16), -1) if not toks[c][:1].isalnum()), -1)
+    if c < 1 or toks[c] != "," or c + 1 >= b:
+        return []
+    inner, end = _np_forward(toks, c + 1)
+    if toks[c + 1].lower() not in _PREPOSITIONS and not (inner and end == b):
+        return []
+    phrase, start = _np_backward(toks, c - 1)
+    return [phrase] if is_person(phrase) and start == _opener(toks[:start]) else []
+
+
+def _before_phrases(toks: Sequence[str], start: int) -> str:
+    """The person phrase before the (at most two) phrases a preposition opens that end at ``toks[start]``'s phrase,
+    of which a relative "who" after them speaks ("the clerk in the tank, who …": "the clerk"); "" when none is.
+
+    >>> toks = _tokens("He nodded to the clerk in the tank, who snuffed it.")
+    >>> _before_phrases(toks, toks.index("the", 6)), _before_phrases(_tokens("the box on the shelf"), 3)
+    ('the clerk', '')
+    """
+    for _ in range(2):
+        if start < 2 or toks[start - 1].lower() not in _PREPOSITIONS:
+            return ""
+        phrase, start = _np_backward(toks, start - 2)
+        if is_person(phrase):
+            return phrase
+    return ""
 
 
 #: the coordinators that, after a comma, open a new clause ("…, and the boy ran")
@@ -463,7 +537,8 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     v = end
     while v < b and toks[v].lower() in _ADVERB | _AUX:
         v += 1
-    if v >= b or not (toks[v].islower() and lemmas(toks[v], "v")) or re.search(r"['’]s?$", toks[end - 1]):
+    copular = not _COPULA.isdisjoint(t.lower() for t in toks[end:v])  # "The clerk is kind and signed …"
+    if v >= b or not (copular or (toks[v].islower() and lemmas(toks[v], "v"))) or re.search(r"['’]s?$", toks[end - 1]):
         return -1  # "the guests and offered": no verb right after the phrase; "the family's … and mashed": a possessor
     return end - 1
 
