@@ -71,6 +71,9 @@ NEAR_BEST = 0.8
 #: how many of the best-aligned sentences are read for the asked act
 READ = 5
 
+#: the least share of the best alignment score of a sentence saying the asked act, when none of the best does
+SAYS_BEST = 0.6
+
 #: not :data:`.slots._TOKEN`: an abbreviation keeps its dot ("Mr. Fezziwig" is one phrase) and every mark is a token
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
 #: the words that open a noun phrase (:data:`.slots._OPENERS`, and number words past three)
@@ -823,7 +826,8 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     """The person in the slot a who-question asks (:func:`asked_act`), from the first of the
     :data:`READ` best-aligned sentences (``order``, ``scores``) at least :data:`STRONG` (and :data:`NEAR_BEST`
     of the best score) that says the
-    asked act of a person not the question's own: (its index twice, the phrase); None when there is none.
+    asked act of a person not the question's own: (its index twice, the phrase); None when there is none. When
+    none of those says the asked act at all, a subject is read from the best that do, down to :data:`SAYS_BEST`.
 
     >>> from ragprov.llm.answer.words import _sentences
     >>> from ragprov.llm.engine import Passage
@@ -856,9 +860,11 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     kind = _noun(head[0]) if head and head[0] else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
     best = scores[order[0]] if order else 0.0
-    for k in order[:READ]:
-        if scores[k] < max(STRONG, NEAR_BEST * best):
-            break
+    near = [k for k in order[:READ] if scores[k] >= max(STRONG, NEAR_BEST * best)]
+    if slot == "subject" and not any(_says(sentences[k].text, verbs) for k in near):
+        # the best-aligned sentences do not say the act: the best of those that do, a little less aligned
+        near = [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says(sentences[k].text, verbs)][:READ]
+    for k in near:
         if slot == "possessor":
             found = _whose_owner(sentences, k, verbs[0], own)
         else:
@@ -866,6 +872,15 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         if found is not None:
             return k, k, found
     return None
+
+
+def _says(text: str, verbs: Sequence[str]) -> bool:
+    """Whether ``text`` has a lower-case word saying one of the asked ``verbs`` (:func:`.lexicon.says_act`).
+
+    >>> _says("The clerk snuffed his candle out.", ("snuffs",)), _says("The clerk sat.", ("snuffs",))
+    (True, False)
+    """
+    return any(says_act(w, v) for w in set(re.findall(r"\b[a-z][\w'’-]*", text)) - _AUX for v in verbs)
 
 
 #: a person's possessive, as a regex alternation ("his own N")
