@@ -859,12 +859,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
-    best = scores[order[0]] if order else 0.0
-    near = [k for k in order[:READ] if scores[k] >= max(STRONG, NEAR_BEST * best)]
-    if slot == "subject" and not any(_says(sentences[k].text, verbs) for k in near):
-        # the best-aligned sentences do not say the act: the best of those that do, a little less aligned
-        near = [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says(sentences[k].text, verbs)][:READ]
-    for k in near:
+    for k in _read(sentences, order, scores, verbs if slot == "subject" else ()):
         if slot == "possessor":
             found = _whose_owner(sentences, k, verbs[0], own)
         else:
@@ -872,6 +867,17 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         if found is not None:
             return k, k, found
     return None
+
+
+def _read(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], verbs: Sequence[str]) -> list[int]:
+    """The sentences :func:`who_slot` reads (``order``: best first): the :data:`READ` best-aligned, at least :data:`STRONG`
+    and :data:`NEAR_BEST` of the best score; when none of them says the asked act (``verbs``; none: no matter),
+    the best that do, down to :data:`SAYS_BEST` of it."""
+    best = scores[order[0]] if order else 0.0
+    near = [k for k in order[:READ] if scores[k] >= max(STRONG, NEAR_BEST * best)]
+    if not verbs or any(_says(sentences[k].text, verbs) for k in near):
+        return near
+    return [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says(sentences[k].text, verbs)][:READ]
 
 
 def _says(text: str, verbs: Sequence[str]) -> bool:
