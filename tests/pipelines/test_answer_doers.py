@@ -195,3 +195,16 @@ def test_a_verb_joined_to_a_copular_clause_keeps_its_subject():
 def test_a_title_the_slot_says_before_the_chosen_name():
     ps = [_chunk("A stern voice in the yard called, 'Carry out Master Oswin's trunk, now!'"), *_CROWD]
     assert extract_answer("Whose trunk did a stern voice in the yard call for?", ps).first_line.startswith("The answer is Master Oswin")
+
+
+def test_a_possessive_after_a_stranded_preposition_is_an_owner_not_whom_it_asks():
+    ps = [_chunk("Mira sent the boy to the chandler's shop to fetch candles."),
+          _chunk("The candles were sent to Oswin as a gift from Mira."), *_CROWD]
+    line = extract_answer("Who does Mira send the candles to?", ps).first_line
+    assert "chandler" not in line, line
+
+
+def test_a_hyphenated_person_noun_owns():
+    # WordNet lacks the compound; its last part is a person noun
+    assert _possessor("The salt-merchant’s sheds stood below the harbour wall.", "sheds") == "The salt-merchant"
+    assert _possessor("The stone-wall's sheds stood below the harbour.", "sheds") == ""

@@ -228,8 +228,8 @@ def is_person(phrase: str) -> bool:
     """Whether a noun phrase names a person: its head (last word) is capitalised (a name), or a noun
     WordNet knows as a person or a social group.
 
-    >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit")
-    (True, True, True)
+    >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit"), is_person("the tea-merchant")
+    (True, True, True, True)
     >>> is_person("the cloth"), is_person("a glowing fire"), is_person(""), is_person("I’ve"), is_person("MAN")
     (False, False, False, False, False)
     """
@@ -241,8 +241,8 @@ def is_person(phrase: str) -> bool:
         return False  # a pronoun, a word shouted in a header ("MAN")
     if head[:1].isupper():
         return True
-    noun = _noun(head)
-    return is_a(noun, "person") or is_a(noun, "social_group")
+    nouns = {_noun(head), _noun(head.rsplit("-", 1)[-1])}  # a compound WordNet lacks, by its last part ("wine-merchant")
+    return any(is_a(noun, "person") or is_a(noun, "social_group") for noun in nouns)
 
 
 def _tokens(text: str) -> list[str]:
@@ -552,13 +552,19 @@ def _objects(toks: Sequence[str], i: int, prep: str | None = None) -> list[str]:
 
     >>> _objects(_tokens("She went to the fair with her cousin the baker."), 1, "with")
     ['her cousin the baker']
+
+    A possessive there is the owner of what the preposition stands before ("to the baker's shop", "to the baker's"),
+    not whom it asks:
+
+    >>> _objects(_tokens("The boy was sent to the baker's shop."), 3, "to"), _objects(_tokens("She ran to the baker's."), 1, "to")
+    ([], [])
     """
     if prep is not None:
         at = next((j for j in range(i + 1, min(len(toks), i + 8)) if toks[j].lower() == prep or not toks[j][:1].isalpha()), None)
         if at is None or toks[at].lower() != prep:
             return []
         phrase, _ = _np_forward(toks, at + 1)
-        return [phrase] if phrase else []
+        return [phrase] if phrase and not _POSSESSIVE_END.search(phrase) else []
     j = i + 1
     while j < len(toks) and toks[j].lower() in _ADVERB | _PARTICLES:
         j += 1
