@@ -171,3 +171,40 @@ def test_a_long_unclosed_quotation_in_single_marks_is_read_in_linear_time():
     assert time.process_time() - start < 2.0
     assert _possessor("He closed his door.", "door", "'Rain is coming,' said Ines. 'twas" + " 'twas a night" * 20) == "Ines"
     assert _quotations("'Go home,' said Mira. 'Stay,' said Oswin.") == [(0, 10), (22, 29)]
+
+
+def test_a_relative_who_after_a_prepositional_phrase_speaks_of_the_person_before_it():
+    ps = [_chunk("Edgar nodded at last to the weary ferryman in the boat, who quickly lowered his lantern, and Mira sighed."), *_CROWD]
+    assert "ferryman" in extract_answer("Who lowers his lantern?", ps).first_line
+    # "who" after a thing with no person before its phrase: no slot answer, nobody invented
+    ps = [_chunk("Edgar looked at the boat in the mud, which quickly sank."), *_CROWD]
+    assert "mud" not in extract_answer("Who sank?", ps).first_line
+
+
+def test_a_subject_before_a_phrase_set_off_by_commas_and_a_light_verb():
+    ps = [_chunk("The harbour master, in the tower of the old Customs House, gave orders to his boatmen to stay ashore."), *_CROWD]
+    line = extract_answer("Who ordered the boatmen to stay ashore?", ps).first_line
+    assert "harbour master" in line and "Customs House" not in line, line
+
+
+def test_a_verb_joined_to_a_copular_clause_keeps_its_subject():
+    ps = [_chunk("The ferryman is kind to strangers and rowed the widow across the bay."), *_CROWD]
+    assert "ferryman" in extract_answer("Who rowed the widow across the bay?", ps).first_line
+
+
+def test_a_title_the_slot_says_before_the_chosen_name():
+    ps = [_chunk("A stern voice in the yard called, 'Carry out Master Oswin's trunk, now!'"), *_CROWD]
+    assert extract_answer("Whose trunk did a stern voice in the yard call for?", ps).first_line.startswith("The answer is Master Oswin")
+
+
+def test_a_possessive_after_a_stranded_preposition_is_an_owner_not_whom_it_asks():
+    ps = [_chunk("Mira sent the boy to the chandler's shop to fetch candles."),
+          _chunk("The candles were sent to Oswin as a gift from Mira."), *_CROWD]
+    line = extract_answer("Who does Mira send the candles to?", ps).first_line
+    assert "chandler" not in line, line
+
+
+def test_a_hyphenated_person_noun_owns():
+    # WordNet lacks the compound; its last part is a person noun
+    assert _possessor("The salt-merchant’s sheds stood below the harbour wall.", "sheds") == "The salt-merchant"
+    assert _possessor("The stone-wall's sheds stood below the harbour.", "sheds") == ""

@@ -54,6 +54,7 @@ from .words import (
     _PERSON_POSSESSIVES,
     _PERSON_SUBJECTS,
     _POSSESSIVE_END,
+    _PREPOSITIONS,
     _SUBJECT_PRONOUNS,
     _any_of,
     _noun,
@@ -69,6 +70,9 @@ NEAR_BEST = 0.8
 
 #: how many of the best-aligned sentences are read for the asked act
 READ = 5
+
+#: the least share of the best alignment score of a sentence saying the asked act, when none of the best does
+SAYS_BEST = 0.6
 
 #: not :data:`.slots._TOKEN`: an abbreviation keeps its dot ("Mr. Fezziwig" is one phrase) and every mark is a token
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*(?:\.(?=\s+[A-Z]))?|[^\w\s]")
@@ -224,8 +228,8 @@ def is_person(phrase: str) -> bool:
     """Whether a noun phrase names a person: its head (last word) is capitalised (a name), or a noun
     WordNet knows as a person or a social group.
 
-    >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit")
-    (True, True, True)
+    >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit"), is_person("the tea-merchant")
+    (True, True, True, True)
     >>> is_person("the cloth"), is_person("a glowing fire"), is_person(""), is_person("I’ve"), is_person("MAN")
     (False, False, False, False, False)
     """
@@ -237,8 +241,8 @@ def is_person(phrase: str) -> bool:
         return False  # a pronoun, a word shouted in a header ("MAN")
     if head[:1].isupper():
         return True
-    noun = _noun(head)
-    return is_a(noun, "person") or is_a(noun, "social_group")
+    nouns = {_noun(head), _noun(head.rsplit("-", 1)[-1])}  # a compound WordNet lacks, by its last part ("wine-merchant")
+    return any(is_a(noun, "person") or is_a(noun, "social_group") for noun in nouns)
 
 
 def _tokens(text: str) -> list[str]:
@@ -395,14 +399,18 @@ def _unquoted(toks: Sequence[str]) -> list[str]:
 
 def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
     """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
+    i = _light_verb(toks, i)
     for special in (_agent(toks, i), _inverted(toks, i)):
         if special is not None:
             return special
     b = i - 1
-    while b >= 0 and toks[b].lower() in _ADVERB | _AUX:
+    while b >= 0 and (toks[b].lower() in _ADVERB | _AUX or _manner(toks[b])):
         b -= 1
+    who = b >= 0 and toks[b].lower() == "who"
     if b >= 0 and toks[b].lower() in _RELATIVE:
         b -= 1 + (b > 0 and toks[b - 1] == ",")
+    elif b > 0 and toks[b] == ",":  # "The Lord Mayor, in the stronghold of the Mansion House, gave orders"
+        return _set_off_subject(toks, b)
     if b < 0 or not toks[b][:1].isalpha():
         return []
     if toks[b].lower() == "and":  # "Fred showed kindness and offered help": the subject of the clause "and" goes on
@@ -420,7 +428,76 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         named, _ = _np_backward(toks, start - 2)
         if is_person(named) and named[:1].isupper():
             return [named]
+    if who and not is_person(phrase):  # "the clerk in the tank, who snuffed …": "who" speaks of a person
+        phrase = _before_phrases(toks, start)
     return [phrase] if is_person(phrase) else []
+
+
+def _manner(word: str) -> bool:
+    """Whether a word is an adverb in -ly WordNet knows as no noun ("instantly", not "family").
+
+    >>> _manner("instantly"), _manner("family"), _manner("Only")
+    (True, False, False)
+    """
+    return word.islower() and word.endswith("ly") and not lemmas(word, "n")
+
+
+#: the verbs that say an act by the noun after them ("gave orders": ordered; "paid a visit": visited)
+_LIGHT_VERBS = frozenset("give make take pay issue".split())
+
+
+def _light_verb(toks: Sequence[str], i: int) -> int:
+    """The index of the light verb (:data:`_LIGHT_VERBS`) whose object, the noun ``toks[i]``, says the act ("The
+    mayor gave orders": "gave"), past a determiner; else ``i``.
+
+    >>> toks = _tokens("The mayor gave orders and paid a visit.")
+    >>> [toks[_light_verb(toks, toks.index(w))] for w in ("orders", "visit", "mayor")]
+    ['gave', 'paid', 'mayor']
+    """
+    if not toks[i].islower() or not lemmas(toks[i], "n"):
+        return i
+    b = i - 1 - (i > 1 and toks[i - 1].lower() in _NP_OPENERS)
+    return b if b >= 0 and toks[b].islower() and _LIGHT_VERBS & set(lemmas(toks[b], "v")) else i
+
+
+def _set_off_subject(toks: Sequence[str], b: int) -> list[str]:
+    """The subject of a verb after a phrase set off by commas (``toks[b]`` the closing one): the person phrase
+    opening the sentence before the opening comma, the phrase between them opened by a preposition or a
+    person phrase in apposition ("The Lord Mayor, in the stronghold of the Mansion House, gave orders").
+
+    >>> toks = _tokens("The old miller, in the shade of his mill, gave orders.")
+    >>> _set_off_subject(toks, 9), _set_off_subject(_tokens("Later, Ines, her cousin, left."), 6)
+    (['The old miller'], ['Ines'])
+    >>> _set_off_subject(_tokens("She saw the miller, in the mill, left."), 8)
+    []
+    >>> _set_off_subject(_tokens("The mill, old and dark, fell."), 6)
+    []
+    """
+    c = next((c for c in range(b - 1, max(-1, b - 16), -1) if not toks[c][:1].isalnum()), -1)
+    if c < 1 or toks[c] != "," or c + 1 >= b:
+        return []
+    inner, end = _np_forward(toks, c + 1)
+    if toks[c + 1].lower() not in _PREPOSITIONS and not (inner and end == b):
+        return []
+    phrase, start = _np_backward(toks, c - 1)
+    return [phrase] if is_person(phrase) and start == _opener(toks[:start]) else []
+
+
+def _before_phrases(toks: Sequence[str], start: int) -> str:
+    """The person phrase before the (at most two) phrases a preposition opens that end at ``toks[start]``'s phrase,
+    of which a relative "who" after them speaks ("the clerk in the tank, who …": "the clerk"); "" when none is.
+
+    >>> toks = _tokens("He nodded to the clerk in the tank, who snuffed it.")
+    >>> _before_phrases(toks, toks.index("the", 6)), _before_phrases(_tokens("the box on the shelf"), 3)
+    ('the clerk', '')
+    """
+    for _ in range(2):
+        if start < 2 or toks[start - 1].lower() not in _PREPOSITIONS:
+            return ""
+        phrase, start = _np_backward(toks, start - 2)
+        if is_person(phrase):
+            return phrase
+    return ""
 
 
 #: the coordinators that, after a comma, open a new clause ("…, and the boy ran")
@@ -463,7 +540,8 @@ def _clause_subject(toks: Sequence[str], b: int) -> int:
     v = end
     while v < b and toks[v].lower() in _ADVERB | _AUX:
         v += 1
-    if v >= b or not (toks[v].islower() and lemmas(toks[v], "v")) or re.search(r"['’]s?$", toks[end - 1]):
+    copular = not _COPULA.isdisjoint(t.lower() for t in toks[end:v])  # "The clerk is kind and signed …"
+    if v >= b or not (copular or (toks[v].islower() and lemmas(toks[v], "v"))) or re.search(r"['’]s?$", toks[end - 1]):
         return -1  # "the guests and offered": no verb right after the phrase; "the family's … and mashed": a possessor
     return end - 1
 
@@ -474,13 +552,19 @@ def _objects(toks: Sequence[str], i: int, prep: str | None = None) -> list[str]:
 
     >>> _objects(_tokens("She went to the fair with her cousin the baker."), 1, "with")
     ['her cousin the baker']
+
+    A possessive there is the owner of what the preposition stands before ("to the baker's shop", "to the baker's"),
+    not whom it asks:
+
+    >>> _objects(_tokens("The boy was sent to the baker's shop."), 3, "to"), _objects(_tokens("She ran to the baker's."), 1, "to")
+    ([], [])
     """
     if prep is not None:
         at = next((j for j in range(i + 1, min(len(toks), i + 8)) if toks[j].lower() == prep or not toks[j][:1].isalpha()), None)
         if at is None or toks[at].lower() != prep:
             return []
         phrase, _ = _np_forward(toks, at + 1)
-        return [phrase] if phrase else []
+        return [phrase] if phrase and not _POSSESSIVE_END.search(phrase) else []
     j = i + 1
     while j < len(toks) and toks[j].lower() in _ADVERB | _PARTICLES:
         j += 1
@@ -748,7 +832,8 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     """The person in the slot a who-question asks (:func:`asked_act`), from the first of the
     :data:`READ` best-aligned sentences (``order``, ``scores``) at least :data:`STRONG` (and :data:`NEAR_BEST`
     of the best score) that says the
-    asked act of a person not the question's own: (its index twice, the phrase); None when there is none.
+    asked act of a person not the question's own: (its index twice, the phrase); None when there is none. When
+    none of those says the asked act at all, a subject is read from the best that do, down to :data:`SAYS_BEST`.
 
     >>> from ragprov.llm.answer.words import _sentences
     >>> from ragprov.llm.engine import Passage
@@ -780,10 +865,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
-    best = scores[order[0]] if order else 0.0
-    for k in order[:READ]:
-        if scores[k] < max(STRONG, NEAR_BEST * best):
-            break
+    for k in _read(sentences, order, scores, verbs if slot == "subject" else ()):
         if slot == "possessor":
             found = _whose_owner(sentences, k, verbs[0], own)
         else:
@@ -791,6 +873,26 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
         if found is not None:
             return k, k, found
     return None
+
+
+def _read(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], verbs: Sequence[str]) -> list[int]:
+    """The sentences :func:`who_slot` reads (``order``: best first): the :data:`READ` best-aligned, at least :data:`STRONG`
+    and :data:`NEAR_BEST` of the best score; when none of them says the asked act (``verbs``; none: no matter),
+    the best that do, down to :data:`SAYS_BEST` of it."""
+    best = scores[order[0]] if order else 0.0
+    near = [k for k in order[:READ] if scores[k] >= max(STRONG, NEAR_BEST * best)]
+    if not verbs or any(_says(sentences[k].text, verbs) for k in near):
+        return near
+    return [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says(sentences[k].text, verbs)][:READ]
+
+
+def _says(text: str, verbs: Sequence[str]) -> bool:
+    """Whether ``text`` has a lower-case word saying one of the asked ``verbs`` (:func:`.lexicon.says_act`).
+
+    >>> _says("The clerk snuffed his candle out.", ("snuffs",)), _says("The clerk sat.", ("snuffs",))
+    (True, False)
+    """
+    return any(says_act(w, v) for w in set(re.findall(r"\b[a-z][\w'’-]*", text)) - _AUX for v in verbs)
 
 
 #: a person's possessive, as a regex alternation ("his own N")

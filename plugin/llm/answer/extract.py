@@ -318,12 +318,37 @@ def _doer_override(a: _Asked, named: _Answer, cite: _Citations) -> _Answer:
         return named
     _, chosen, rejected = named
     doer = who_slot(a.question, a.sentences, a.ranked(), a.scores)
-    if doer is None or _names_same(chosen, doer[2], a.sentences[doer[0]].text):
+    if doer is None:
         return named
+    if _names_same(chosen, doer[2], a.sentences[doer[0]].text):
+        return _fuller(named, doer[2])
     outranked = ((chosen,) if chosen is not None else ()) + rejected
     cite.sources.clear()  # numbered afresh: only the slot's passage is cited
     first, person, _ = _slot_line(doer, _PERSON, "the person in the asked slot of the aligned sentence", a.sentences, a.scores, cite)
     return first, person, outranked[:8]
+
+
+def _fuller(named: _Answer, phrase: str) -> _Answer:
+    """The ``named`` answer said by the slot's ``phrase`` when that is the chosen name with a title before it
+    ("Master Ines" for "Ines": the text's own name for whom the act is said of; not a heading run into it).
+
+    >>> ines, said = Candidate("Ines", _PERSON, 0.1, (0,)), ("The answer is Ines [1].",)
+    >>> _fuller((*said, ines, ()), "Master Ines")[0], _fuller((*said, ines, ()), "Ines's aunt")[0]
+    ('The answer is Master Ines [1].', 'The answer is Ines [1].')
+    >>> _fuller((*said, ines, ()), "Chapter Ines")[0]
+    'The answer is Ines [1].'
+    """
+    first, chosen, rejected = named
+    if chosen is None or _POSSESSIVE.search(phrase) or not phrase.endswith(chosen.name) or phrase == chosen.name \
+            or not first.startswith(f"The answer is {chosen.name}"):
+        return named
+    if not all(w.lower().rstrip(".") in _TITLES for w in phrase[: -len(chosen.name)].split()):
+        return named
+    first = f"The answer is {phrase}" + first[len(f"The answer is {chosen.name}"):]
+    return first, dataclasses.replace(chosen, name=phrase), rejected
+
+
+_POSSESSIVE = re.compile(r"['’]s?\b")
 
 
 def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
