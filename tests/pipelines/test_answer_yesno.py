@@ -310,3 +310,43 @@ def test_the_act_asked_of_one_name_and_done_by_another_answers_no():
     assert _first("Did Mira light the lamp in the tower?", "Tobias and Mira lit the lamp in the tower.").startswith("Yes:")
     assert _first("Did Mira light the lamp in the tower?", "The lamp in the tower was lit by Mira.").startswith("Yes:")
     assert _first("Did Mira light the lamp in the tower?", "Tobias watched as she lit the lamp in the tower.").startswith("Yes:")
+
+
+def test_the_noun_after_a_subject_s_possessive_is_no_focus_a_denial_must_reach():
+    # "Mira's brother" is the subject: what a "without" denies after the verb decides, not the subject said
+    question = "Did Mira's brother leave the harbour with a heavy heart?"
+    assert _first(question, "Mira's brother left without a heavy heart, whistling.").startswith("No:")
+    # must not fire: the manner asked is said
+    assert _first(question, "Mira's brother left with a heavy heart, sighing.").startswith("Yes:")
+
+
+def test_another_colour_of_the_asked_noun_answers_no():
+    question = "Was Mira's grey coat lined with blue silk?"
+    assert _first(question, "Mira wore one plain grey coat, lined with yellow silk.").startswith("No:")
+    # must not fire: the colour asked is said
+    assert _first(question, "Mira wore one plain grey coat, lined with blue silk.").startswith("Yes:")
+
+
+def test_the_act_done_with_another_feeling_than_the_one_asked_answers_no():
+    question = "Did Tobias stare at the chart with scorn?"
+    assert _first(question, "Tobias stared at the chart with something close to awe.").startswith("No:")
+    # must not fire: the feeling asked is said, or none is
+    assert _first(question, "Tobias stared at the chart with open scorn.").startswith("Yes:")
+    assert _first(question, "Tobias stared at the chart for an hour.").startswith("Yes:")
+
+
+def test_a_cleft_question_is_asked_of_the_one_it_names():
+    # "Was it Tobias who …?" asks whether Tobias did it: another name doing it is a No
+    question = "Was it Tobias who first rang the bell in the chapel?"
+    assert _first(question, "Mira first rang the bell in the chapel.").startswith("No: Mira")
+    # must not fire: the one named does it
+    assert _first(question, "Tobias first rang the bell in the chapel.").startswith("Yes: Tobias")
+
+
+def test_a_light_verb_with_no_object_is_done_at_its_place():
+    # "stop" has no object: a sentence that says neither the act nor the inn does not state it
+    question = "Did the hired carriage stop at the inn by the river?"
+    assert _first(question, "The hired carriage waited by the river.").startswith("No:")
+    # must not fire: the act is said, or the place it is done at
+    assert _first(question, "The hired carriage stopped at the inn by the river.").startswith("Yes:")
+    assert _first(question, "The hired carriage waited at the inn by the river.").startswith("Yes:")

@@ -123,7 +123,7 @@ from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
 from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
 from .words import _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
-from .yesno import YES_NO_COVERAGE, denies, says_verb, statement_score, with_quotations
+from .yesno import YES_NO_COVERAGE, declefted, denies, says_verb, statement_score, with_quotations
 
 # -- the answer ---------------------------------------------------------------------------------
 #: an answer: its first line, the chosen candidate (None: not answered) and the candidates it outranked
@@ -179,7 +179,7 @@ class _Asked:
         if qt.kind == "why":
             sentences = _with_antecedents(sentences)
         if qt.kind == "yes-no":  # "… in the end?": when, not what, the evidence must say
-            question = _IN_THE_END.sub("", question)
+            question = declefted(_IN_THE_END.sub("", question))  # "Was it Ann who …?": "Did Ann …?"
             sentences = with_quotations(sentences)
         q = _question(question, passages, sentences)
         if qt.kind == "yes-no":

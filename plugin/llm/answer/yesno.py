@@ -18,7 +18,9 @@ small fire" for "a big fire") —; what "more … than", "rather than", "instead
 another place, destination or source of the same kind as the one asked (a name for a name, a noun WordNet puts in
 the same kind: :func:`_replaced`), the asked noun with another count, owner or adjective ("seven years" for "ten
 years", "Carl's face" for "Ben's face", "a brisk pace" for "a slow pace": :func:`_other_modifier`), or the act asked
-of a name done by another name (:func:`_other_doer`). A sentence that never says the act a do-question asks
+of a name done by another name (:func:`_other_doer`), or with another feeling ("with reverence" for "with contempt":
+:func:`_other_feeling`). A cleft question ("Was it Ann who opened …?") is asked as a do-question (:func:`declefted`).
+A sentence that never says the act a do-question asks
 (:func:`says_verb`), or the predicate a copular one asks (:func:`says_predicate`: "Was the hut large?" — "The hut
 stood by the lake."), does not state it: "No" — and one that never says the act ranks below one that says it
 (:data:`UNSAID_ACT`). A pronoun speaks
@@ -36,6 +38,7 @@ from types import MappingProxyType
 from ..text import content_tokens
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
+from .sentence import _IN_THE_END
 from .times import _NUMBER, _TIMES_SAID
 from .words import (
     _CLAUSE_MARK,
@@ -102,6 +105,45 @@ def _main(question: str) -> str:
     """
     m = _LEADING.match(question)
     return question[m.end():] if m and not re.match(r"\s*(?:is|are|was|were|do|does|did|has|have|had)\b", question, re.I) else question
+
+
+#: "Was it Ann who opened the door?", "Is it the clerk that keeps the key?": a cleft question, the one who did an act
+_CLEFT = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)?)(?P<aux>is|was|are|were)\s+it\s+(?P<who>(?-i:[A-Z])[^?,]*?|(?:the|a|an|his|her|their)"
+                    r"\s+[^?,]+?)\s+(?:who|that)\s+(?P<rest>[^?]+?)\s*\?*\s*$", re.I)
+
+#: the verbs that keep their place before the subject when a cleft question is asked directly (no "do")
+_OWN_AUXILIARIES = _FINITE_BE | frozenset("has have had could can would will should might may must".split())
+
+
+@functools.lru_cache(maxsize=256)
+def declefted(question: str) -> str:
+    """A cleft yes-no question asked directly: "Was it Ann who first opened the door?" → "Did Ann open the door
+    first?" (the words before the verb after it, at the end); "was it Ann who was hurt?" → "was Ann hurt?"; any other
+    question, and a cleft whose clause has no verb WordNet knows, as it is.
+
+    >>> declefted("Was it Ann who first opened the door?"), declefted("Is it the clerk that keeps the key?")
+    ('Did Ann open the door first?', 'Does the clerk keep the key?')
+    >>> declefted("After dark, was it Ann who was hurt?"), declefted("Was it cold?"), declefted("Was it Ann's habit to sing?")
+    ('After dark, was Ann hurt?', 'Was it cold?', "Was it Ann's habit to sing?")
+    """
+    m = _CLEFT.match(question)
+    if m is None:
+        return question
+    words = m.group("rest").split()
+    at = next((k for k, w in enumerate(words) if w.lower() in _OWN_AUXILIARIES or lemmas(w.lower(), "v")), None)
+    if at is None:
+        return question
+    verb, before, after = words[at], words[:at], words[at + 1:]
+    aux = m.group("aux")
+    if verb.lower() in _OWN_AUXILIARIES:
+        head = verb.lower()
+        parts = [m.group("who"), *before, *after]
+    else:
+        past = aux.lower() in ("was", "were")
+        head = "did" if past else ("does" if aux.lower() == "is" else "do")
+        parts = [m.group("who"), lemmas(verb.lower(), "v")[0], *after, *before]
+    head = head.capitalize() if aux[0].isupper() else head
+    return f"{m.group('lead')}{head} {' '.join(parts)}?"
 
 
 @functools.lru_cache(maxsize=256)
@@ -246,13 +288,18 @@ def _focus(question: str, q: _Question) -> frozenset[str]:
     ['embrac', 'fantast', 'theori']
     >>> f("After the Ghost left, was the door still locked?")  # after an opening adjunct
     ['lock']
+    >>> f("Did Ann's dog leave the house with a bone?")  # a possessive's noun is the subject's, no focus
+    ['bone', 'hous', 'leav']
     """
     main = _main(question)
     for m in (_THERE.match(main), _IT_NOUN.match(main)):
         if m is not None:
             return frozenset({_root(m.group(m.lastgroup or 0).split()[-1].lower())})
     m = _SUBJECT.match(main)
-    after = [r for w in re.findall(r"[\w'’-]+", main[m.end():]) for r in _word_roots(w)] if m else list(q.rest)
+    words = re.findall(r"[\w'’-]+", main[m.end():]) if m else []
+    if m and re.search(r"['’]s?$", m.group(0)):
+        words = words[1:]  # "Did Ann's dog bark?": the noun the possessive qualifies is the subject's
+    after = [r for w in words for r in _word_roots(w)] if m else list(q.rest)
     terms = [t for t in after if t in q.rest and t not in _adjuncts(question)]
     predicate = _predicate(main, terms)
     return frozenset({predicate} if predicate else terms or q.rest)
@@ -437,6 +484,8 @@ def _verb_word(question: str) -> str | None:
     ('fly', 'reply', 'go')
     >>> _verb_word("Did the man in the coat leave?"), _verb_word("Did Ann and Ben leave?"), _verb_word("Did Ann's dog bark?")
     ('leave', 'leave', 'bark')
+    >>> _verb_word("Did the hired coach stop?"), _verb_word("Did the guard stop?")  # an adjective before the noun
+    ('stop', 'stop')
     >>> _verb_word("Did the two quickly upstairs?") is None  # must not fire: no verb where the verb stands
     True
     """
@@ -445,7 +494,9 @@ def _verb_word(question: str) -> str | None:
     if m is None or not re.match(r"\s*(?:do|does|did)(?:n['’]t)?\s", main, re.I):
         return None
     words = re.findall(r"[\w'’-]+", main[m.end():])
-    i = 1 if re.search(r"['’]s?$", main[:m.end()]) else 0  # "Edgar's dog": the noun the possessive qualifies
+    last = m.group(0).split()[-1]
+    # "Edgar's dog": the noun the possessive qualifies; "the hired coach": a word WordNet has as no noun qualifies the next
+    i = 1 if re.search(r"['’]s?$", last) or (m.group(0).split()[-2].lower() in _DETERMINERS and not lemmas(last, "n")) else 0
     while i < len(words):
         word = words[i].lower()
         if word in _SUBJECT_PREPOSITIONS:  # "in the coat": the preposition, a determiner, its noun
@@ -568,8 +619,8 @@ def _light(verb: str) -> bool:
 
 
 #: the words that end the phrase a light verb acts on
-_PHRASE_BREAK = re.compile(r"\b(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|"
-                           r"towards|across|around|during|throughout|that|who|which|while|when|whenever|until|after|before|and|or)\b|[,;?.!]")
+_PHRASE_BREAK = re.compile(r"(?<![\w-])(?:of|in|at|on|for|from|to|with|into|about|through|off|out|up|down|over|under|by|near|toward|"
+                           r"towards|across|around|during|throughout|that|who|which|while|when|whenever|until|after|before|and|or)(?![\w-])|[,;?.!]")
 
 
 def _done_with(question: str, verb: str) -> frozenset[str]:
@@ -582,19 +633,29 @@ def _done_with(question: str, verb: str) -> frozenset[str]:
     (['money', 'poor'], ['hous'])
     >>> sorted(_done_with("Did Ann die in the end?", "die")), sorted(_done_with("Did Ann go home at night?", "go"))
     ([], ['home'])
+    >>> sorted(_done_with("Did the carriage stop at the inn?", "stop"))  # no object: the place it is done at
+    ['inn']
     """
     at = re.search(r"\b" + re.escape(verb) + r"\b", question)
-    rest = _TIME.sub(",", question[at.end():]) if at else ""
+    rest = _IN_THE_END.sub(",", _TIME.sub(",", question[at.end():])) if at else ""
     adjuncts = _adjuncts(question)
     parts = _PHRASE_BREAK.split(rest)
     breaks = [""] + [m.group(0).lower() for m in _PHRASE_BREAK.finditer(rest)]
-    for brk, phrase in zip(breaks, parts, strict=True):
-        if brk not in ("", "to", "into", "onto", "from", "toward", "towards"):
-            continue  # an adjunct's phrase ("in the end", "for the ball")
-        roots = _roots(" ".join(w for w in phrase.split() if w.islower())) - adjuncts  # a name there is linked apart
-        if roots:
-            return roots
+    for allowed in (_DIRECTIONS, _DIRECTIONS | _AT_PLACE):  # else the object of a preposition of place ("stop at the inn")
+        for brk, phrase in zip(breaks, parts, strict=True):
+            if brk not in allowed:
+                continue  # an adjunct's phrase ("in the end", "for the ball")
+            roots = _roots(" ".join(w for w in phrase.split() if w.islower())) - adjuncts  # a name there is linked apart
+            if roots:
+                return roots
     return frozenset()
+
+
+#: what opens the phrase a light verb is done with: nothing (its object) or a preposition of direction
+_DIRECTIONS = frozenset(("", "to", "into", "onto", "from", "toward", "towards"))
+
+#: the prepositions of place whose object a light verb with no object nor direction is done with ("stop at the inn")
+_AT_PLACE = frozenset("at on in near by over under through across around".split())
 
 
 def _nominal(s: _Sentence, verb: str) -> bool:
@@ -724,7 +785,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
     [True, False]
     """
     if _reversed(text, question) or _another(text, question) or _replaced(text, question, q)\
-            or _other_modifier(text, question) or _other_doer(text, question):
+            or _other_modifier(text, question) or _other_doer(text, question) or _other_feeling(text, question):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
@@ -963,10 +1024,12 @@ def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
     count's, the owner's or the adjective's words in lower case, the noun's root, the kind: count, owner, quality):
     "seven years" → ('seven', 'year', 'count'); "Ben's face" → ('ben', 'face', 'owner') (of an owner, the two words after
     it that are content words: the noun may follow an adjective); "a brisk pace" → ('brisk', 'pace', 'quality') (no
-    noun for adjective: "the equipment bay").
+    noun for adjective: "the equipment bay", but a colour, after a determiner or "with": "with red fur").
 
     >>> _modified_nouns("Ann was dead these seven years; she saw Ben's face, a brisk pace and the equipment bay.")
     [('seven', 'year', 'count'), ('ben', 'face', 'owner'), ('brisk', 'pace', 'quality')]
+    >>> _modified_nouns("a coat trimmed with red fur")
+    [('red', 'fur', 'quality')]
     """
     out = []
     for m in _NUMBER.finditer(text):
@@ -976,10 +1039,10 @@ def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
     for m in re.finditer(r"\b([A-Z][\w-]*)['’]s?\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", text):
         if m.group(1).lower() not in _TITLES and content_tokens(m.group(1)):  # the noun, or an adjective and the noun
             out.extend((m.group(1).lower(), _root(w), "owner") for w in m.group(2, 3) if w and content_tokens(w))
-    for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
+    for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that|with)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
         adjective, head = m.groups()
         if (content_tokens(adjective) and lemmas(head, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
-                and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS)):
+                and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS or is_a(adjective, "color"))):
             out.append((adjective, _root(head), "quality"))
     return out
 
@@ -1009,6 +1072,38 @@ def _other_modifier(text: str, question: str) -> bool:
         if any(n == noun and k == kind and w != words for w, n, k in _modified_nouns(text)):
             return True
     return False
+
+
+def _feelings_with(text: str) -> set[str]:
+    """The roots of the feelings a text says an act is done with: the first noun WordNet puts under ``feeling`` in
+    the five words after a "with", before a clause mark ("with contempt", "with something akin to reverence").
+
+    >>> sorted(_feelings_with("Ann looked at him with something akin to reverence, then with a knife.")), _feelings_with("with care")
+    (['rever'], {'care'})
+    """
+    out = set()
+    for m in re.finditer(r"\bwith\b([^,;:.!?—–()\"“”]*)", text, re.I):
+        for w in re.findall(r"[a-z][\w-]*", m.group(1).lower())[:5]:
+            if is_a(w, "feeling"):
+                out.add(_root(w))
+                break
+    return out
+
+
+def _other_feeling(text: str, question: str) -> bool:
+    """Whether a sentence says the act a do-question asks done with another feeling than the one it asks ("Did Ann
+    look at it with contempt?" — "Ann looked at it with reverence"): the sentence says the act (:func:`says_verb`)
+    and a feeling after "with" (:func:`_feelings_with`), never the asked one.
+
+    >>> q = "Did Ann stare at the map with contempt?"
+    >>> [_other_feeling(t, q) for t in ("Ann stared at the map with reverence.", "Ann stared at the map with open contempt.",
+    ...                                 "Ann stared at the map.", "Ann sang with joy.")]
+    [True, False, False, False]
+    """
+    asked = _feelings_with(_main(question))
+    if not asked or asked & _roots(text) or _verb_word(question) is None or not says_verb(text, question):
+        return False
+    return bool(_feelings_with(text) - asked)
 
 
 def _named_subject(question: str) -> frozenset[str]:
