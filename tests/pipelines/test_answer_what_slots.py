@@ -54,3 +54,12 @@ def test_a_question_asking_an_act_has_no_slot_and_a_later_clause_gives_no_verb()
 def test_a_verb_after_the_anchor_is_no_object():
     ss = [_s("Before the play began, the guests sat down in the hall.")]
     assert slot_answer("What were the guests playing in the hall?", ss, [0], [0.5], 0.15) is None
+
+
+def test_a_sentence_saying_the_asked_verb_itself_is_not_read_at_its_synonym():
+    s = _s("Edgar had observed the crack at dawn, and at noon he noticed that the mast was bent.")
+    assert fill(frame("What did Edgar notice about the mast?"), s, frozenset({"edgar", "notic", "mast"})) is None
+    assert fill(frame("What did Edgar notice?"), _s("Edgar had observed the crack at dawn."), frozenset({"edgar", "notic"})) == "the crack"
+    ps = [_chunk("Edgar had observed the crack at dawn, and at noon he noticed that the mast was bent.")]
+    found = extract_answer("What did Edgar notice about the mast at noon?", ps)
+    assert not found.first_line.startswith("The answer is") and "was bent" in found.first_line, found.first_line

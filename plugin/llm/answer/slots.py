@@ -9,6 +9,7 @@ it down") stands for the noun phrase its clause took before ("seized the extingu
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Collection, Sequence
 
@@ -21,7 +22,11 @@ from .words import (
     _AUXILIARIES,
     _DETERMINERS,
     _FINITE_BE,
+    _FIRST_AND_SECOND_PERSON,
     _FIRST_AND_SECOND_POSSESSIVES,
+    _PERSON_OBJECTS,
+    _PERSON_POSSESSIVES,
+    _PERSON_SUBJECTS,
     _PLACE_PREPOSITIONS,
     _POSSESSIVE_END,
     _POSSESSIVE_PRONOUNS,
@@ -246,8 +251,9 @@ def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], a
     anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
+    own = any(_form_of(w, a) for w in low for a in anchors)  # the verb itself is said: a synonym there tells another act
     for i, w in enumerate(low):
-        if not any(w == a or says_act(w, a) for a in anchors):
+        if not any(_form_of(w, a) or (not own and says_act(w, a)) for a in anchors):
             continue
         j = _after_particles(low, i + 1)
         if fr.prep is not None:
@@ -267,6 +273,25 @@ def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], a
         if found and not any(_root(w.lower()) in acts for w in re.findall(r"[A-Za-z][\w'’-]*", found)):
             return found  # "everyone's brought" for what Sam hoped everyone brought: a clause, no object
     return None
+
+
+def _form_of(word: str, verb: str) -> bool:
+    """Whether the text's ``word`` is a form of the question's ``verb`` (one root, or one WordNet lemma: "ran" of
+    "run"), not another verb of its sense. A sentence saying the asked verb itself tells the asked act with it:
+    "Ada had observed the change, but later noticed that the paint was red" does not answer what Ada noticed with
+    "the change".
+
+    >>> _form_of("noticed", "notice"), _form_of("ran", "run"), _form_of("observed", "notice"), _form_of("the", "run")
+    (True, True, False, False)
+    >>> s = _Sentence(0, "Ada had observed the change, but later noticed that the paint was red.", frozenset())
+    >>> fill(frame("What did Ada notice about the paint?"), s, frozenset({"ada", "notic", "paint"}))
+    >>> fill(frame("What did Ada notice?"), _Sentence(0, "Ada had observed the change.", frozenset()), frozenset({"ada", "notic"}))
+    'the change'
+    """
+    if word == verb or _root(word) == _root(verb):
+        return True
+    forms = set(lemmas(word, "v"))
+    return bool(forms) and not forms.isdisjoint(lemmas(verb, "v"))
 
 
 def _opens_with_verb(phrase: str) -> bool:
@@ -558,13 +583,14 @@ def _filled(question: str, fr: Frame, sentences: Sequence[_Sentence], order: Seq
     kind = asked_kind(question)
     asked = frozenset(_root(w.lower()) for w in re.findall(r"[A-Za-z][\w'’-]*", question))
     top = scores[order[0]] if order else 0.0
-    subject, passed = _subject_roots(question), False
+    subject, passed, named = _subject_roots(question), False, _subject_names(question)
     for k in _read(fr, sentences, order, scores, max(least, SLOT_SHARE * top)):
         for n in (k, k + 1):  # and the sentence after it that goes on about it ("It was made … of cash-boxes")
             if n == k or (n < len(sentences) and sentences[n].passage == sentences[k].passage and _GOES_ON.match(sentences[n].text)):
                 s, last = _continued(sentences, n)
                 before = sentences[n - 1].text if n and sentences[n - 1].passage == s.passage else ""
-                found = fill(fr, s, asked, kind, before) if not passed or _says_subject(subject, s) else None
+                # not the act of another: a sentence with no word of the name the question's subject is, nor a pronoun
+                found = fill(fr, s, asked, kind, before) if (not passed or _says_subject(subject, s)) and _refers(named, s) else None
                 if found:
                     return k, last, _kind_part(found, kind)
                 if n == k == order[0] and not fr.subject and _says(fr, s):
@@ -591,6 +617,40 @@ def _subject_roots(question: str) -> frozenset[str]:
     v = _verb_at(words)
     head = [w.lower() for w in words[:v] if w.lower() not in STOPWORDS and w.lower() not in _OPENERS] if v else []
     return frozenset({_root(head[-1])}) if head else frozenset()
+
+
+def _subject_names(question: str) -> frozenset[str]:
+    """The roots of the capitalised words opening the subject of a "What (N) AUX SUBJECT VERB …?" question's verb (a name).
+
+    >>> sorted(_subject_names("What does Ada Vance carry into the mine?")), _subject_names("What does the old clerk carry?")
+    (['ada', 'vanc'], frozenset())
+    >>> _subject_names("What was the net that Ada hauled made of?")
+    frozenset()
+    """
+    m = _FRAME.match(" ".join(question.split()))
+    words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
+    lead = list(itertools.takewhile(lambda w: w[:1].isupper(), words[:_verb_at(words) or 0]))  # not "the net that Ada hauled"
+    return frozenset(_root(w.lower().rstrip("'’s")) for w in lead)
+
+
+#: the pronouns that may stand for a named subject in a sentence that does not name it (a dialogue's "I" and "we" too)
+_REFERRING = _PERSON_SUBJECTS | _PERSON_OBJECTS | _PERSON_POSSESSIVES | _FIRST_AND_SECOND_PERSON | _FIRST_AND_SECOND_POSSESSIVES
+
+
+def _refers(named: frozenset[str], s: _Sentence) -> bool:
+    """Whether sentence ``s`` may speak of the named subject ``named`` (:func:`_subject_names`; none: any sentence may):
+    it says a word of the name or a personal pronoun. "The squad is the team assigned to carry out the raid" does not
+    say what Ada carries.
+
+    >>> _refers(frozenset({"ada"}), _Sentence(0, "The squad was assigned to carry out the raid.", frozenset()))
+    False
+    >>> [_refers(frozenset({"ada"}), _Sentence(0, t, frozenset())) for t in ("Ada's pack held a lamp.", "She carried a lamp.")]
+    [True, True]
+    """
+    if not named:
+        return True
+    words = [w.lower() for w in re.findall(r"[A-Za-z][\w'’-]*", s.text)]
+    return any(w in _REFERRING or _root(w.rstrip("'’s")) in named for w in words)
 
 
 def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:
