@@ -162,25 +162,25 @@ def _scene(text: str) -> list[Passage]:
 
 def test_the_one_person_the_best_aligned_sentence_names_answers_a_weakly_supported_who_question():
     from ragprov.llm.answer.extract import _Asked, _sole_aligned
-    asked = _Asked.of("Who made a stage of the old oak bench?", _scene("In came a piper, and made a stage of the old oak bench."))
-    piper = Candidate("piper", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)  # a common noun: clears no limit
+    asked = _Asked.of("Who built a shelf from the broken oar?", _scene("A carpenter came by and built a shelf from the broken oar."))
+    carpenter = Candidate("carpenter", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)  # a common noun: clears no limit
     farmer = Candidate("Martha Greeve", "PERSON", 0.02, (1,), cover=0.3, strength=0.01)
-    assert _sole_aligned(asked, [farmer, piper]) == piper  # the best-aligned sentence names the piper alone
-    assert _sole_aligned(asked, [piper, Candidate("bench", "GEO", 0.01, (0,), cover=0.3, strength=0.006)]) == piper  # not a person
+    assert _sole_aligned(asked, [farmer, carpenter]) == carpenter  # the best-aligned sentence names the carpenter alone
+    assert _sole_aligned(asked, [carpenter, Candidate("oar", "GEO", 0.01, (0,), cover=0.3, strength=0.006)]) == carpenter  # not a person
 
 
 def test_a_best_aligned_sentence_naming_several_or_covering_little_answers_nothing():
     from ragprov.llm.answer.extract import _Asked, _sole_aligned
-    two = _Asked.of("Who made a stage of the old oak bench?",
-                    _scene("In came a piper and a drummer, and made a stage of the old oak bench."))
-    piper = Candidate("piper", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)
-    drummer = Candidate("drummer", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)
-    assert _sole_aligned(two, [piper, drummer]) is None  # which of the two the evidence does not say
-    little = _Asked.of("Who made a stage of the old oak bench while the reapers waited for the cider and the dancing?",
-                       _scene("In came a piper, and sat on the bench."))
-    assert _sole_aligned(little, [piper]) is None  # the sentence says too little of what is asked
-    assert _sole_aligned(_Asked.of("What did the piper make of the old oak bench?", _scene("The piper made a stage of the bench.")),
-                         [piper]) is None  # a what-question: a sentence answers it
-    one = _Asked.of("Who made a stage of the old oak bench?", _scene("In came a piper, and made a stage of the old oak bench."))
-    gated = Candidate("piper", "PERSON", 0.01, (0,), cover=0.3, strength=0.0)  # the key terms never said of it
-    assert _sole_aligned(one, [gated]) is None and _sole_aligned(one, [piper]) == piper
+    two = _Asked.of("Who built a shelf from the broken oar?",
+                    _scene("A carpenter and a glazier came by and built a shelf from the broken oar."))
+    carpenter = Candidate("carpenter", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)
+    glazier = Candidate("glazier", "PERSON", 0.01, (0,), cover=0.3, strength=0.006)
+    assert _sole_aligned(two, [carpenter, glazier]) is None  # which of the two the evidence does not say
+    little = _Asked.of("Who built a shelf from the broken oar while the reapers waited for the cider and the dancing?",
+                       _scene("A carpenter came by and sat on the oar."))
+    assert _sole_aligned(little, [carpenter]) is None  # the sentence says too little of what is asked
+    what = _Asked.of("What did the carpenter build from the broken oar?", _scene("The carpenter built a shelf from the oar."))
+    assert _sole_aligned(what, [carpenter]) is None  # a what-question: a sentence answers it
+    one = _Asked.of("Who built a shelf from the broken oar?", _scene("A carpenter came by and built a shelf from the broken oar."))
+    gated = Candidate("carpenter", "PERSON", 0.01, (0,), cover=0.3, strength=0.0)  # the key terms never said of it
+    assert _sole_aligned(one, [gated]) is None and _sole_aligned(one, [carpenter]) == carpenter

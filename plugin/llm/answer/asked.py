@@ -94,7 +94,7 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
 
 def _act_verb(word: str) -> bool:
     """Whether the word after "Who" ("Which NOUN") can be the verb a "Who VERBs …?" question asks the act of: not an
-    auxiliary, a function word or a preposition ("Which children beneath the robe was he told to fear?" asks no act
+    auxiliary, a function word or a preposition ("Which birds beneath the eaves was he told to feed?" asks no act
     "beneath" the answer does).
 
     >>> _act_verb("fended"), _act_verb("was"), _act_verb("beneath"), _act_verb("the")

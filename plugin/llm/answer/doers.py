@@ -226,12 +226,15 @@ def _which_head(question: str) -> tuple[str | None, tuple[str, ...]] | None:
 
 def is_person(phrase: str) -> bool:
     """Whether a noun phrase names a person: its head (last word) is capitalised (a name), or a noun
-    WordNet knows as a person or a social group.
+    WordNet knows as a person or a social group (a hyphenated compound as one word when WordNet knows it, else by its
+    last part's most frequent sense).
 
     >>> is_person("some Dutch merchant"), is_person("her cousin the baker"), is_person("Belinda Cratchit"), is_person("the tea-merchant")
     (True, True, True, True)
     >>> is_person("the cloth"), is_person("a glowing fire"), is_person(""), is_person("I’ve"), is_person("MAN")
     (False, False, False, False, False)
+    >>> is_person("the side-board"), is_person("a mud-guard")  # compounds WordNet knows whole; not by their last part
+    (False, False)
     """
     words = phrase.split()
     if not words:
@@ -241,8 +244,11 @@ def is_person(phrase: str) -> bool:
         return False  # a pronoun, a word shouted in a header ("MAN")
     if head[:1].isupper():
         return True
-    nouns = {_noun(head), _noun(head.rsplit("-", 1)[-1])}  # a compound WordNet lacks, by its last part ("wine-merchant")
-    return any(is_a(noun, "person") or is_a(noun, "social_group") for noun in nouns)
+    if "-" in head and not lemmas(_noun(head.replace("-", "")), "n"):  # a compound WordNet lacks ("salt-merchant"):
+        last = _noun(head.rsplit("-", 1)[-1])                            # its last part's most frequent sense
+        return is_a(_noun(head), "person") or is_a(last, "person", 1)
+    noun = _noun(head.replace("-", "")) if "-" in head else _noun(head)  # "watch-dog" is a watchdog
+    return is_a(noun, "person") or is_a(noun, "social_group")
 
 
 def _tokens(text: str) -> list[str]:
@@ -409,7 +415,7 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
     who = b >= 0 and toks[b].lower() == "who"
     if b >= 0 and toks[b].lower() in _RELATIVE:
         b -= 1 + (b > 0 and toks[b - 1] == ",")
-    elif b > 0 and toks[b] == ",":  # "The Lord Mayor, in the stronghold of the Mansion House, gave orders"
+    elif b > 0 and toks[b] == ",":  # "The harbour master, in the shelter of the customs house, gave orders"
         return _set_off_subject(toks, b)
     if b < 0 or not toks[b][:1].isalpha():
         return []
@@ -428,7 +434,7 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         named, _ = _np_backward(toks, start - 2)
         if is_person(named) and named[:1].isupper():
             return [named]
-    if who and not is_person(phrase):  # "the clerk in the tank, who snuffed …": "who" speaks of a person
+    if who and not is_person(phrase):  # "the boy at the pump, who whistled …": "who" speaks of a person
         phrase = _before_phrases(toks, start)
     return [phrase] if is_person(phrase) else []
 
@@ -443,7 +449,7 @@ def _manner(word: str) -> bool:
 
 
 #: the verbs that say an act by the noun after them ("gave orders": ordered; "paid a visit": visited)
-_LIGHT_VERBS = frozenset("give make take pay issue".split())
+_LIGHT_VERBS = frozenset("give make pay issue".split())  # not "take": "took orders" is another's act
 
 
 def _light_verb(toks: Sequence[str], i: int) -> int:
@@ -453,6 +459,9 @@ def _light_verb(toks: Sequence[str], i: int) -> int:
     >>> toks = _tokens("The mayor gave orders and paid a visit.")
     >>> [toks[_light_verb(toks, toks.index(w))] for w in ("orders", "visit", "mayor")]
     ['gave', 'paid', 'mayor']
+    >>> toks = _tokens("The waiter took orders from the guests.")  # the guests ordered: "take" is no light verb here
+    >>> toks[_light_verb(toks, toks.index("orders"))]
+    'orders'
     """
     if not toks[i].islower() or not lemmas(toks[i], "n"):
         return i
@@ -463,7 +472,7 @@ def _light_verb(toks: Sequence[str], i: int) -> int:
 def _set_off_subject(toks: Sequence[str], b: int) -> list[str]:
     """The subject of a verb after a phrase set off by commas (``toks[b]`` the closing one): the person phrase
     opening the sentence before the opening comma, the phrase between them opened by a preposition or a
-    person phrase in apposition ("The Lord Mayor, in the stronghold of the Mansion House, gave orders").
+    person phrase in apposition ("The harbour master, in the shelter of the customs house, gave orders").
 
     >>> toks = _tokens("The old miller, in the shade of his mill, gave orders.")
     >>> _set_off_subject(toks, 9), _set_off_subject(_tokens("Later, Ines, her cousin, left."), 6)
@@ -485,11 +494,11 @@ def _set_off_subject(toks: Sequence[str], b: int) -> list[str]:
 
 def _before_phrases(toks: Sequence[str], start: int) -> str:
     """The person phrase before the (at most two) phrases a preposition opens that end at ``toks[start]``'s phrase,
-    of which a relative "who" after them speaks ("the clerk in the tank, who …": "the clerk"); "" when none is.
+    of which a relative "who" after them speaks ("the boy at the pump, who …": "the boy"); "" when none is.
 
-    >>> toks = _tokens("He nodded to the clerk in the tank, who snuffed it.")
+    >>> toks = _tokens("He nodded to the boy at the pump, who whistled.")
     >>> _before_phrases(toks, toks.index("the", 6)), _before_phrases(_tokens("the box on the shelf"), 3)
-    ('the clerk', '')
+    ('the boy', '')
     """
     for _ in range(2):
         if start < 2 or toks[start - 1].lower() not in _PREPOSITIONS:
@@ -865,7 +874,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
     arguments = {v: _arguments(question, v) if slot == "subject" else frozenset() for v in verbs}
-    for k in _read(sentences, order, scores, verbs if slot == "subject" else ()):
+    for k in _who_read(sentences, order, scores, verbs if slot == "subject" else ()):
         if slot == "possessor":
             found = _whose_owner(sentences, k, verbs[0], own)
         else:
@@ -875,21 +884,21 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     return None
 
 
-def _read(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], verbs: Sequence[str]) -> list[int]:
+def _who_read(sentences: Sequence[_Sentence], order: Sequence[int], scores: Sequence[float], verbs: Sequence[str]) -> list[int]:
     """The sentences :func:`who_slot` reads (``order``: best first): the :data:`READ` best-aligned, at least :data:`STRONG`
     and :data:`NEAR_BEST` of the best score; when none of them says the asked act (``verbs``; none: no matter),
     the best that do, down to :data:`SAYS_BEST` of it."""
     best = scores[order[0]] if order else 0.0
     near = [k for k in order[:READ] if scores[k] >= max(STRONG, NEAR_BEST * best)]
-    if not verbs or any(_says(sentences[k].text, verbs) for k in near):
+    if not verbs or any(_says_the_act(sentences[k].text, verbs) for k in near):
         return near
-    return [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says(sentences[k].text, verbs)][:READ]
+    return [k for k in order if scores[k] >= max(STRONG, SAYS_BEST * best) and _says_the_act(sentences[k].text, verbs)][:READ]
 
 
-def _says(text: str, verbs: Sequence[str]) -> bool:
+def _says_the_act(text: str, verbs: Sequence[str]) -> bool:
     """Whether ``text`` has a lower-case word saying one of the asked ``verbs`` (:func:`.lexicon.says_act`).
 
-    >>> _says("The clerk snuffed his candle out.", ("snuffs",)), _says("The clerk sat.", ("snuffs",))
+    >>> _says_the_act("The porter locked the gate.", ("locks",)), _says_the_act("The porter sat.", ("locks",))
     (True, False)
     """
     return any(says_act(w, v) for w in set(re.findall(r"\b[a-z][\w'’-]*", text)) - _AUX for v in verbs)

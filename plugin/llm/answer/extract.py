@@ -122,7 +122,7 @@ from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_a
 from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
 from .things import _stranded, _thing_head
 from .times import asked_part, event_answer, part_answer
-from .words import _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
+from .words import _POSSESSIVE_END, _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
 from .yesno import YES_NO_COVERAGE, declefted, denies, says_verb, statement_score, with_quotations
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -251,8 +251,7 @@ def _named_overridden(a: _Asked, cite: _Citations) -> _Answer:
         return _slot_line(found, type_, why, a.sentences, a.scores, cite)
     answer = _doer_override(a, named, cite)
     if answer[1] is None and (sole := _sole_aligned(a, named[2])) is not None:  # the last resort of a who/which question
-        marks = cite(sole.support[:3])
-        return f"The answer is {sole.name}" + (f" {marks}" if marks else "") + ".", sole, tuple(c for c in named[2] if c is not sole)
+        return _answer_line(sole.name, cite(sole.support[:3])), sole, tuple(c for c in named[2] if c is not sole)
     return answer
 
 
@@ -265,15 +264,16 @@ def _sole_aligned(a: _Asked, ranked: Sequence[Candidate]) -> Candidate | None:
     """A who/which question no candidate answers well enough (``ranked``: the best, none clearing the limits) is
     answered by the one candidate of the asked type its best-aligned sentence names, when that sentence covers
     :data:`SOLE_ALIGNED` of it and the candidate's own best sentence :data:`~.limits.NAMED_COVERAGE`: the sentence
-    saying most of what is asked says whom it asks ("In came a piper, and made a band of the old bench" for who
-    made a band of the bench), though that one name is seldom repeated elsewhere; None when it names none or
+    saying most of what is asked says whom it asks ("A carpenter came by and built a shelf from the broken oar" for who
+    built a shelf from the oar), though that one name is seldom repeated elsewhere; None when it names none or
     several (the evidence does not say which), or a candidate the question's key terms are not stated of.
 
-    >>> found = _Asked.of("Who made a band of the old bench?", [Passage("In came a piper, and made a band of the old bench.", "c")])
-    >>> piper = Candidate("piper", _PERSON, 0.01, (0,), cover=0.3, strength=0.006)
-    >>> _sole_aligned(found, [piper]).name, _sole_aligned(found, [piper, dataclasses.replace(piper, name="band")])
-    ('piper', None)
-    >>> _sole_aligned(found, [dataclasses.replace(piper, strength=0.0)]) is None  # its key terms never said of it
+    >>> said = [Passage("A carpenter came by and built a shelf from the broken oar.", "c")]
+    >>> found = _Asked.of("Who built a shelf from the broken oar?", said)
+    >>> carpenter = Candidate("carpenter", _PERSON, 0.01, (0,), cover=0.3, strength=0.006)
+    >>> _sole_aligned(found, [carpenter]).name, _sole_aligned(found, [carpenter, dataclasses.replace(carpenter, name="shelf")])
+    ('carpenter', None)
+    >>> _sole_aligned(found, [dataclasses.replace(carpenter, strength=0.0)]) is None  # its key terms never said of it
     True
     """
     if a.qt.kind not in NAMED_KINDS or not a.sentences:
@@ -339,16 +339,22 @@ def _fuller(named: _Answer, phrase: str) -> _Answer:
     'The answer is Ines [1].'
     """
     first, chosen, rejected = named
-    if chosen is None or _POSSESSIVE.search(phrase) or not phrase.endswith(chosen.name) or phrase == chosen.name \
-            or not first.startswith(f"The answer is {chosen.name}"):
+    said = _answer_line(chosen.name, "")[:-1] if chosen is not None else ""
+    if chosen is None or any(_POSSESSIVE_END.search(w) for w in phrase.split()) or not phrase.endswith(chosen.name) \
+            or phrase == chosen.name or not first.startswith(said):
         return named
     if not all(w.lower().rstrip(".") in _TITLES for w in phrase[: -len(chosen.name)].split()):
         return named
-    first = f"The answer is {phrase}" + first[len(f"The answer is {chosen.name}"):]
-    return first, dataclasses.replace(chosen, name=phrase), rejected
+    return _answer_line(phrase, "")[:-1] + first[len(said):], dataclasses.replace(chosen, name=phrase), rejected
 
 
-_POSSESSIVE = re.compile(r"['’]s?\b")
+def _answer_line(name: str, marks: str) -> str:
+    """The first line stating a chosen answer with its citation marks (none: no marks).
+
+    >>> _answer_line("Ines", "[1, 2]"), _answer_line("Ines", "")
+    ('The answer is Ines [1, 2].', 'The answer is Ines.')
+    """
+    return f"The answer is {name}" + (f" {marks}" if marks else "") + "."
 
 
 def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
@@ -388,7 +394,7 @@ def _slot_line(found: tuple[int, int, str], type_: str | None, why: str, sentenc
     k, n, phrase = found
     support = tuple(dict.fromkeys((sentences[k].passage, sentences[n].passage)))
     chosen = Candidate(phrase, type_, round(scores[k], 6), support, why, cover=round(scores[k], 6))
-    return f"The answer is {phrase} {cite(support)}.", chosen, ()
+    return _answer_line(phrase, cite(support)), chosen, ()
 
 
 #: how many characters either side of a described person a name in apposition to it stands within ("Fan is …")
@@ -461,8 +467,7 @@ def _named_answer(question: str, qt: QuestionType, q: _Question, sentences: Sequ
     chosen = _decided(scored, qt)
     if chosen is not None:
         scored = [chosen] + [c for c in scored if c is not chosen]
-        marks = cite(chosen.support[:3])
-        return f"The answer is {chosen.name}" + (f" {marks}" if marks else "") + ".", chosen, tuple(scored[1:8])
+        return _answer_line(chosen.name, cite(chosen.support[:3])), chosen, tuple(scored[1:8])
     best = f" (best candidate {scored[0].name}, strength {scored[0].strength:.3f})" if scored else ""
     first = f"The data does not answer the question: no {_wanted(qt)} in the retrieved evidence is supported well enough{best}."
     return first, None, tuple(scored[:8])
@@ -522,9 +527,8 @@ def _of_kind(found: _Answer, kind: str, aligned: Sequence[_Sentence],
         return None
     if pick is chosen:
         return found
-    marks = _Citations(passages)(pick.support[:3])
     others = tuple(c for c in ([chosen] if chosen else []) + list(rejected) if c is not pick)
-    return f"The answer is {pick.name}" + (f" {marks}" if marks else "") + ".", pick, others
+    return _answer_line(pick.name, _Citations(passages)(pick.support[:3])), pick, others
 
 
 #: a word before an adjective said of something ("turned uncomfortably cold", "was cold"): the word after it names no thing

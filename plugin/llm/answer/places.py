@@ -180,10 +180,10 @@ def _phrase_span(m: re.Match[str], text: str, things: bool, asked: frozenset[str
     key = _key(name)
     rest = text[start + len(name) :]
     whole = None if things else _of_whole(rest)
-    if whole:  # "the highest storey of the building": the part, with what it is part of
+    if whole:  # "the top storey of the mill": the part, with what it is part of
         name, rest = name + whole, rest[len(whole) :]
     if not key or not content_tokens(key) or re.match(r"\s+of\b", rest):
-        return None  # "the bowels of the earth" for a thing: the place is what it is part of
+        return None  # "the floor of the barn" for a thing: the place is what it is part of
     listed = re.match(r",\s+([a-z][\w'’-]*)\s+[a-z]", rest)
     if end == len(words) == 2 and listed and listed.group(1) not in STOPWORDS:
         return None  # "in a small, cold cell": an adjective of a list, not the place
@@ -198,22 +198,21 @@ def _of_whole(rest: str) -> str | None:
     """What the place before ``rest`` is part of, as the text says it ("of the building" in "the highest
     storey of the building, where …"), up to a function word or an -ly adverb; None when ``rest`` opens no such "of".
 
-    >>> _of_whole(" of the building, where he lived"), _of_whole(" of Dulce's mysterious halls."), _of_whole(" of it")
-    (' of the building', " of Dulce's mysterious halls", None)
+    >>> _of_whole(" of the building, where he lived"), _of_whole(" of Ann's quiet halls."), _of_whole(" of it")
+    (' of the building', " of Ann's quiet halls", None)
     >>> _of_whole(" of the inn quickly and then"), _of_whole(" on the roof")
     (' of the inn', None)
     """
     m = _OF_WHOLE.match(rest)
     if m is None:
         return None
-    words = m.group(0).split()
-    end = 3
-    while end < len(words) and words[end].lower() not in STOPWORDS and not words[end].endswith("ly"):
-        end += 1
-    if words[2].lower() in STOPWORDS or words[2].endswith("ly"):
+    words = list(re.finditer(r"\S+", m.group(0)))
+    if words[2].group(0).lower() in STOPWORDS or words[2].group(0).endswith("ly"):
         return None
-    cut = re.match(r"\s+" + r"\s+".join(map(re.escape, words[:end])), rest)
-    return cut.group(0).rstrip(",;:.!?") if cut else None
+    end = 3
+    while end < len(words) and words[end].group(0).lower() not in STOPWORDS and not words[end].group(0).endswith("ly"):
+        end += 1
+    return m.group(0)[: words[end - 1].end()].rstrip(",;:.!?")
 
 
 def _named_by_head(cands: dict[str, _Cand], key: str, passage: int) -> _Cand | None:

@@ -88,8 +88,8 @@ def frame(question: str) -> Frame | None:
     Frame(verbs=('run',), prep='over', before_prep='fingers', noun=None, subject=False)
     >>> frame("Which hut did Ines hide in, shaking with cold?").prep, frame("What did Ines hide, shaking with cold?").prep
     ('in', None)
-    >>> frame("From what stronghold did the Lord Mayor order his cooks?"), frame("Who did Mira meet?")
-    (Frame(verbs=(), prep=None, before_prep=None, noun='stronghold', subject=False), None)
+    >>> frame("From what shelter did the harbour master order his crews?"), frame("Who did Mira meet?")
+    (Frame(verbs=(), prep=None, before_prep=None, noun='shelter', subject=False), None)
     """
     m = _FRAME.match(" ".join(question.split()))
     if m is None:
@@ -208,9 +208,9 @@ def fill(fr: Frame, s: _Sentence, asked: frozenset[str], kind: str | None = None
     >>> s = _Sentence(0, "It was long; and it was made (for Scrooge observed it closely) of cash-boxes, keys, padlocks.", frozenset())
     >>> fill(frame("What was the chain made of?"), s, frozenset({"chain", "made"}))
     'cash-boxes, keys, padlocks'
-    >>> s = _Sentence(0, "The Lord Mayor, in the stronghold of the mighty Mansion House, gave orders.", frozenset())
-    >>> fill(frame("From what stronghold did the Lord Mayor order his cooks?"), s, frozenset({"lord", "mayor", "order"}))
-    'the mighty Mansion House'
+    >>> s = _Sentence(0, "The harbour master, in the shelter of the old customs house, gave orders.", frozenset())
+    >>> fill(frame("From what shelter did the harbour master order his crews?"), s, frozenset({"harbour", "master", "order"}))
+    'the old customs house'
 
     It does not fire on a sentence whose verb has no object, nor on an object the question says:
 
@@ -251,7 +251,8 @@ def _verb_slot(fr: Frame, toks: Sequence[tuple[str, int]], low: Sequence[str], a
     anchors = [fr.before_prep] if fr.before_prep else list(fr.verbs)
     if fr.prep == "of" and fr.before_prep == "made":
         anchors = ["made"]
-    own = any(_form_of(w, a) for w in low for a in anchors)  # the verb itself is said: a synonym there tells another act
+    own = any(_form_of(w, a) for k, w in enumerate(low) for a in anchors  # the verb itself is said (as a verb, no
+              if not (k and low[k - 1] in _DETERMINERS))                    # "a notice"): a synonym tells another act
     for i, w in enumerate(low):
         if not any(_form_of(w, a) or (not own and says_act(w, a)) for a in anchors):
             continue
@@ -630,7 +631,7 @@ def _subject_names(question: str) -> frozenset[str]:
     m = _FRAME.match(" ".join(question.split()))
     words = re.findall(r"[A-Za-z][\w'’-]*", m.group("rest")) if m else []
     lead = list(itertools.takewhile(lambda w: w[:1].isupper(), words[:_verb_at(words) or 0]))  # not "the net that Ada hauled"
-    return frozenset(_root(w.lower().rstrip("'’s")) for w in lead)
+    return frozenset(_root(_POSSESSIVE_END.sub("", w.lower())) for w in lead)
 
 
 #: the pronouns that may stand for a named subject in a sentence that does not name it (a dialogue's "I" and "we" too)
@@ -639,10 +640,10 @@ _REFERRING = _PERSON_SUBJECTS | _PERSON_OBJECTS | _PERSON_POSSESSIVES | _FIRST_A
 
 def _refers(named: frozenset[str], s: _Sentence) -> bool:
     """Whether sentence ``s`` may speak of the named subject ``named`` (:func:`_subject_names`; none: any sentence may):
-    it says a word of the name or a personal pronoun. "The squad is the team assigned to carry out the raid" does not
-    say what Ada carries.
+    it says a word of the name or a personal pronoun. "The crew is the team hired to bring in the harvest" does not
+    say what Ada brings.
 
-    >>> _refers(frozenset({"ada"}), _Sentence(0, "The squad was assigned to carry out the raid.", frozenset()))
+    >>> _refers(frozenset({"ada"}), _Sentence(0, "The crew was hired to bring in the harvest.", frozenset()))
     False
     >>> [_refers(frozenset({"ada"}), _Sentence(0, t, frozenset())) for t in ("Ada's pack held a lamp.", "She carried a lamp.")]
     [True, True]
@@ -650,7 +651,7 @@ def _refers(named: frozenset[str], s: _Sentence) -> bool:
     if not named:
         return True
     words = [w.lower() for w in re.findall(r"[A-Za-z][\w'’-]*", s.text)]
-    return any(w in _REFERRING or _root(w.rstrip("'’s")) in named for w in words)
+    return any(w in _REFERRING or _root(_POSSESSIVE_END.sub("", w)) in named for w in words)
 
 
 def _says_subject(subject: frozenset[str], s: _Sentence) -> bool:

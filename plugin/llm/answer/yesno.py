@@ -108,8 +108,11 @@ def _main(question: str) -> str:
 
 
 #: "Was it Ann who opened the door?", "Is it the clerk that keeps the key?": a cleft question, the one who did an act
-_CLEFT = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)?)(?P<aux>is|was|are|were)\s+it\s+(?P<who>(?-i:[A-Z])[^?,]*?|(?:the|a|an|his|her|their)"
-                    r"\s+[^?,]+?)\s+(?:who|that)\s+(?P<rest>[^?]+?)\s*\?*\s*$", re.I)
+_CLEFT = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)?)(?P<aux>is|was|are|were)\s+it\s+(?P<who>(?-i:[A-Z])[^\s?,]*(?:\s+[^\s?,]+){0,5}?"
+                    r"|(?:the|a|an|his|her|their)(?:\s+[^\s?,]+){1,6}?)\s+(?:who|that)\s+(?P<rest>[^?]+?)\s*\?*\s*$", re.I)
+
+#: the words that open a subject of a cleft's own clause ("… that the clerk kept", "… that he kept")
+_OPENS_A_SUBJECT = _DETERMINERS | _SUBJECT_PRONOUNS | _FIRST_AND_SECOND_PERSON
 
 #: the verbs that keep their place before the subject when a cleft question is asked directly (no "do")
 _OWN_AUXILIARIES = _FINITE_BE | frozenset("has have had could can would will should might may must".split())
@@ -119,12 +122,15 @@ _OWN_AUXILIARIES = _FINITE_BE | frozenset("has have had could can would will sho
 def declefted(question: str) -> str:
     """A cleft yes-no question asked directly: "Was it Ann who first opened the door?" → "Did Ann open the door
     first?" (the words before the verb after it, at the end); "was it Ann who was hurt?" → "was Ann hurt?"; any other
-    question, and a cleft whose clause has no verb WordNet knows, as it is.
+    question, a cleft whose clause has no verb WordNet knows and one whose clause has its own subject ("Was it Monday
+    that Ann left?"), as it is.
 
     >>> declefted("Was it Ann who first opened the door?"), declefted("Is it the clerk that keeps the key?")
     ('Did Ann open the door first?', 'Does the clerk keep the key?')
     >>> declefted("After dark, was it Ann who was hurt?"), declefted("Was it cold?"), declefted("Was it Ann's habit to sing?")
     ('After dark, was Ann hurt?', 'Was it cold?', "Was it Ann's habit to sing?")
+    >>> declefted("Was it Lowmoor that Ann visited?"), declefted("Was it the bell that the boy rang?")
+    ('Was it Lowmoor that Ann visited?', 'Was it the bell that the boy rang?')
     """
     m = _CLEFT.match(question)
     if m is None:
@@ -134,6 +140,8 @@ def declefted(question: str) -> str:
     if at is None:
         return question
     verb, before, after = words[at], words[:at], words[at + 1:]
+    if any(w[0].isupper() or w.lower() in _OPENS_A_SUBJECT for w in before):
+        return question  # the clause has a subject of its own: "Was it Monday that Ann left?" asks no doer
     aux = m.group("aux")
     if verb.lower() in _OWN_AUXILIARIES:
         head = verb.lower()
@@ -1075,35 +1083,60 @@ def _other_modifier(text: str, question: str) -> bool:
 
 
 def _feelings_with(text: str) -> set[str]:
-    """The roots of the feelings a text says an act is done with: the first noun WordNet puts under ``feeling`` in
-    the five words after a "with", before a clause mark ("with contempt", "with something akin to reverence").
+    """The feelings a text says an act is done with: the first noun WordNet puts under ``feeling`` in the five words
+    after a "with", before a clause mark ("with contempt", "with something akin to reverence").
 
     >>> sorted(_feelings_with("Ann looked at him with something akin to reverence, then with a knife.")), _feelings_with("with care")
-    (['rever'], {'care'})
+    (['reverence'], {'care'})
     """
     out = set()
     for m in re.finditer(r"\bwith\b([^,;:.!?—–()\"“”]*)", text, re.I):
         for w in re.findall(r"[a-z][\w-]*", m.group(1).lower())[:5]:
             if is_a(w, "feeling"):
-                out.add(_root(w))
+                out.add(w)
                 break
     return out
+
+
+#: how many hypernym steps apart two feelings may be and still be one feeling ("terror" is a kind of "fear"), and
+#: how many senses of each count ("fear"'s third is "reverence")
+_FEELING_STEPS, _FEELING_SENSES = 2, 2
+
+
+def _near(feeling: str, other: str) -> bool:
+    """Whether two feeling nouns are one feeling: a shared synset of their first senses, or one a kind of the other
+    within :data:`_FEELING_STEPS` hypernym steps ("disdain" and "contempt", "terror" and "fear"; not "fear" and
+    "reverence", which meet only at "feeling").
+
+    >>> _near("disdain", "contempt"), _near("terror", "fear"), _near("fury", "anger"), _near("fear", "reverence")
+    (True, True, True, False)
+    >>> _near("contempt", "reverence"), _near("anger", "joy")
+    (False, False)
+    """
+    mine, theirs = _synsets(feeling, "n", _FEELING_SENSES), _synsets(other, "n", _FEELING_SENSES)
+
+    def close(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+        return any(p in b for s in a for p in _ancestors(s) if _depth(s) - _depth(p) <= _FEELING_STEPS)
+
+    return bool(set(mine) & set(theirs)) or close(mine, theirs) or close(theirs, mine)
 
 
 def _other_feeling(text: str, question: str) -> bool:
     """Whether a sentence says the act a do-question asks done with another feeling than the one it asks ("Did Ann
     look at it with contempt?" — "Ann looked at it with reverence"): the sentence says the act (:func:`says_verb`)
-    and a feeling after "with" (:func:`_feelings_with`), never the asked one.
+    and a feeling after "with" (:func:`_feelings_with`), none of them the asked one or near it (:func:`_near`:
+    "with disdain" is no other feeling than "with contempt").
 
     >>> q = "Did Ann stare at the map with contempt?"
     >>> [_other_feeling(t, q) for t in ("Ann stared at the map with reverence.", "Ann stared at the map with open contempt.",
-    ...                                 "Ann stared at the map.", "Ann sang with joy.")]
-    [True, False, False, False]
+    ...                                 "Ann stared at the map.", "Ann sang with joy.", "Ann stared at the map with disdain.")]
+    [True, False, False, False, False]
     """
     asked = _feelings_with(_main(question))
-    if not asked or asked & _roots(text) or _verb_word(question) is None or not says_verb(text, question):
+    if not asked or {_root(w) for w in asked} & _roots(text) or _verb_word(question) is None or not says_verb(text, question):
         return False
-    return bool(_feelings_with(text) - asked)
+    said = _feelings_with(text)
+    return bool(said) and not any(_near(w, a) for w in said for a in asked)
 
 
 def _named_subject(question: str) -> frozenset[str]:
