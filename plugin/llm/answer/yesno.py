@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from ..text import content_tokens
@@ -662,7 +662,8 @@ def _done_with(question: str, verb: str) -> frozenset[str]:
 #: what opens the phrase a light verb is done with: nothing (its object) or a preposition of direction
 _DIRECTIONS = frozenset(("", "to", "into", "onto", "from", "toward", "towards"))
 
-#: the prepositions of place whose object a light verb with no object nor direction is done with ("stop at the inn")
+#: the prepositions of place whose object a light verb with no object nor direction is done with ("stop at the inn"):
+#: the ones :data:`_PHRASE_BREAK` splits at, so not all of ``words._PLACE_PREPOSITIONS``, with "by" and "around"
 _AT_PLACE = frozenset("at on in near by over under through across around".split())
 
 
@@ -792,8 +793,7 @@ def denies(text: str, question: str, q: _Question) -> bool:
     >>> [denies(t, q, _Question(q, [])) for t in ("The dog seemed more curious than hostile.", "The dog was hostile.")]
     [True, False]
     """
-    if _reversed(text, question) or _another(text, question) or _replaced(text, question, q)\
-            or _other_modifier(text, question) or _other_doer(text, question) or _other_feeling(text, question):
+    if any(rule(text, question) for rule in _DENYING_RULES) or _replaced(text, question, q):
         return True
     weights, focus = _weights(question, q), _focus(question, q)
     said, contrary, qualified = _votes(_set_aside(text, question), question, weights)
@@ -1235,3 +1235,8 @@ def with_quotations(sentences: Sequence[_Sentence]) -> list[_Sentence]:
         out.append(s)
         k += n
     return out
+
+
+#: the rules each of which alone makes a sentence deny a yes-no question (:func:`denies`; with :func:`_replaced`,
+#: which also reads the question's terms)
+_DENYING_RULES: tuple[Callable[[str, str], bool], ...] = (_reversed, _another, _other_modifier, _other_doer, _other_feeling)
