@@ -45,16 +45,24 @@ names one of the aliases (case-insensitive) — or, for an unanswerable question
 answer. Every mode runs the offline engine over a store loaded once per dataset (in memory, or kept under ``--cache``).
 
     python bench/answers.py [--questions FILE ...] [--modes graph-rag,doc-rag,local,global,drift,agent] [--cache DIR] [-v] [--failures]
+        [--by-kind]
 
 ``--failures`` prints a table of the wrong first lines, each classed by where it failed:
 ``retrieval`` (no expected name in the evidence the mode kept), ``extraction`` (an expected name
 was there; its rank among the weighed candidates is shown) or ``false answer`` (an unanswerable
 question answered).
+
+``--by-kind`` prints, summed over the modes run, how many first lines were right of how many for each kind of
+question (as the answer step types it: who, what, yes-no …; a yes-no question apart by its expected answer, an
+unanswerable one apart) and each form of first line (``named``: "The answer is …"; ``yes``, ``no``; ``sentence``: a
+sentence of the evidence; ``declined``). It prints counts only, so it may run on a check split: it is how stop 31
+found that on unseen yes-no questions whose answer is No the first line said Yes more often than No.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import re
 import sys
@@ -65,6 +73,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ragprov.llm.answer import classify  # noqa: E402
 from ragprov.loaders.graphrag import load_graphrag  # noqa: E402
 from ragprov.pipelines import PIPELINES, pipeline  # noqa: E402
 from ragprov.record import Recorder  # noqa: E402
@@ -156,11 +165,122 @@ def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
     return "extraction", rank
 
 
+#: the forms a first line takes, by how it opens (:func:`line_form`); the last is any other sentence
+FORMS = (("named", "the answer is "), ("yes", "yes"), ("no", "no:"), ("declined", NOT_ANSWERED), ("sentence", ""))
+
+
+def line_form(line: str) -> str:
+    """The form of a first line: ``named`` (it names the answer), ``yes``, ``no``, ``declined`` or ``sentence``.
+
+    >>> [line_form(x) for x in ("The answer is Belle [1].", "Yes: he did [2].", "No: it was shut [1].",
+    ...                         "The data does not answer the question: …", "Nobody came [3].")]
+    ['named', 'yes', 'no', 'declined', 'sentence']
+    """
+    low = line.lstrip().lower()
+    return next(form for form, opening in FORMS if low.startswith(opening) and (opening != "yes" or not low[3:4].isalpha()))
+
+
+def kind_row(question: dict) -> str:
+    """The row of ``--by-kind`` a question counts in: its kind as the answer step types it, a yes-no
+    question with its expected answer, an unanswerable question apart.
+
+    >>> [kind_row({"question": q, "answers": a}) for q, a in (("Who left?", ["Ann"]), ("Did Ann leave?", ["No"]),
+    ...                                                      ("Where did Ann go?", None))]
+    ['who', 'yes-no (No)', 'where, unanswerable']
+    """
+    kind = classify(question["question"]).kind
+    if question["answers"] is None:
+        return f"{kind}, unanswerable"
+    if question["answers"] in (["Yes"], ["No"]):
+        return f"{kind} ({question['answers'][0]})"
+    return kind
+
+
+def by_kind_table(rows: list[tuple[str, str, bool]]) -> list[str]:
+    """The ``--by-kind`` table of (row, form, right) triples: right/count per row and form, and per row.
+
+    >>> print("\\n".join(by_kind_table([("who", "named", True), ("who", "named", False), ("who", "declined", False)])))
+    kind    named      yes       no declined sentence     all
+    who       1/2        -        -      0/1        -     1/3 33%
+    """
+    count, right = collections.Counter((r, f) for r, f, _ in rows), collections.Counter((r, f) for r, f, ok in rows if ok)
+    forms, names = [form for form, _ in FORMS], sorted({r for r, _, _ in rows})
+    width = max(len(r) for r in [*names, "kind"])
+    lines = [f"{'kind':{width}} " + " ".join(f"{f:>8}" for f in forms) + f" {'all':>7}"]
+    for row in names:
+        n, ok = sum(count[row, f] for f in forms), sum(right[row, f] for f in forms)
+        cells = " ".join(f"{f'{right[row, f]}/{count[row, f]}' if count[row, f] else '-':>8}" for f in forms)
+        lines.append(f"{row:{width}} {cells} {f'{ok}/{n}':>7} {100 * ok // n}%")
+    return lines
+
+
 def open_dataset(name: str, cache: Path | None):
     location = str(cache / f"answers-{name}") if cache else "memory:"
     store = open_store(location)
     load_graphrag(store, DATASETS[name], show_progress=False)  # skipped when already loaded
     return store
+
+
+class Run:
+    """What a bench run saw: per mode whether each question's first line was right and the seconds it took, the
+    wrong first lines classed (``--failures``) and each (kind row, form, right) triple (``--by-kind``)."""
+
+    def __init__(self, modes: list[str]) -> None:
+        self.results: dict[str, list[bool]] = {m: [] for m in modes}
+        self.seconds: dict[str, float] = {m: 0.0 for m in modes}
+        self.failures: list[tuple[str, str, str, int | None, str]] = []
+        self.kinds: list[tuple[str, str, bool]] = []
+
+
+def run(modes: list[str], questions: list[dict], stores: dict, args: argparse.Namespace) -> Run:
+    """Ask every question in every mode, one pipeline per mode and dataset; a check split's question is
+    counted but never printed."""
+    seen = Run(modes)
+    for mode in modes:
+        pipes = {name: pipeline(mode, store, recorder=Recorder(store)) for name, store in stores.items()}
+        for q in questions:
+            pipe = pipes[q["dataset"]]
+            start = time.perf_counter()
+            for _ in pipe.run(q["question"]):
+                pass
+            seen.seconds[mode] += time.perf_counter() - start
+            line = first_line(pipe.result.answer)
+            ok = is_right(line, q["answers"])
+            seen.results[mode].append(ok)
+            if args.by_kind:
+                seen.kinds.append((kind_row(q), line_form(line), ok))
+            if _withheld(q):
+                continue  # a check split: counted, never shown
+            if not ok and args.failures:
+                where, rank = failure_class(pipe.result, q["answers"])
+                seen.failures.append((mode, where, q["question"], rank, line))
+            if args.verbose or not ok:
+                mark = "ok " if ok else "BAD"
+                print(f"  {mark} {mode:9} {q['question']!r} -> {line[:140]!r} (expected {q['answers']})", file=sys.stderr)
+    return seen
+
+
+def print_failures(failures: list[tuple[str, str, str, int | None, str]]) -> None:
+    print(f"{'mode':10} {'failed in':12} {'rank':>4}  question -> first line")
+    for mode, where, question, rank, line in failures:
+        print(f"{mode:10} {where:12} {rank if rank is not None else '-':>4}  {question} -> {line[:90]}")
+    classes = sorted({(m, w) for m, w, *_ in failures})
+    print("failures per mode and class: " + ", ".join(
+        f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
+
+
+def print_summary(seen: Run, questions: list[dict], datasets: list[str]) -> None:
+    n = len(questions)
+    splits = sorted({q["split"] for q in questions}, key=lambda x: (x != "train", x))
+    members = {split: [i for i, q in enumerate(questions) if q["split"] == split] for split in splits}
+    unanswerable = sum(1 for q in questions if q["answers"] is None)
+    print(f"{n} questions ({unanswerable} unanswerable; " + ", ".join(f"{len(members[x])} {x}" for x in splits)
+          + f") over {', '.join(datasets)}")
+    print(f"{'mode':10} {'right':>7} {'accuracy':>9} " + " ".join(f"{x:>9}" for x in splits) + f" {'s/question':>11}")
+    for mode, results in seen.results.items():
+        right = sum(results)
+        per_split = " ".join(f"{100.0 * sum(results[i] for i in members[x]) / len(members[x]):>8.1f}%" for x in splits)
+        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {per_split} {seen.seconds[mode] / n:>11.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=None, help="keep the loaded stores in this directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every question's first line")
     ap.add_argument("--failures", action="store_true", help="print the wrong answers classed by where they failed")
+    ap.add_argument("--by-kind", action="store_true",
+                    help="print right/count per kind of question and form of first line, summed over the modes (counts only)")
     args = ap.parse_args(argv)
     modes = [m for m in args.modes.split(",") if m]
     unknown = [m for m in modes if m not in PIPELINES]
@@ -178,50 +300,17 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown mode(s) {', '.join(unknown)}; the modes are {', '.join(PIPELINES)}")
     questions = load_questions(args.questions)
     stores = {name: open_dataset(name, args.cache) for name in sorted({q["dataset"] for q in questions})}
-    results: dict[str, list[bool]] = {m: [] for m in modes}
-    failures: list[tuple[str, str, str, int | None, str]] = []
-    seconds: dict[str, float] = {m: 0.0 for m in modes}
     try:
-        for mode in modes:
-            pipes = {name: pipeline(mode, store, recorder=Recorder(store)) for name, store in stores.items()}
-            for q in questions:
-                pipe = pipes[q["dataset"]]
-                start = time.perf_counter()
-                for _ in pipe.run(q["question"]):
-                    pass
-                seconds[mode] += time.perf_counter() - start
-                line = first_line(pipe.result.answer)
-                ok = is_right(line, q["answers"])
-                results[mode].append(ok)
-                if _withheld(q):
-                    continue  # a check split: counted, never shown
-                if not ok and args.failures:
-                    where, rank = failure_class(pipe.result, q["answers"])
-                    failures.append((mode, where, q["question"], rank, line))
-                if args.verbose or not ok:
-                    mark = "ok " if ok else "BAD"
-                    print(f"  {mark} {mode:9} {q['question']!r} -> {line[:140]!r} (expected {q['answers']})", file=sys.stderr)
+        seen = run(modes, questions, stores, args)
     finally:
         for store in stores.values():
             store.close()
-    if failures:
-        print(f"{'mode':10} {'failed in':12} {'rank':>4}  question -> first line")
-        for mode, where, question, rank, line in failures:
-            print(f"{mode:10} {where:12} {rank if rank is not None else '-':>4}  {question} -> {line[:90]}")
-        classes = sorted({(m, w) for m, w, *_ in failures})
-        print("failures per mode and class: " + ", ".join(
-            f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
-    n = len(questions)
-    splits = sorted({q["split"] for q in questions}, key=lambda x: (x != "train", x))
-    members = {split: [i for i, q in enumerate(questions) if q["split"] == split] for split in splits}
-    unanswerable = sum(1 for q in questions if q["answers"] is None)
-    print(f"{n} questions ({unanswerable} unanswerable; " + ", ".join(f"{len(members[x])} {x}" for x in splits)
-          + f") over {', '.join(stores)}")
-    print(f"{'mode':10} {'right':>7} {'accuracy':>9} " + " ".join(f"{x:>9}" for x in splits) + f" {'s/question':>11}")
-    for mode in modes:
-        right = sum(results[mode])
-        per_split = " ".join(f"{100.0 * sum(results[mode][i] for i in members[x]) / len(members[x]):>8.1f}%" for x in splits)
-        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {per_split} {seconds[mode] / n:>11.2f}")
+    if seen.failures:
+        print_failures(seen.failures)
+    print_summary(seen, questions, list(stores))
+    if args.by_kind:
+        print(f"\nright/count per kind of question and form of first line, over {len(modes)} mode(s):")
+        print("\n".join(by_kind_table(seen.kinds)))
     return 0
 
 

@@ -78,6 +78,16 @@ def test_question_kinds():
         "how-many", "when", "yes-no", "when", "who"]
 
 
+def test_a_yes_no_question_after_an_opening_phrase_of_any_kind():
+    questions = ("Peering into the well, could Mira see the water?", "Standing by the gate, was Edgar waiting?",
+                 "According to the keeper, did the lamp fail?", "With his coat torn, did Edgar go home?",
+                 "After the storm, did the boat sink?")
+    assert [classify(q).kind for q in questions] == ["yes-no"] * 5
+    # not when the opening phrase asks, nor when the question opens with its auxiliary
+    assert [classify(q).kind for q in ("In which town, at dusk, did Mira land?", "Standing by the gate, who waited?",
+                                       "Was Edgar, as a rule, late?")] == ["which", "who", "yes-no"]
+
+
 def test_a_count_cites_only_the_passages_where_it_counts_the_asked_thing():
     ps = [Passage("Three ships reached the harbour before the storm.", "c1", kind="chunk"),
           Passage("Mira paid three coins for the rope.", "c2", kind="chunk")]

@@ -158,11 +158,11 @@ _AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|woul
 _LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
                            r"[^,?]+,\s+(?P<main>(?:" + _any_of(_WH_WORDS - {"when"}) + r"\b|" + _AUX_OPENING + r").*)$", re.I)
 
-#: a yes-no question that opens with another phrase or clause of time or place ("After the Ghost left, was the
-#: door …?", "In the first briefing, does …?"; not "In which city …?"): its main clause after the comma asks
-_LEADING_ADJUNCT = re.compile(r"^(?:after|before|while|once|until|as\s+soon\s+as|in|on|at|during|upon|throughout)\s+"
-                              r"(?![^,?]*\b" + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+(?P<main>" + _AUX_OPENING + r".*)$",
-                              re.I)
+#: a yes-no question that opens with a phrase or clause of its own, without a wh-word and not itself opened by an
+#: auxiliary ("After the Ghost left, was the door …?", "Peering into the well, could she …?", "According to the
+#: clerk, did …?"; not "In which city …?"): its main clause after the comma, opened by an auxiliary, asks
+_LEADING_ADJUNCT = re.compile(r"^(?!" + _AUX_OPENING + r")(?![^,?]*\b" + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+"
+                              r"(?P<main>" + _AUX_OPENING + r".*)$", re.I)
 
 #: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?"): not a
 #: comparison's ("as", "like", "than"), an exception's ("besides", "except"), nor "aboard", "along", "throughout", "underneath"
