@@ -40,14 +40,10 @@ _SAYING = frozenset(_root(w) for w in "say ask tell reply answer cry exclaim whi
 
 
 def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
-    """The roots of the role or relation noun the question asks its answer to be ("Who is the R of
-    …?", "Who was the kind-hearted old R?"; "Who is X's R?" with the relation's converses) and
-    whether it is a relation (which :func:`_states_key` reads loosely); no terms when the question
-    asks no such noun. For "Who VERBs …?" ("Which NOUN VERBs …?") the verb and the head of each
-    phrase after it, of which the evidence must have one: summaries and pronouns word what someone
-    does in many ways ("He barked", "a dealer who purchases"), but evidence that has neither the act
-    nor what it is done to, with or where, is about something else. A verb of saying has none
-    (quoted words say what was said, in their own words).
+    """The roots of the role or relation noun the question asks its answer to be and whether it is a relation
+    (which :func:`_states_key` reads loosely) and whether the name is tied to it (:func:`_noun_terms`); else, for
+    "Who VERBs …?" ("Which NOUN VERBs …?"), the act and what it is done to (:func:`_act_terms`); no terms when the
+    question asks neither.
 
     >>> [sorted(_key_terms(q)[0]) for q in ("Who is the captain of the whaling ship?", "Who was the jovial old merchant?",
     ...                                     "Who is Tiny Tim's father?", "Who is a miserly money-lender?")]
@@ -56,20 +52,27 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     ((True, False), (frozenset({'schoolmast'}), False, True))
     >>> _key_terms("Who is the captain of the whaling ship?")[1:], _key_terms("What is the name of the captain of the ship?")[1:]
     ((False, False), (False, True))
-    >>> _key_terms("What is the name of the team's pilot?")
-    (frozenset({'pilot'}), False, True)
-    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?",
-    ...                                     "Which company builds the submarine engines?")]
-    [['command', 'fleet'], ['lead', 'step'], ['build', 'engin']]
-    >>> sorted(_key_terms("What is the girl under the robe called?")[0])
-    ['girl']
+    >>> [sorted(_key_terms(q)[0]) for q in ("Who commands the alien fleet?", "Who steps into the role of leader?")]
+    [['command', 'fleet'], ['lead', 'step']]
     >>> _key_terms("What is the name of the man Belle married?"), _key_terms("Who was the man Belle married?")[0]
     ((frozenset({'marri'}), False, True), frozenset())
-    >>> [sorted(_key_terms(q)[0]) for q in ("Who is ambitious and meticulous?", "Who was the young woman Scrooge was engaged to?",
-    ...                                     "Who asks Mercer whether he has second thoughts?")]
-    [[], [], []]
-    >>> _key_terms("Which lamp beneath the stairs did the porter light?")  # a preposition after the noun: no act asked
-    (frozenset(), False, False)
+    """
+    found = _noun_terms(question)
+    if found is not None:
+        return found
+    return _act_terms(_as_who(" ".join(question.split())))
+
+
+def _noun_terms(question: str) -> tuple[frozenset[str], bool, bool] | None:
+    """The terms of the noun the question asks its answer to be: a kinship or work relation ("Who is X's R?",
+    with the relation's converses; loose), the noun a name is "called" by, the act of a relative clause after
+    the noun a name is asked of, or a role ("Who is the R (of …)?", "Who was the kind-hearted old R?"); None
+    when it asks none of these.
+
+    >>> _noun_terms("What is the name of the crew's navigator?")
+    (frozenset({'navig'}), False, True)
+    >>> sorted(_noun_terms("What is the boy beside the well called?")[0]), _noun_terms("Who mends the nets?")
+    (['boy'], None)
     """
     tied, act = _name_of(question) is not None, _relative_verb(question)
     question = _as_who(" ".join(question.split()))
@@ -84,6 +87,23 @@ def _key_terms(question: str) -> tuple[frozenset[str], bool, bool]:
     m = _ASKED_ROLE.match(question)
     if m is not None and m.group("r").lower() not in _AUXILIARIES and m.group("r").lower() not in STOPWORDS:
         return frozenset({_last_root(m.group("r"))}), False, tied
+    return None
+
+
+def _act_terms(question: str) -> tuple[frozenset[str], bool, bool]:
+    """For "Who VERBs …?" ("Which NOUN VERBs …?", ``question`` as a who-question) the roots of the verb and of
+    the head of each phrase after it, of which the evidence must have one: summaries and pronouns word what
+    someone does in many ways ("He barked", "a dealer who purchases"), but evidence that has neither the act
+    nor what it is done to, with or where, is about something else. A verb of saying has none (quoted words say
+    what was said, in their own words), nor has a question whose verb is none.
+
+    >>> sorted(_act_terms("Which miller grinds the barley?")[0]), _act_terms("Who whispers to the guard?")
+    (['barley', 'grind'], (frozenset(), False, False))
+    >>> [sorted(_act_terms(q)[0]) for q in ("Who is kind and patient?", "Who asks Nell whether she will stay?")]
+    [[], []]
+    >>> _act_terms("Which cart beside the mill did the boy push?")  # a preposition after the noun: no act asked
+    (frozenset(), False, False)
+    """
     m = _ASKED_ACT.match(question)
     if m is None or not _act_verb(m.group("v")) or _root(m.group("v")) in _SAYING:
         return frozenset(), False, False
