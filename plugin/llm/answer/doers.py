@@ -42,7 +42,7 @@ import re
 from collections.abc import Sequence
 
 from .descriptions import _ADVERBS as _ADVERB
-from .lexicon import is_a, lemmas, says_act
+from .lexicon import is_a, lemmas, manner_adverb, says_act
 from .sentence import _HEADER
 from .slots import _OPENERS
 from .slots import _PARTICLES as _VERB_PARTICLES
@@ -410,7 +410,7 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         if special is not None:
             return special
     b = i - 1
-    while b >= 0 and (toks[b].lower() in _ADVERB | _AUX or _manner(toks[b])):
+    while b >= 0 and (toks[b].lower() in _ADVERB | _AUX or manner_adverb(toks[b])):
         b -= 1
     who = b >= 0 and toks[b].lower() == "who"
     if b >= 0 and toks[b].lower() in _RELATIVE:
@@ -437,15 +437,6 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
     if who and not is_person(phrase):  # "the boy at the pump, who whistled …": "who" speaks of a person
         phrase = _before_phrases(toks, start)
     return [phrase] if is_person(phrase) else []
-
-
-def _manner(word: str) -> bool:
-    """Whether a word is an adverb in -ly WordNet knows as no noun ("instantly", not "family").
-
-    >>> _manner("instantly"), _manner("family"), _manner("Only")
-    (True, False, False)
-    """
-    return word.islower() and word.endswith("ly") and not lemmas(word, "n")
 
 
 #: the verbs that say an act by the noun after them ("gave orders": ordered; "paid a visit": visited)

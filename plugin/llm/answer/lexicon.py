@@ -27,6 +27,7 @@ from ..text import STOPWORDS
 from .words import (
     _FIRST_AND_SECOND_PERSON,
     _FIRST_AND_SECOND_POSSESSIVES,
+    _NOT_ADVERBS,
     _OBJECT_PRONOUNS,
     _POSSESSIVE_PRONOUNS,
     _SUBJECT_PRONOUNS,
@@ -248,6 +249,17 @@ def asked_noun(question: str) -> str | None:
         return None
     # "Which storybook character does …": a compound's head, the noun before the auxiliary
     return m.group("n2") if m.group("n2") and lemmas(m.group("n2")) else m.group("n")
+
+
+def manner_adverb(word: str) -> bool:
+    """Whether a word is a manner adverb in "-ly": lower case, not one of :data:`.words._NOT_ADVERBS`, and
+    WordNet knows it as no noun ("family", "daily") and no verb ("fly", "reply").
+
+    >>> [manner_adverb(w) for w in ("softly", "Gently", "lonely", "weekly", "fly", "reply", "nearby")]
+    [True, False, False, False, False, False, False]
+    """
+    return word.islower() and word.endswith("ly") and word not in _NOT_ADVERBS and not lemmas(word, "v") \
+        and not lemmas(word, "n")
 
 
 #: the senses of a verb :func:`same_act` reads: a verb's rare senses make every verb a synonym of another;

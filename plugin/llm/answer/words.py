@@ -323,6 +323,11 @@ def _affix(short: Sequence[str], long: Sequence[str]) -> bool:
     return list(long[:n]) == list(short) or list(long[-n:]) == list(short)
 
 
+#: words in "-ly" that are not manner adverbs (nouns, adjectives, verbs)
+_NOT_ADVERBS = frozenset("family friendly unfriendly lonely lovely elderly lively deadly costly early holy ugly silly "
+                         "jolly only assembly supply reply apply comply rely ally belly bully monopoly anomaly "
+                         "melancholy homely curly surly fly july italy lily jelly sly".split())
+
 #: words either side of a mention that count as its context
 WINDOW = 8
 

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from ..text import content_tokens
-from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, says_act
+from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, manner_adverb, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .sentence import _IN_THE_END
 from .times import _NUMBER, _TIMES_SAID
@@ -45,6 +45,7 @@ from .words import (
     _DETERMINERS,
     _FINITE_BE,
     _FIRST_AND_SECOND_PERSON,
+    _NOT_ADVERBS,
     _OBJECT_PRONOUNS,
     _POSSESSIVE_END,
     _POSSESSIVE_PRONOUNS,
@@ -74,11 +75,6 @@ ADJUNCT = 0.25
 #: adjectives and adverbs that hedge a predication without changing what it says ("his usual custom")
 _HEDGES = frozenset("usual usually customary normal normally typical typically habitual habitually ordinary "
                     "ordinarily actual actually truly certainly ever".split())
-
-#: words in "-ly" that are not manner adverbs (nouns, adjectives, verbs)
-_NOT_ADVERBS = frozenset("family friendly unfriendly lonely lovely elderly lively deadly costly early holy ugly silly "
-                         "jolly only assembly supply reply apply comply rely ally belly bully monopoly anomaly "
-                         "melancholy homely curly surly fly july italy lily jelly sly".split())
 
 #: a time or a circumstance the predication is placed in: "at night", "during his night with X",
 #: "when they arrived", "in the morning" (to the next comma or the end)
@@ -470,15 +466,6 @@ _IN_SUBJECT = frozenset("not never and or".split())
 _SUBJECT_PREPOSITIONS = frozenset("of in at on with from by near".split())
 
 
-def _manner(word: str) -> bool:
-    """Whether ``word`` (lower case) is a manner adverb in "-ly": not one of :data:`_NOT_ADVERBS`, no verb ("fly").
-
-    >>> _manner("visibly"), _manner("fly"), _manner("reply"), _manner("supply")
-    (True, False, False, False)
-    """
-    return word.endswith("ly") and word not in _NOT_ADVERBS and not lemmas(word, "v")
-
-
 @functools.lru_cache(maxsize=256)
 def _verb_word(question: str) -> str | None:
     """The verb of a question asked with do, as written: the first word WordNet knows as a verb after its subject —
@@ -509,7 +496,7 @@ def _verb_word(question: str) -> str | None:
         word = words[i].lower()
         if word in _SUBJECT_PREPOSITIONS:  # "in the coat": the preposition, a determiner, its noun
             i += 2 + (i + 1 < len(words) and words[i + 1].lower() in _DETERMINERS)
-        elif word in _IN_SUBJECT or words[i][0].isupper() or _manner(word):
+        elif word in _IN_SUBJECT or words[i][0].isupper() or manner_adverb(word):
             i += 1
         else:
             return words[i] if lemmas(word, "v") else None
@@ -1049,7 +1036,7 @@ def _modified_nouns(text: str) -> list[tuple[str, str, str]]:
             out.extend((m.group(1).lower(), _root(w), "owner") for w in m.group(2, 3) if w and content_tokens(w))
     for m in re.finditer(r"\b(?i:a|an|the|his|her|their|its|my|your|our|this|that|with)\s+([a-z][\w-]*)\s+([a-z][\w-]*)", text):
         adjective, head = m.groups()
-        if (content_tokens(adjective) and lemmas(head, "n") and not _NUMBER.fullmatch(adjective) and not _manner(adjective)
+        if (content_tokens(adjective) and lemmas(head, "n") and not _NUMBER.fullmatch(adjective) and not manner_adverb(adjective)
                 and (not lemmas(adjective, "n") or adjective in _CONTRARY_WORDS or is_a(adjective, "color"))):
             out.append((adjective, _root(head), "quality"))
     return out
