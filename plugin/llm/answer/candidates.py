@@ -12,10 +12,10 @@ from ..text import STOPWORDS, content_tokens
 from .asked import _last_root
 from .lexicon import asked_kind, kinds_in
 from .places import _place_phrases
-from .question import _FORMS_OF_ADDRESS, _HEAD_TYPES, _PERSON, _TITLES, _WOMEN_ADDRESSED, QuestionType, _Question
+from .question import _FORMS_OF_ADDRESS, _HEAD_TYPES, _PERSON, _TITLES, _WOMEN_ADDRESSED, QuestionType, _Question, stranded
 from .records import _ABOUT_ITS_MENTIONS, _Cand
 from .relations import _CONVERSE
-from .things import _NOUN_PHRASE, _stranded
+from .things import _NOUN_PHRASE
 from .times import _DATE, _NUMBER
 from .words import (
     _ARTICLES,
@@ -79,7 +79,7 @@ def _spanned(cands: dict[str, _Cand], sentences: Sequence[_Sentence], qt: Questi
         _spans(cands, sentences, _INTRODUCED, None, group=1)
     if qt.kind == "where":
         _place_phrases(cands, sentences, question=question, tied=described)
-    elif qt.kind == "what" and not qt.types and (prep := _stranded(question)):
+    elif qt.kind == "what" and not qt.types and (prep := stranded(question)):
         # "What does the clerk warm himself at?": the noun phrase after that preposition, in a clause saying the act
         after = re.compile(r"\b" + prep + r"\s+((?:the|a|an|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
         _place_phrases(cands, sentences, after, None, asked, question, tied=described,

@@ -43,6 +43,7 @@ from collections.abc import Sequence
 
 from .descriptions import _ADVERBS as _ADVERB
 from .lexicon import is_a, lemmas, manner_adverb, says_act
+from .question import _stranded_match, stranded
 from .sentence import _HEADER
 from .slots import _OPENERS
 from .slots import _PARTICLES as _VERB_PARTICLES
@@ -123,7 +124,7 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
     m = _WHOSE.search(question)
     if m:
         return "possessor", (_possessed(m.group(1).split()),)
-    m = _STRANDED.match(question) or _WHOM.search(question)
+    m = _stranded_match(question, "who") or _WHOM.search(question)
     if m:
         return _object_verbs(m.group("rest"))
     head = _which_head(question)
@@ -140,25 +141,6 @@ def asked_act(question: str) -> tuple[str, tuple[str, ...]] | None:
         return None  # "Who else …", "Who had the key?"
     joined = [j.group(1).lower() for j in _AND_VERB.finditer(question, m.end())]  # "… and sweetened the sauce"
     return "subject", (v, *(w for w in joined if w not in _AUX and lemmas(w, "v")))
-
-
-#: "Who was Tom talking to?", "Whom did Ann go to the fair with?": a preposition left at the end asks its object
-_STRANDED = re.compile(r"^\W*whom?\s+(?:did|does|do|was|were|is|are|had|has|have|will|would|could|can)\s+(?P<rest>.+?)\s+"
-                       r"(?P<p>with|to|for|from|at|behind|beside|near|about|by|after|toward|towards|against|of|on|under|over)"
-                       r"(?:,?\s+(?:when|while|as|after|before|until|since)\s+[^?]*)?\s*[?.!]*$", re.I)
-
-
-def stranded(question: str) -> str | None:
-    """The preposition a who-question leaves at its end ("Who did Ann go to the fair with?" → "with"), whose
-    object it asks; None for other questions.
-
-    >>> stranded("Who did Ann go to the fair with?"), stranded("Who was Tom talking to?"), stranded("Who came with Ann?")
-    ('with', 'to', None)
-    >>> stranded("Whom was Tom talking to when the bell rang?")  # a clause of time after it
-    'to'
-    """
-    m = _STRANDED.match(question)
-    return m.group("p").lower() if m else None
 
 
 def _possessed(words: Sequence[str]) -> str:
@@ -860,7 +842,7 @@ def who_slot(question: str, sentences: Sequence[_Sentence], order: Sequence[int]
     if asked is None:
         return None
     slot, verbs = asked
-    prep = stranded(question) if slot == "object" else None
+    prep = stranded(question, "who") if slot == "object" else None
     own = frozenset(root_tokens(question))
     head = _which_head(question) if slot == "subject" else None
     kind = _noun(head[0]) if head and head[0] else None
@@ -915,7 +897,7 @@ def _filler(sentences: Sequence[_Sentence], k: int, slot: str, verbs: Sequence[s
     """The phrase in the asked ``slot`` (subject or object) of a word of sentence ``k`` that says one of the
     asked ``verbs``: not the question's ``own`` words, near the verb when the question says its argument, of
     the asked ``kind`` (the ``arguments`` of each verb: :func:`_arguments`); with a stranded ``prep`` the object of
-    that preposition (:func:`stranded`)."""
+    that preposition (:func:`.question.stranded`)."""
     s = sentences[k]
     toks = _tokens(_HEADER.sub("", s.text))
     previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []

@@ -114,13 +114,13 @@ from .asked import _fills_slot, _slot
 from .doers import who_slot
 from .lexicon import asked_kind, is_a, kind_fit
 from .limits import DECIDED_AMONG, MIN_COVERAGE, NAMED_COVERAGE, NAMED_KINDS, clears
-from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, asks_consequence, classify
+from .question import _GEO, _PERSON, _TITLES, QuestionType, _Question, asked_form, asks_consequence, classify, stranded
 from .rank import _SPAN_KINDS, _candidates, _question, _span_candidates, _without_unit
 from .reasons import ranked_reasons
 from .records import Candidate, Extraction
 from .sentence import _HEADER, _IN_THE_END, _addressed, _sentence_score, _with_antecedents
 from .slots import SLOT_SENTENCES, SLOT_SHARE, slot_answer, where_place
-from .things import _stranded, _thing_head
+from .things import _thing_head
 from .times import asked_part, event_answer, part_answer
 from .words import _POSSESSIVE_END, _name_spans, _root, _roots, _Sentence, _sentences, root_tokens
 from .yesno import YES_NO_COVERAGE, declefted, denies, says_verb, statement_score, with_quotations
@@ -363,10 +363,10 @@ def _thing_answer(a: _Asked, cite: _Citations) -> _Answer | None:
     is the clerk, not what he warms himself at) from passages that name whom the question names, written in
     lower case; None when there is none."""
     question, q = a.question, a.q
-    if a.filled is not None or a.qt.wants_name or not q.rest or not (_thing_head(question, a.qt) or _stranded(question) or a.kind):
+    if a.filled is not None or a.qt.wants_name or not q.rest or not (_thing_head(question, a.qt) or stranded(question) or a.kind):
         return None
     named = _named_answer(question, dataclasses.replace(a.qt, wants_name=True), q, a.sentences, a.passages, _Citations(a.passages),
-                          not_of=frozenset({_PERSON}) if _stranded(question) else frozenset())
+                          not_of=frozenset({_PERSON}) if stranded(question) else frozenset())
     thing: _Answer | None = named
     if a.kind:
         # "In which N …?": only the best (its slot is checked later); only sentences speaking of whom the question names

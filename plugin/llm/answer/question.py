@@ -499,6 +499,38 @@ def asks_consequence(question: str) -> bool:
 _FOLLOWS = re.compile(r"what\s+(?:happens|happened|happen|(?:did|does|do)\s+[^?]+?\s+do)\b", re.I)
 
 
+#: the prepositions a who- or what-question may leave at its end, whose object it asks ("Who did Ann go to the fair
+#: with?", "What did Mira cut the rope with?")
+_STRANDABLE = frozenset("about after against at behind beside by for from in inside into near of on onto over through "
+                        "to toward towards under upon with".split())
+
+#: "Who/Whom/What AUX … PREP?", perhaps with a clause of time after the preposition ("… talking to when the bell rang?")
+_STRANDED = re.compile(r"^\W*(?P<wh>whom?|what)\s+(?:did|does|do|was|were|is|are|had|has|have|will|would|could|can)\s+"
+                       r"(?P<rest>\S.*?)\s+(?P<p>" + _any_of(_STRANDABLE) + r")"
+                       r"(?:,?\s+(?:when|while|as|after|before|until|since)\s+[^?]*)?\s*[?.!]*$", re.I)
+
+
+def _stranded_match(question: str, wh: str) -> re.Match[str] | None:
+    """The match of :data:`_STRANDED` on a question opened by ``wh`` ("who" also stands for "whom"); else None."""
+    m = _STRANDED.match(question)
+    return m if m is not None and m.group("wh").lower().startswith(wh) else None
+
+
+def stranded(question: str, wh: str = "what") -> str | None:
+    """The preposition a question opened by ``wh`` ("who", "whom" or "what") ends with, whose object it asks
+    ("Whom did Nell sail with?" → with); None for a question opened otherwise, or ending otherwise.
+
+    >>> stranded("What did the smith mend the gate with?"), stranded("Who did Nell walk to the mill with?", "who")
+    ('with', 'with')
+    >>> stranded("Whom was Nell waving to when the cart passed?", "who")  # a clause of time after it
+    'to'
+    >>> stranded("What did Nell carry to the mill?"), stranded("Who came with Nell?", "who"), stranded("Who did Nell sit by?")
+    (None, None, None)
+    """
+    m = _stranded_match(question, wh)
+    return m.group("p").lower() if m else None
+
+
 #: "What is the name of NP?" asks what "Who/what is NP?" asks, a name
 #: ("What is the first name of NP?": a part of the name, asked as the name is)
 _NAME_OF = re.compile(r"^\s*(?:what|which)(?:['’]s|\s+(?:is|was|are|were))\s+the\s+(?:(?:first|last|full|given|christian|"

@@ -110,7 +110,7 @@ def frame(question: str) -> Frame | None:
     v = _verb_at(words, m.group("aux").lower() in _FINITE_BE)  # "What is Mira fidgeting with?": a participle
     if v is None or _root(low[v]) in _CLAUSE_VERBS or (asked_noun(question) or "").lower() in _REASON_NOUNS:
         return None  # "What did Sam hope everyone brought?": the slot is in the clause the verb takes
-    at = len(low) - 1 if prep else _stranded(low, v)
+    at = len(low) - 1 if prep else _preposition_without_object(low, v)
     if at is not None:
         prep = low[at]
     before = low[at - 1] if at is not None and words[at - 1][:1].islower() and at - 1 >= v else None
@@ -127,7 +127,7 @@ def _subject_frame(question: str) -> Frame | None:
     return None
 
 
-def _stranded(low: Sequence[str], v: int) -> int | None:
+def _preposition_without_object(low: Sequence[str], v: int) -> int | None:
     """Where a preposition without its object stands after the verb ``low[v]`` but before the question's
     end: before a conjunction or another preposition ("fiddling with while walking", "ran their fingers
     over in the bay"); None when none does."""

@@ -1,5 +1,4 @@
-"""Things that are not names: noun phrases, a question's stranded preposition, the head noun a
-what-question asks for."""
+"""Things that are not names: noun phrases and the head noun a what-question asks for."""
 
 from __future__ import annotations
 
@@ -12,22 +11,6 @@ from .words import _AUXILIARIES, _root
 
 #: a determiner and up to three lower-case words anywhere ("a small drone", "the word")
 _NOUN_PHRASE = re.compile(r"(?<![\w'’])((?:[Tt]he|[Aa]n?|his|her|their|its|our|my|your)(?:\s+[a-z][\w'’-]*){1,3})")
-
-#: "What does the clerk warm himself at?", "What did Mira cut the rope with?": the preposition whose object is asked
-_STRANDED = re.compile(r"^\s*what\s+(?:does|did|do|is|was|are|were|will|would|can|could|has|had|have)\s+\S.*?\s+"
-                       r"(?P<p>at|with|on|in|into|onto|from|to|for|about|by|under|over|through|behind|inside|upon)\s*[?.!]*$", re.I)
-
-
-def _stranded(question: str) -> str | None:
-    """The preposition a what-question ends with, whose object it asks ("What does the clerk try to
-    warm himself at?" → at); None when it ends otherwise.
-
-    >>> _stranded("What does Scrooge's clerk try to warm himself at?"), _stranded("What does Mira carry to the inn?")
-    ('at', None)
-    """
-    m = _STRANDED.match(question)
-    return m.group("p").lower() if m else None
-
 
 def _thing_head(question: str, qt: QuestionType | None = None) -> str | None:
     """The head noun of a "what/which NOUN …" question that no entity type answers ("What creature
