@@ -55,7 +55,8 @@ question answered).
 ``--by-kind`` prints, summed over the modes run, how many first lines were right of how many for each kind of
 question (as the answer step types it: who, what, yes-no …; a yes-no question apart by its expected answer, an
 unanswerable one apart) and each form of first line (``named``: "The answer is …"; ``yes``, ``no``; ``sentence``: a
-sentence of the evidence; ``declined``). It prints counts only, so it may run on a check split: it is how stop 31
+sentence of the evidence; ``declined``), then how many wrong first lines failed where (as ``--failures`` classes
+them; a yes-no question's apart). It prints counts only, so it may run on a check split: it is how stop 31
 found that on unseen yes-no questions whose answer is No the first line said Yes more often than No.
 """
 
@@ -214,6 +215,18 @@ def by_kind_table(rows: list[tuple[str, str, bool]]) -> list[str]:
     return lines
 
 
+def failure_bucket(where: str, rank: int | None) -> str:
+    """A wrong first line's class for ``--by-kind`` counts (:func:`failure_class`): an extraction failure by
+    whether the expected answer was weighed first, lower, or not at all.
+
+    >>> failure_bucket("retrieval", None), failure_bucket("extraction", None), failure_bucket("extraction", 3)
+    ('retrieval', 'extraction, not weighed', 'extraction, weighed lower')
+    """
+    if where != "extraction":
+        return where
+    return "extraction, not weighed" if rank is None else "extraction, weighed first" if rank == 1 else "extraction, weighed lower"
+
+
 def open_dataset(name: str, cache: Path | None):
     location = str(cache / f"answers-{name}") if cache else "memory:"
     store = open_store(location)
@@ -230,6 +243,7 @@ class Run:
         self.seconds: dict[str, float] = {m: 0.0 for m in modes}
         self.failures: list[tuple[str, str, str, int | None, str]] = []
         self.kinds: list[tuple[str, str, bool]] = []
+        self.failed_in: collections.Counter[str] = collections.Counter()
 
 
 def run(modes: list[str], questions: list[dict], stores: dict, args: argparse.Namespace) -> Run:
@@ -249,6 +263,9 @@ def run(modes: list[str], questions: list[dict], stores: dict, args: argparse.Na
             seen.results[mode].append(ok)
             if args.by_kind:
                 seen.kinds.append((kind_row(q), line_form(line), ok))
+                if not ok:
+                    yes_no = q["answers"] in (["Yes"], ["No"])
+                    seen.failed_in["yes-no" if yes_no else failure_bucket(*failure_class(pipe.result, q["answers"]))] += 1
             if _withheld(q):
                 continue  # a check split: counted, never shown
             if not ok and args.failures:
@@ -311,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.by_kind:
         print(f"\nright/count per kind of question and form of first line, over {len(modes)} mode(s):")
         print("\n".join(by_kind_table(seen.kinds)))
+        print("where the wrong first lines failed: " + ", ".join(f"{k} {n}" for k, n in seen.failed_in.most_common()))
     return 0
 
 
