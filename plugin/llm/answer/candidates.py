@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from ..engine import Passage
 from ..text import STOPWORDS, content_tokens
+from .antecedents import looked_back, opening_pronoun, within_reach
 from .asked import _last_root
 from .lexicon import asked_kind, kinds_in
 from .places import _place_phrases
@@ -187,15 +188,6 @@ def _spans(cands: dict[str, _Cand], sentences: Sequence[_Sentence], pattern: re.
             c.surfaces.append(name)
 
 
-#: a pronoun opening a sentence (past the marks that may open it: "(He …", "_He …_", "'He …"), or right
-#: after the quotation that opens it ('"I've got this," they declared', "“I don’t know,” she said": a
-#: "’" before a letter closes no quotation); a possessive one ("Their fingers paused …, whispering,
-#: “…”") stands for the owner of what follows. One opening a quotation ('"They will …," Carl said') is
-#: no mention of the person named before (:func:`_resolve_pronouns`), though the sentence speaks of them
-_PRONOUN = re.compile(r"^(?P<lead>[_*(\s'\"“‘]*)(?:[“\"‘'](?:[^”\"’]|’(?=\w))*[,!?…—-][”\"’']\s+(?P<q>he|she|they)"
-                      r"|(?P<p>he|she|they|his|her|their))\b", re.I)
-
-
 def _antecedent(c: _Cand, q: _Question, generic: set[str]) -> bool:
     """Whether ``c`` may be the person a pronoun or a description stands for: a person (or of no
     known type), no generic noun, and not someone the question itself names."""
@@ -204,9 +196,17 @@ def _antecedent(c: _Cand, q: _Question, generic: set[str]) -> bool:
 
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
     """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said'), or "His …", "Her …",
-    "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person the sentence
-    before it (in the same passage) names first — its subject, by the usual preference — unless
-    that is someone the question itself names: the pronoun counts as a mention of that person."""
+    "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person named first
+    — its subject, by the usual preference — in the sentence it looks back to (:func:`.antecedents.looked_back`, in
+    the same passage) that names someone the question itself does not: the pronoun counts as a mention of that person.
+
+    >>> ss = _sentences([Passage("Ines met Oswin. She smiled. The bell rang. He left.", "c")])
+    >>> cands = {n: _Cand(n.lower(), n, _PERSON) for n in ("Ines", "Oswin")}
+    >>> _gazetteer(cands, ss)
+    >>> _resolve_pronouns(cands, ss, _Question("Who smiled?", []), set())
+    >>> [(n, [ss[k].text[a:b] for k, a, b in c.hits]) for n, c in cands.items()]
+    [('Ines', ['Ines', 'She']), ('Oswin', ['Oswin'])]
+    """
     firsts: dict[int, tuple[int, _Cand]] = {}
     for c in cands.values():
         if not _antecedent(c, q, generic):
@@ -217,16 +217,15 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
             if k not in firsts or a < firsts[k][0]:
                 firsts[k] = (a, c)
     for k, s in enumerate(sentences):
-        m = _PRONOUN.match(s.text)
-        if not m or (m.group("p") and re.search(r"[\"“‘']", m.group("lead"))):
+        span = opening_pronoun(s.text)
+        if span is None:
             continue  # no pronoun, or one inside a quotation
-        for back in (k - 1, k - 2):
-            if back < 0 or sentences[back].passage != s.passage:
-                break
-            if back in firsts:
-                g = "p" if m.group("p") else "q"
-                firsts[back][1].hits.append((k, m.start(g), m.end(g)))
-                break
+        # the sentence before that names a candidate: one naming only whom the question names is passed over, as a
+        # pronoun chain runs past it ("Ada sailed. She steered, and to Ivo she was a guide. She …", asked of Ivo)
+        before = within_reach(sentences, k)
+        back = looked_back(before, names=firsts.__contains__)
+        if back is not None and before[back] in firsts:
+            firsts[before[back]][1].hits.append((k, *span))
 
 
 #: a definite description opening a sentence ("The cybersecurity expert craned their neck"): its words

@@ -41,6 +41,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from .antecedents import looked_back, names_someone, within_reach
 from .descriptions import _ADVERBS as _ADVERB
 from .lexicon import is_a, lemmas, manner_adverb, says_act
 from .question import _stranded_match, stranded
@@ -385,8 +386,9 @@ def _unquoted(toks: Sequence[str]) -> list[str]:
     return [t for n, t in enumerate(toks) if not (_quoted(toks, n) and _quoted(toks, n + 1))]
 
 
-def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]:
-    """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring)."""
+def _subjects(toks: Sequence[str], i: int, previous: str) -> list[str]:
+    """The person phrases that may be the subject of the verb at ``toks[i]`` (see the module docstring; ``previous``:
+    the sentence a pronoun looks back to, :func:`_looked_back_to`)."""
     i = _light_verb(toks, i)
     for special in (_agent(toks, i), _inverted(toks, i)):
         if special is not None:
@@ -409,7 +411,7 @@ def _subjects(toks: Sequence[str], i: int, previous: Sequence[str]) -> list[str]
         if _quoted(toks, b):  # '"They will ward it off," X said': the speaker's word, not the narrator's
             return []
         closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
-        name = _pronoun_antecedent(toks[closed:b]) or _pronoun_antecedent(_unquoted(previous))
+        name = _pronoun_antecedent(toks[closed:b]) or _named_before(previous)
         return [name] if name else []
     phrase, start = _np_backward(toks, b)
     if start > 1 and toks[start - 1].lower() in _COPULA:  # "Fan is Scrooge's sister who comes …": the copula's subject
@@ -704,7 +706,7 @@ def _owner_at(toks: Sequence[str], spans: Sequence[tuple[int, int]], i: int, quo
 def _pronoun_owner(toks: Sequence[str], spans: Sequence[tuple[int, int]], b: int, quotes: Sequence[tuple[int, int]],
                    previous: str) -> str:
     """Whom the possessive pronoun ``toks[b]`` stands for (:func:`_nearest_person` after the last closed
-    quotation, else :func:`_pronoun_antecedent` of the sentence ``previous`` without its quotations), or ""
+    quotation, else :func:`_named_before` of the sentence ``previous``), or ""
     inside a quotation (a speaker's "his" is not the narrator's)."""
     at = spans[b][0]
     if _quoted(toks, b) or any(x <= at < y for x, y in quotes):
@@ -712,7 +714,32 @@ def _pronoun_owner(toks: Sequence[str], spans: Sequence[tuple[int, int]], b: int
     closed = max((c + 1 for c in range(b) if _quoted(toks, c) and not _quoted(toks, c + 1)), default=0)
     ended = max((y for _, y in quotes if y <= at), default=0)  # after the last quotation in single marks
     closed = max(closed, next(c for c in range(b + 1) if spans[c][0] >= ended))
-    return _nearest_person(toks, closed, b) or _pronoun_antecedent(_unquoted(_tokens(_without_quotations(previous))))
+    return _nearest_person(toks, closed, b) or _named_before(previous)
+
+
+def _named_before(previous: str) -> str:
+    """Whom a narrator's pronoun stands for when its own sentence names no one before it: the person phrase
+    (:func:`_pronoun_antecedent`) of the sentence ``previous`` it looks back to, past that one's quotations (a
+    name a speaker says is no antecedent of the narrator's pronoun).
+
+    >>> _named_before("'Tom is here,' said Ines."), _named_before('"Tom is here," said Ines.'), _named_before("")
+    ('Ines', 'Ines', '')
+    """
+    return _pronoun_antecedent(_unquoted(_tokens(_without_quotations(previous))))
+
+
+def _looked_back_to(sentences: Sequence[_Sentence], k: int) -> str:
+    """The text of the sentence a pronoun in sentence ``k`` looks back to (:func:`.antecedents.looked_back`), or "".
+
+    >>> from ragprov.llm.answer.words import _sentences
+    >>> from ragprov.llm.engine import Passage
+    >>> ss = _sentences([Passage("Ines rose. The bell rang. She left.", "c"), Passage("He came.", "d")])
+    >>> _looked_back_to(ss, 2), _looked_back_to(ss, 3)
+    ('Ines rose.', '')
+    """
+    before = [_HEADER.sub("", sentences[j].text) for j in within_reach(sentences, k)]
+    back = looked_back(before, names_someone)
+    return before[back] if back is not None else ""
 
 
 #: a quotation in single marks ("'Go home,' she said"): an opening mark at a word's start, a closing one after
@@ -886,8 +913,8 @@ def _whose_owner(sentences: Sequence[_Sentence], k: int, noun: str, own: frozens
     the question does not name it itself — unless the sentence says "his own N": then the owner is the one the
     clause is about, whom the question may name (the nearest person before "his own", :func:`_nearest_person`)."""
     s = sentences[k]
-    near = [sentences[n].text if 0 <= n < len(sentences) and sentences[n].passage == s.passage else "" for n in (k - 1, k + 1)]
-    owner = _possessor(_HEADER.sub("", s.text), noun, *near)
+    following = sentences[k + 1].text if k + 1 < len(sentences) and sentences[k + 1].passage == s.passage else ""
+    owner = _possessor(_HEADER.sub("", s.text), noun, _looked_back_to(sentences, k), following)
     reflexive = re.search(r"\b" + _PERSON_POSSESSIVE + r"\s+own\s+(?:[a-z][\w-]*\s+)?" + re.escape(noun) + r"\b", s.text, re.I)
     return owner if owner and (reflexive or not _own(owner, own)) else None
 
@@ -900,7 +927,7 @@ def _filler(sentences: Sequence[_Sentence], k: int, slot: str, verbs: Sequence[s
     that preposition (:func:`.question.stranded`)."""
     s = sentences[k]
     toks = _tokens(_HEADER.sub("", s.text))
-    previous = _tokens(_HEADER.sub("", sentences[k - 1].text)) if k > 0 and sentences[k - 1].passage == s.passage else []
+    previous = _looked_back_to(sentences, k)
     for i, tok in enumerate(toks):
         verb = next((v for v in verbs if tok.islower() and tok not in _AUX and says_act(tok, v)), None)
         if verb is None:

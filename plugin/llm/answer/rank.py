@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from ..engine import Passage
 from ..text import content_tokens, tokenize
+from .antecedents import opening_pronoun, person_sentence
 from .asked import _asked_verb, _asks_age, _called_noun, _key_terms, _names_only_asked, _qualified_act, _relative_verb, _states_age
-from .candidates import _PRONOUN, _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
+from .candidates import _antecedent, _collect, _generic, _merge_aliases, _resolve_descriptions, _resolve_pronouns
 from .descriptions import Description, description, named_by_head, resolve_scene, said_in, said_of
 from .evidence import _acted, _names_the, _near, _role, _tied
 from .lexicon import asked_kind, kind_fit
@@ -474,15 +475,15 @@ SCENE = 0.8
 
 
 def _of_subject(s: _Sentence, q: _Question) -> bool:
-    """Whether a sentence speaks of what the question names: it names it, or opens with a pronoun
-    after a sentence of its passage that does ("Tiny Tim sat down. He was nine years old."): the
-    pronoun the candidates' step resolves (:data:`.candidates._PRONOUN`).
+    """Whether a sentence speaks of what the question names: it names it, or opens with a pronoun (a speaker's too,
+    :func:`.antecedents.opening_pronoun`) after the sentence it looks back to names it (:func:`.antecedents.person_sentence`:
+    "Tiny Tim sat down. He was nine years old.").
 
     >>> ss = _sentences([Passage('Tiny Tim sat down. He was nine. "Nine," she said. Bob was forty.', "c")])
     >>> [_of_subject(s, _Question("How old is Tiny Tim?", [])) for s in ss]
     [True, True, True, False]
     """
-    return q.links(s.tokens) > 0 or (_PRONOUN.match(s.text) is not None and q.links(_roots(s.before[-200:])) > 0)
+    return q.links(s.tokens) > 0 or (opening_pronoun(s.text, spoken=True) is not None and q.links(_roots(person_sentence(s.before))) > 0)
 
 
 #: how much the question's terms in the few sentences from a time of the asked unit (:func:`_stating`)

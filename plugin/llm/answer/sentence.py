@@ -59,6 +59,8 @@ def _addressed(question: str, q: _Question, sentences: Sequence[_Sentence]) -> l
     return out
 
 
+# Not :mod:`.antecedents`: "That is why …", "And that's worth …" point back at all the sentence before says, no
+# person or thing it names, so the two are read as one.
 def _with_antecedents(sentences: Sequence[_Sentence]) -> list[_Sentence]:
     """The sentences, each that opens pointing back at the one before it in its passage (:data:`_ANAPHORIC`)
     joined to that one: the reason for what it says is there.

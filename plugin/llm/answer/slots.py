@@ -455,6 +455,8 @@ def _takes_object(word: str) -> bool:
             and word[:1].isalpha())
 
 
+# Not :mod:`.antecedents`' rule, which finds the person a pronoun stands for in an earlier sentence: "it"/"them"
+# stand for a thing, most often the object an earlier verb of the same sentence took, a phrase this module reads.
 def _antecedent(toks: Sequence[tuple[str, int]], i: int, asked: frozenset[str]) -> str | None:
     """The noun phrase a pronoun object after the verb at ``i`` stands for: the nearest one before it
     in the sentence that no preposition governs and no possessive opens ("seized the extinguisher-cap,

@@ -36,6 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 from ..text import content_tokens
+from .antecedents import THIRD_PERSON as _THIRD_PERSON
+from .antecedents import person_sentence, sentences_before
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, manner_adverb, says_act
 from .question import _AUX_OPENING, _TITLES, _Question
 from .sentence import _IN_THE_END
@@ -46,9 +48,7 @@ from .words import (
     _FINITE_BE,
     _FIRST_AND_SECOND_PERSON,
     _NOT_ADVERBS,
-    _OBJECT_PRONOUNS,
     _POSSESSIVE_END,
-    _POSSESSIVE_PRONOUNS,
     _SUBJECT_PRONOUNS,
     _any_of,
     _root,
@@ -338,9 +338,6 @@ def _weights(question: str, q: _Question) -> dict[str, float]:
 #: a run of capitalised words in a question, "of (the)" inside it: a name ("the Ghost of Christmas Present")
 _NAME_RUN = re.compile(r"(?<=\S\s)[A-Z][\w'’-]*(?:\s+(?:of\s+(?:the\s+)?)?[A-Z][\w'’-]*)*")
 
-#: the third-person pronouns, by which a sentence speaks of someone (or something) its passage named before it
-_THIRD_PERSON = _SUBJECT_PRONOUNS | _OBJECT_PRONOUNS | _POSSESSIVE_PRONOUNS | {"hers"}
-
 #: the pronouns that name no place: the third-person ones and the speaker's and hearer's as objects
 _NO_PLACE_PRONOUNS = _THIRD_PERSON | (_FIRST_AND_SECOND_PERSON - {"i", "we"})
 
@@ -389,6 +386,8 @@ def _said(s: _Sentence, weights: dict[str, float], question: str = "") -> set[st
 _OPENS_WITH_IT = re.compile(r"^\W*(?:it|they|this|these)\b(?!\s+(?:is|was)\s+(?:not\s+)?(?:that|to|for)\b)", re.I)
 
 
+# Not :mod:`.antecedents`' rule: a pronoun for a thing ("It was locked") looks back to the sentence just before,
+# named or not, and stands for the question's own subject noun when that sentence says it.
 def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
     """The roots of a yes-no question's subject, a noun after a determiner ("was the door …?"), where the
     sentence opens with a pronoun ("It was double-locked") and the sentence before it says that noun: the
@@ -407,37 +406,7 @@ def _antecedent(s: _Sentence, question: str) -> frozenset[str]:
     if m is None or not re.search(r"\s(?i:the|a|an|this|that|these|those|his|her|their|its|my|your|our)\s+\S+$", m.group(0)):
         return frozenset()
     subject = _roots(m.group(0).split()[-1])
-    return subject if subject and subject <= _roots(_previous(s.before)) else frozenset()
-
-
-def _has_a_name(sentence: str) -> bool:
-    """Whether a sentence names someone: a capitalised content word, no pronoun, and at its start no verb nor adverb.
-
-    >>> _has_a_name("Edgar rose."), _has_a_name("He dressed."), _has_a_name("The dog met Ann.")
-    (True, False, True)
-    """
-    for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)):
-        w = m.group(0)
-        first_word = k == 0 and bool(lemmas(w.lower(), "v") or w.lower().endswith("ly"))  # "Went", "Suddenly"
-        if w[0].isupper() and content_tokens(w) and w.lower() not in _THIRD_PERSON and not first_word:
-            return True
-    return False
-
-
-def _previous(before: str, person: bool = False) -> str:
-    """The sentence before a sentence (``before``: the text before it in its passage); with ``person``, the nearest
-    earlier one that names someone (:func:`_has_a_name`), the one a pronoun for a person stands for — else the
-    sentence before.
-
-    >>> _previous("Edgar rose. He dressed. "), _previous("Edgar rose. He dressed. ", person=True), _previous("")
-    ('He dressed.', 'Edgar rose.', '')
-    """
-    sentences = re.split(r"(?<=[.!?])\s+", before.strip()) if before.strip() else [""]
-    if person:
-        for sentence in reversed(sentences):
-            if _has_a_name(sentence):
-                return sentence
-    return sentences[-1]
+    return subject if subject and subject <= _roots(sentences_before(s.before)[-1]) else frozenset()
 
 
 #: the weight of a question's verb said only by a noun after a determiner or a possessive ("his death" for "die")
@@ -690,7 +659,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     """How well a sentence states a yes-no question's predication: the weighted share of its terms
     the sentence says (adjuncts weigh :data:`ADJUNCT`; a contrary word says its term), times
     0.6 + 0.4 × the share of the names it speaks of (a pronoun, of those the nearest earlier sentence naming someone
-    names (:func:`_previous`) — the nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never
+    names (:func:`.antecedents.person_sentence`) — the nearest antecedent —, half as surely); :data:`UNSAID_ACT` of that when it never
     says the act a do-question asks (:func:`says_verb`); :data:`HYPOTHETICAL` of that for a supposition; half when it
     does not say the thing an existential question asks about ("Is there a dog …?"), and half when neither it nor its passage
     (``passage``: its word roots) names them all.
@@ -710,7 +679,7 @@ def statement_score(s: _Sentence, question: str, q: _Question, passage: frozense
     weights = _weights(question, q)
     names = _names(question)
     words = set(re.findall(r"[a-z]+", s.low))
-    near = s.tokens | _roots(_previous(s.before, person=True)) if _THIRD_PERSON & words else s.tokens  # a pronoun: the nearest one named
+    near = s.tokens | _roots(person_sentence(s.before)) if _THIRD_PERSON & words else s.tokens  # a pronoun: the nearest one named
     link = (_linked(names, s.tokens) + _linked(names, near)) / 2  # a pronoun speaks of them less surely than their name
     total = sum(weights.values())
     said = _said(s, weights, question)
