@@ -166,19 +166,34 @@ def failure_class(result, expected: list[str] | None) -> tuple[str, int | None]:
     return "extraction", rank
 
 
-#: the forms a first line takes, by how it opens (:func:`line_form`); the last is any other sentence
-FORMS = (("named", "the answer is "), ("yes", "yes"), ("no", "no:"), ("declined", NOT_ANSWERED), ("sentence", ""))
+#: the forms a first line takes (:func:`line_form`), in the order ``--by-kind`` prints them
+FORMS = ("named", "yes", "no", "declined", "sentence")
 
 
 def line_form(line: str) -> str:
     """The form of a first line: ``named`` (it names the answer), ``yes``, ``no``, ``declined`` or ``sentence``.
 
+    A line is read as :func:`is_right` reads it: white space collapsed, "Yes"/"No" as the word it opens with, the
+    refusal anywhere in it.
+
     >>> [line_form(x) for x in ("The answer is Belle [1].", "Yes: he did [2].", "No: it was shut [1].",
     ...                         "The data does not answer the question: …", "Nobody came [3].")]
     ['named', 'yes', 'no', 'declined', 'sentence']
+    >>> [line_form(x) for x in ("No, the gate was shut [1].", "The  answer is  Ann [1].", "Sadly the data does not answer it.")]
+    ['no', 'named', 'declined']
     """
-    low = line.lstrip().lower()
-    return next(form for form, opening in FORMS if low.startswith(opening) and (opening != "yes" or not low[3:4].isalpha()))
+    low = " ".join(line.lower().split())
+    said = re.match(r"[a-z]+", low)
+    if NOT_ANSWERED in low:
+        return "declined"
+    if said is not None and said.group(0) in ("yes", "no"):
+        return said.group(0)
+    return "named" if low.startswith("the answer is ") else "sentence"
+
+
+def yes_no(question: dict) -> bool:
+    """Whether a question's expected answer is "Yes" or "No"."""
+    return question["answers"] in (["Yes"], ["No"])
 
 
 def kind_row(question: dict) -> str:
@@ -192,7 +207,7 @@ def kind_row(question: dict) -> str:
     kind = classify(question["question"]).kind
     if question["answers"] is None:
         return f"{kind}, unanswerable"
-    if question["answers"] in (["Yes"], ["No"]):
+    if yes_no(question):
         return f"{kind} ({question['answers'][0]})"
     return kind
 
@@ -205,7 +220,7 @@ def by_kind_table(rows: list[tuple[str, str, bool]]) -> list[str]:
     who       1/2        -        -      0/1        -     1/3 33%
     """
     count, right = collections.Counter((r, f) for r, f, _ in rows), collections.Counter((r, f) for r, f, ok in rows if ok)
-    forms, names = [form for form, _ in FORMS], sorted({r for r, _, _ in rows})
+    forms, names = FORMS, sorted({r for r, _, _ in rows})
     width = max(len(r) for r in [*names, "kind"])
     lines = [f"{'kind':{width}} " + " ".join(f"{f:>8}" for f in forms) + f" {'all':>7}"]
     for row in names:
@@ -234,8 +249,8 @@ def open_dataset(name: str, cache: Path | None):
     return store
 
 
-class Run:
-    """What a bench run saw: per mode whether each question's first line was right and the seconds it took, the
+class Tally:
+    """What a bench run counted: per mode whether each question's first line was right and the seconds it took, the
     wrong first lines classed (``--failures``) and each (kind row, form, right) triple (``--by-kind``)."""
 
     def __init__(self, modes: list[str]) -> None:
@@ -246,10 +261,10 @@ class Run:
         self.failed_in: collections.Counter[str] = collections.Counter()
 
 
-def run(modes: list[str], questions: list[dict], stores: dict, args: argparse.Namespace) -> Run:
+def run(modes: list[str], questions: list[dict], stores: dict, *, by_kind: bool, failures: bool, verbose: bool) -> Tally:
     """Ask every question in every mode, one pipeline per mode and dataset; a check split's question is
     counted but never printed."""
-    seen = Run(modes)
+    tally = Tally(modes)
     for mode in modes:
         pipes = {name: pipeline(mode, store, recorder=Recorder(store)) for name, store in stores.items()}
         for q in questions:
@@ -257,24 +272,23 @@ def run(modes: list[str], questions: list[dict], stores: dict, args: argparse.Na
             start = time.perf_counter()
             for _ in pipe.run(q["question"]):
                 pass
-            seen.seconds[mode] += time.perf_counter() - start
+            tally.seconds[mode] += time.perf_counter() - start
             line = first_line(pipe.result.answer)
             ok = is_right(line, q["answers"])
-            seen.results[mode].append(ok)
-            if args.by_kind:
-                seen.kinds.append((kind_row(q), line_form(line), ok))
-                if not ok:
-                    yes_no = q["answers"] in (["Yes"], ["No"])
-                    seen.failed_in["yes-no" if yes_no else failure_bucket(*failure_class(pipe.result, q["answers"]))] += 1
+            tally.results[mode].append(ok)
+            failed = None if ok or not (by_kind or failures) else failure_class(pipe.result, q["answers"])
+            if by_kind:
+                tally.kinds.append((kind_row(q), line_form(line), ok))
+                if failed is not None:
+                    tally.failed_in["yes-no" if yes_no(q) else failure_bucket(*failed)] += 1
             if _withheld(q):
                 continue  # a check split: counted, never shown
-            if not ok and args.failures:
-                where, rank = failure_class(pipe.result, q["answers"])
-                seen.failures.append((mode, where, q["question"], rank, line))
-            if args.verbose or not ok:
+            if failed is not None and failures:
+                tally.failures.append((mode, failed[0], q["question"], failed[1], line))
+            if verbose or not ok:
                 mark = "ok " if ok else "BAD"
                 print(f"  {mark} {mode:9} {q['question']!r} -> {line[:140]!r} (expected {q['answers']})", file=sys.stderr)
-    return seen
+    return tally
 
 
 def print_failures(failures: list[tuple[str, str, str, int | None, str]]) -> None:
@@ -286,7 +300,7 @@ def print_failures(failures: list[tuple[str, str, str, int | None, str]]) -> Non
         f"{m} {w} {sum(1 for f in failures if f[:2] == (m, w))}" for m, w in classes))
 
 
-def print_summary(seen: Run, questions: list[dict], datasets: list[str]) -> None:
+def print_summary(tally: Tally, questions: list[dict], datasets: list[str]) -> None:
     n = len(questions)
     splits = sorted({q["split"] for q in questions}, key=lambda x: (x != "train", x))
     members = {split: [i for i, q in enumerate(questions) if q["split"] == split] for split in splits}
@@ -294,10 +308,10 @@ def print_summary(seen: Run, questions: list[dict], datasets: list[str]) -> None
     print(f"{n} questions ({unanswerable} unanswerable; " + ", ".join(f"{len(members[x])} {x}" for x in splits)
           + f") over {', '.join(datasets)}")
     print(f"{'mode':10} {'right':>7} {'accuracy':>9} " + " ".join(f"{x:>9}" for x in splits) + f" {'s/question':>11}")
-    for mode, results in seen.results.items():
+    for mode, results in tally.results.items():
         right = sum(results)
         per_split = " ".join(f"{100.0 * sum(results[i] for i in members[x]) / len(members[x]):>8.1f}%" for x in splits)
-        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {per_split} {seen.seconds[mode] / n:>11.2f}")
+        print(f"{mode:10} {right:>3}/{n:<3} {100.0 * right / n:>8.1f}% {per_split} {tally.seconds[mode] / n:>11.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -318,17 +332,17 @@ def main(argv: list[str] | None = None) -> int:
     questions = load_questions(args.questions)
     stores = {name: open_dataset(name, args.cache) for name in sorted({q["dataset"] for q in questions})}
     try:
-        seen = run(modes, questions, stores, args)
+        tally = run(modes, questions, stores, by_kind=args.by_kind, failures=args.failures, verbose=args.verbose)
     finally:
         for store in stores.values():
             store.close()
-    if seen.failures:
-        print_failures(seen.failures)
-    print_summary(seen, questions, list(stores))
+    if tally.failures:
+        print_failures(tally.failures)
+    print_summary(tally, questions, list(stores))
     if args.by_kind:
         print(f"\nright/count per kind of question and form of first line, over {len(modes)} mode(s):")
-        print("\n".join(by_kind_table(seen.kinds)))
-        print("where the wrong first lines failed: " + ", ".join(f"{k} {n}" for k, n in seen.failed_in.most_common()))
+        print("\n".join(by_kind_table(tally.kinds)))
+        print("where the wrong first lines failed: " + ", ".join(f"{k} {n}" for k, n in tally.failed_in.most_common()))
     return 0
 
 

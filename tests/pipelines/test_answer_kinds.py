@@ -5,6 +5,7 @@ question's terms) and why/what (the best-aligned sentence, without a relationshi
 from __future__ import annotations
 
 from ragprov.llm.answer import classify, extract_answer
+from ragprov.llm.answer.question import _LEADING_PHRASE
 from ragprov.llm.engine import Mention, Passage
 
 PEOPLE = (Mention("EDGAR", "PERSON"), Mention("MIRA", "PERSON"))
@@ -81,11 +82,17 @@ def test_question_kinds():
 def test_a_yes_no_question_after_an_opening_phrase_of_any_kind():
     questions = ("Peering into the well, could Mira see the water?", "Standing by the gate, was Edgar waiting?",
                  "According to the keeper, did the lamp fail?", "With his coat torn, did Edgar go home?",
-                 "After the storm, did the boat sink?")
-    assert [classify(q).kind for q in questions] == ["yes-no"] * 5
-    # not when the opening phrase asks, nor when the question opens with its auxiliary
-    assert [classify(q).kind for q in ("In which town, at dusk, did Mira land?", "Standing by the gate, who waited?",
-                                       "Was Edgar, as a rule, late?")] == ["which", "who", "yes-no"]
+                 "After the storm, didn't the boat sink?", "In the village where she grew up, might Mira have friends?",
+                 "Mira, Edgar, did they leave the mill?")
+    assert [classify(q).kind for q in questions] == ["yes-no"] * len(questions)
+    # not when a wh-phrase opens the opening phrase: that phrase asks
+    assert [classify(q).kind for q in ("In which town, did Mira land?", "Standing by the gate, who waited?")] == ["which", "who"]
+
+
+def test_a_question_tag_is_no_main_clause():
+    assert _LEADING_PHRASE.match("Mira left the mill early, did she?") is None
+    assert _LEADING_PHRASE.match("Mira left early, as a rule, didn't she?") is None
+    assert _LEADING_PHRASE.match("At dawn, did she leave?").group("main") == "did she leave?"
 
 
 def test_a_count_cites_only_the_passages_where_it_counts_the_asked_thing():

@@ -7,6 +7,7 @@ each importing only the ones above it:
 - :mod:`~ragprov.llm.answer.question`: the question typed (:func:`classify`) and its terms
 - :mod:`~ragprov.llm.answer.lexicon`: word meaning from WordNet 3.0 (a noun a kind of another), what a
   "what/which NOUN" question asks a kind of
+- :mod:`~ragprov.llm.answer.antecedents`: whom a person pronoun stands for (the sentence before that names someone)
 - :mod:`~ragprov.llm.answer.records`: :class:`Candidate`, :class:`Extraction` and the candidate being collected
 - :mod:`~ragprov.llm.answer.relations`: relational questions ("Who is X's R?") and the sentences stating them
 - :mod:`~ragprov.llm.answer.sentence`: answers that are a sentence (why / what / how, yes-no)

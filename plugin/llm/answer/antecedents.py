@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from ..text import content_tokens
+from ..text import content_tokens, split_sentences
 from .lexicon import lemmas
 from .words import _OBJECT_PRONOUNS, _POSSESSIVE_PRONOUNS, _SUBJECT_PRONOUNS, _Sentence
 
@@ -56,18 +56,30 @@ def opening_pronoun(text: str, spoken: bool = False) -> tuple[int, int] | None:
     return m.span("p" if m.group("p") else "q")
 
 
+def capitalised_as_first(word: str) -> bool:
+    """Whether a sentence's first word is capitalised only for being first: an adverb in -ly or an inflected
+    verb ("Suddenly", "Went", "Turning"). A verb's plain form may be a name ("Bob", "Will", "Jack").
+
+    >>> [capitalised_as_first(w) for w in ("Suddenly", "Went", "Turning", "Bob", "Will", "Ines")]
+    [True, True, True, False, False, False]
+    """
+    low = word.lower()
+    forms = lemmas(low, "v")
+    return low.endswith("ly") or (bool(forms) and low not in forms)
+
+
 def names_someone(sentence: str) -> bool:
-    """Whether a sentence names someone: a capitalised content word, no pronoun, and at its start no verb nor adverb.
+    """Whether a sentence names someone: a capitalised content word, no pronoun, and not its first word capitalised
+    only for being first (:func:`capitalised_as_first`).
 
     >>> names_someone("Ines rose."), names_someone("She dressed."), names_someone("The cat met Oswin.")
     (True, False, True)
-    >>> names_someone("Suddenly the bell rang.")
-    False
+    >>> names_someone("Suddenly the bell rang."), names_someone("Bob came in.")
+    (False, True)
     """
     for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)):
         w = m.group(0)
-        first_word = k == 0 and bool(lemmas(w.lower(), "v") or w.lower().endswith("ly"))  # "Went", "Suddenly"
-        if w[0].isupper() and content_tokens(w) and w.lower() not in THIRD_PERSON and not first_word:
+        if w[0].isupper() and content_tokens(w) and w.lower() not in THIRD_PERSON and not (k == 0 and capitalised_as_first(w)):
             return True
     return False
 
@@ -100,12 +112,14 @@ def within_reach(sentences: Sequence[_Sentence], k: int) -> list[int]:
 
 
 def sentences_before(before: str) -> list[str]:
-    """The sentences of the text before a sentence in its passage (``before``), by their closing marks.
+    """The sentences of the text before a sentence in its passage (``before``), split as the answer step splits
+    passages (:func:`..text.split_sentences`: "Mr. Hale" is no sentence end).
 
-    >>> sentences_before("Ines rose. She dressed. "), sentences_before("")
-    (['Ines rose.', 'She dressed.'], [''])
+    >>> sentences_before("Ines met Mr. Hale. She dressed. "), sentences_before("")
+    (['Ines met Mr. Hale.', 'She dressed.'], [''])
     """
-    return re.split(r"(?<=[.!?])\s+", before.strip()) if before.strip() else [""]
+    text = before.strip()
+    return [text[a:b].strip() for a, b in split_sentences(text)] or [""]
 
 
 def person_sentence(before: str) -> str:

@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from ..engine import Passage
 from ..text import STOPWORDS, content_tokens
-from .antecedents import looked_back, opening_pronoun, within_reach
+from .antecedents import opening_pronoun, within_reach
 from .asked import _last_root
 from .lexicon import asked_kind, kinds_in
 from .places import _place_phrases
@@ -197,7 +197,7 @@ def _antecedent(c: _Cand, q: _Question, generic: set[str]) -> bool:
 def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q: _Question, generic: set[str]) -> None:
     """A sentence that begins "He …", "She …" or "They …" (or '“…,” they said'), or "His …", "Her …",
     "Their …" (the owner of what follows: "Their fingers paused …, whispering, “…”"), is about the person named first
-    — its subject, by the usual preference — in the sentence it looks back to (:func:`.antecedents.looked_back`, in
+    — its subject, by the usual preference — in the sentence it looks back to (the nearest of :func:`.antecedents.within_reach`, in
     the same passage) that names someone the question itself does not: the pronoun counts as a mention of that person.
 
     >>> ss = _sentences([Passage("Ines met Oswin. She smiled. The bell rang. He left.", "c")])
@@ -222,10 +222,9 @@ def _resolve_pronouns(cands: dict[str, _Cand], sentences: Sequence[_Sentence], q
             continue  # no pronoun, or one inside a quotation
         # the sentence before that names a candidate: one naming only whom the question names is passed over, as a
         # pronoun chain runs past it ("Ada sailed. She steered, and to Ivo she was a guide. She …", asked of Ivo)
-        before = within_reach(sentences, k)
-        back = looked_back(before, names=firsts.__contains__)
-        if back is not None and before[back] in firsts:
-            firsts[before[back]][1].hits.append((k, *span))
+        back = next((j for j in reversed(within_reach(sentences, k)) if j in firsts), None)
+        if back is not None:
+            firsts[back][1].hits.append((k, *span))
 
 
 #: a definite description opening a sentence ("The cybersecurity expert craned their neck"): its words

@@ -255,8 +255,10 @@ def manner_adverb(word: str) -> bool:
     """Whether a word is a manner adverb in "-ly": lower case, not one of :data:`.words._NOT_ADVERBS`, and
     WordNet knows it as no noun ("family", "daily") and no verb ("fly", "reply").
 
-    >>> [manner_adverb(w) for w in ("softly", "Gently", "lonely", "weekly", "fly", "reply", "nearby")]
-    [True, False, False, False, False, False, False]
+    >>> [manner_adverb(w) for w in ("softly", "Gently", "lonely")]  # lower case; not a listed adjective
+    [True, False, False]
+    >>> [manner_adverb(w) for w in ("dally", "daily")]  # WordNet: a verb; a noun
+    [False, False]
     """
     return word.islower() and word.endswith("ly") and word not in _NOT_ADVERBS and not lemmas(word, "v") \
         and not lemmas(word, "n")

@@ -54,8 +54,9 @@ REASON_NOUNS = frozenset("reason reasons purpose purposes motive motives cause c
 #: a question asking for a reason by one of :data:`REASON_NOUNS` ("What reason …?", "For what purpose …?")
 _ASKS_REASON = re.compile(r"(?:for\s+)?what\s+(?:(?:is|was|were|are)\s+(?:the\s+)?)?(?:" + "|".join(sorted(REASON_NOUNS)) + r")\b")
 
-_YES_NO = re.compile(r"^(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)"
-                     r"(?:n['’]t)?\b", re.I)
+#: the auxiliary (or its negative) that opens a yes-no question
+_YES_NO_AUX = r"(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)(?:n['’]t)?\b"
+_YES_NO = re.compile(r"^" + _YES_NO_AUX, re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,8 +104,8 @@ class QuestionType:
 def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
-    main = _LEADING_WHEN.match(text) or _LEADING_ADJUNCT.match(text)
-    if main and re.match(_AUX_OPENING, main.group("main"), re.I):  # "When he woke, was it dark?": the main clause asks
+    main = _LEADING_WHEN.match(text) or _LEADING_PHRASE.match(text)
+    if main and re.match(_YES_NO_AUX, main.group("main"), re.I):  # "When he woke, was it dark?": the main clause asks
         text = main.group("main")
     # "In the scene where …, who …?", "Where, at the party, does …?": the wh-clause asks, in the readers' form
     # ("With what should he be boiled?" asks what, though a "who" follows)
@@ -158,18 +159,22 @@ _AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|woul
 _LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
                            r"[^,?]+,\s+(?P<main>(?:" + _any_of(_WH_WORDS - {"when"}) + r"\b|" + _AUX_OPENING + r").*)$", re.I)
 
-#: a yes-no question that opens with a phrase or clause of its own, without a wh-word and not itself opened by an
-#: auxiliary ("After the Ghost left, was the door …?", "Peering into the well, could she …?", "According to the
-#: clerk, did …?"; not "In which city …?"): its main clause after the comma, opened by an auxiliary, asks
-_LEADING_ADJUNCT = re.compile(r"^(?!" + _AUX_OPENING + r")(?![^,?]*\b" + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+"
-                              r"(?P<main>" + _AUX_OPENING + r".*)$", re.I)
-
 #: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?"): not a
 #: comparison's ("as", "like", "than"), an exception's ("besides", "except"), nor "aboard", "along", "throughout", "underneath"
 _WH_PREPOSITIONS = _PREPOSITIONS - frozenset("aboard along as besides except like than throughout underneath".split())
 
 #: a wh-phrase opening a clause: a wh-word, perhaps after a preposition ("Into what", "With whom")
 _WH_PHRASE = r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?" + _any_of(_WH_WORDS) + r"\b"
+
+#: a question tag after a statement ("…, did she?", "…, wasn't it?"): it asks whether the statement before it holds
+_TAG = _YES_NO_AUX + r"\s+(?:not\s+)?(?:he|she|it|they|you|we|i|there|that|this)\s*[?.!]*$"
+
+#: a yes-no question that opens with phrases or clauses of its own, each ended by a comma, none opened by a
+#: wh-phrase ("After the Ghost left, was the door …?", "Peering into the well, could she …?", "Ann, Ben, did they
+#: …?"; not "In which city, …?"), the question not itself opened by its auxiliary: its main clause after the last
+#: of them, opened by an auxiliary and no question tag, asks
+_LEADING_PHRASE = re.compile(r"^(?!" + _YES_NO_AUX + r")(?:(?!(?:(?:" + _any_of(_WH_PREPOSITIONS) + r"|according\s+to)\s+)*"
+                             + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+)+?(?P<main>(?!" + _TAG + r")" + _YES_NO_AUX + r".*)$", re.I)
 
 #: a question opening with a subordinate clause that a when/where opens ("When the bell rings, who …?")
 _SUBORDINATE = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^?]*?,", re.I)
@@ -222,7 +227,7 @@ def wh_clause(question: str) -> tuple[str, str]:
     empty when it has none): a phrase or clause before the wh-phrase ("In the scene where …,", "After …,",
     "According to …,", "When X happens,"), or a phrase set off by commas after it ("Where, at the party,
     does …?" asks "Where does …?"). A question opening with its wh-phrase ("Into what …?", "When does
-    …?") has no frame; a yes-no question's opening phrase is no frame here (:data:`_LEADING_ADJUNCT`).
+    …?") has no frame; a yes-no question's opening phrase is no frame here (:data:`_LEADING_PHRASE`).
     A frame may hold a relative clause set off by commas (:func:`_clause_start`); a wh-word left at the end of
     a statement ("The cook came in with whom?") is moved to the front first (:func:`_fronted`).
 
@@ -512,7 +517,7 @@ _STRANDED = re.compile(r"^\W*(?P<wh>whom?|what)\s+(?:did|does|do|was|were|is|are
 
 def _stranded_match(question: str, wh: str) -> re.Match[str] | None:
     """The match of :data:`_STRANDED` on a question opened by ``wh`` ("who" also stands for "whom"); else None."""
-    m = _STRANDED.match(question)
+    m = _STRANDED.match(" ".join(question.split()))  # one space between words: the pattern backtracks over runs of them
     return m if m is not None and m.group("wh").lower().startswith(wh) else None
 
 

@@ -37,9 +37,9 @@ from types import MappingProxyType
 
 from ..text import content_tokens
 from .antecedents import THIRD_PERSON as _THIRD_PERSON
-from .antecedents import person_sentence, sentences_before
+from .antecedents import capitalised_as_first, person_sentence, sentences_before
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, manner_adverb, says_act
-from .question import _AUX_OPENING, _TITLES, _Question
+from .question import _LEADING_PHRASE, _TITLES, _Question
 from .sentence import _IN_THE_END
 from .times import _NUMBER, _TIMES_SAID
 from .words import (
@@ -87,20 +87,17 @@ _TIME = re.compile(r"\b(?:(?:at|by|in|on|that|this|every|each|last)\s+(?:(?:the|
 _SOURCE = re.compile(r"\b(?:according\s+to|in\s+(?:the\s+)?(?:view|opinion|words)\s+of"
                      r"|in\s+(?:my|his|her|their|its|our|your|(?-i:[A-Z])[\w-]*['’]s?)\s+(?:view|opinion))\b[^,;?]*", re.I)
 
-#: a yes-no question's opening phrase or clause of time or place before its auxiliary ("After the Ghost left, was …?",
-#: "In the first briefing, does …?"): an adjunct
-_LEADING = re.compile(r"^\s*(?P<adj>[^,?]+),\s+(?=" + _AUX_OPENING + ")", re.I)
-
-
 @functools.lru_cache(maxsize=256)
 def _main(question: str) -> str:
-    """A yes-no question without its opening adjunct (:data:`_LEADING`), from its auxiliary on.
+    """A yes-no question without the phrases that open it (:data:`.question._LEADING_PHRASE`), from its auxiliary on.
 
     >>> _main("After the Ghost left, was the door still locked?"), _main("Was the door, too, locked?")
     ('was the door still locked?', 'Was the door, too, locked?')
+    >>> _main("Should Ann, had she known, have stayed?"), _main("Ann left early, did she?")
+    ('Should Ann, had she known, have stayed?', 'Ann left early, did she?')
     """
-    m = _LEADING.match(question)
-    return question[m.end():] if m and not re.match(r"\s*(?:is|are|was|were|do|does|did|has|have|had)\b", question, re.I) else question
+    m = _LEADING_PHRASE.match(" ".join(question.split()))
+    return m.group("main") if m else question
 
 
 #: "Was it Ann who opened the door?", "Is it the clerk that keeps the key?": a cleft question, the one who did an act
@@ -1140,7 +1137,7 @@ def _other_doer(text: str, question: str) -> bool:
         if _CLAUSE_BREAK.search(text[words[k].end():words[k + 1].start()]) or w.lower() in _NO_NAMED_DOER:
             return False  # the verb's own clause ends here, or its subject is no name ("Outside, the guard opened")
         name = w[0].isupper() and content_tokens(w) and w.lower().rstrip(".") not in _TITLES | _THIRD_PERSON
-        if name and not (k == 0 and (lemmas(w.lower(), "v") or w.lower().endswith("ly"))):
+        if name and not (k == 0 and capitalised_as_first(w)):
             return True
     return False
 
