@@ -44,3 +44,12 @@ def test_a_speakers_pronoun_is_no_mention_but_speaks_of_the_one_named():
     assert opening_pronoun("“She left,” said Oswin.") is None
     assert opening_pronoun("“She left,” said Oswin.", spoken=True) == (1, 4)
     assert opening_pronoun("“Go,” she said.") == (6, 9)
+
+
+def test_a_name_that_is_also_a_verb_names_someone_and_a_title_ends_no_sentence():
+    ss = _sentences([Passage("Ines rose. Bob came in. He sat by the fire.", "c")])
+    assert _named_before(_looked_back_to(ss, 2)) == "Bob"  # "Bob" is a verb's plain form too
+    ss = _sentences([Passage("Ines rose. Went the bell. He sat by the fire.", "c")])
+    assert _named_before(_looked_back_to(ss, 2)) == "Ines"  # "Went" is capitalised only for opening its sentence
+    ss = _sentences([Passage("Ines spoke to Mr. Hale at noon. The bell rang. She left at dusk.", "c")])
+    assert person_sentence(ss[2].before) == "Ines spoke to Mr. Hale at noon."
