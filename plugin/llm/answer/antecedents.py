@@ -21,6 +21,7 @@ from typing import TypeVar
 
 from ..text import content_tokens, split_sentences
 from .lexicon import lemmas
+from .question import _TITLES
 from .words import _OBJECT_PRONOUNS, _POSSESSIVE_PRONOUNS, _SUBJECT_PRONOUNS, _Sentence
 
 _T = TypeVar("_T")
@@ -68,20 +69,26 @@ def capitalised_as_first(word: str) -> bool:
     return low.endswith("ly") or (bool(forms) and low not in forms)
 
 
+def is_name_word(word: str, first: bool) -> bool:
+    """Whether a word of a sentence is a word of a name: capitalised, a content word, no title nor pronoun, and
+    (``first``: the sentence's first word) not capitalised only for being first (:func:`capitalised_as_first`).
+
+    >>> [is_name_word(w, False) for w in ("Ines", "Mr.", "She", "lamp")], is_name_word("Went", True), is_name_word("Bob", True)
+    ([True, False, False, False], False, True)
+    """
+    return (word[:1].isupper() and bool(content_tokens(word)) and word.lower().rstrip(".") not in _TITLES | THIRD_PERSON
+            and not (first and capitalised_as_first(word)))
+
+
 def names_someone(sentence: str) -> bool:
-    """Whether a sentence names someone: a capitalised content word, no pronoun, and not its first word capitalised
-    only for being first (:func:`capitalised_as_first`).
+    """Whether a sentence names someone: it has a word of a name (:func:`is_name_word`).
 
     >>> names_someone("Ines rose."), names_someone("She dressed."), names_someone("The cat met Oswin.")
     (True, False, True)
     >>> names_someone("Suddenly the bell rang."), names_someone("Bob came in.")
     (False, True)
     """
-    for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)):
-        w = m.group(0)
-        if w[0].isupper() and content_tokens(w) and w.lower() not in THIRD_PERSON and not (k == 0 and capitalised_as_first(w)):
-            return True
-    return False
+    return any(is_name_word(m.group(0), k == 0) for k, m in enumerate(re.finditer(r"[A-Za-z][\w'’-]*", sentence)))
 
 
 def looked_back(before: Sequence[_T], names: Callable[[_T], bool]) -> int | None:

@@ -207,11 +207,10 @@ def _of_whole(rest: str) -> str | None:
     if m is None:
         return None
     words = list(re.finditer(r"\S+", m.group(0)))
-    if words[2].group(0).lower() in STOPWORDS or words[2].group(0).endswith("ly"):
+    ends = [w.group(0).lower() in STOPWORDS or w.group(0).endswith("ly") for w in words]  # a function word, an -ly adverb
+    if ends[2]:
         return None
-    end = 3
-    while end < len(words) and words[end].group(0).lower() not in STOPWORDS and not words[end].group(0).endswith("ly"):
-        end += 1
+    end = next((k for k in range(3, len(words)) if ends[k]), len(words))
     return m.group(0)[: words[end - 1].end()].rstrip(",;:.!?")
 
 

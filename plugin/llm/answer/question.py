@@ -54,9 +54,9 @@ REASON_NOUNS = frozenset("reason reasons purpose purposes motive motives cause c
 #: a question asking for a reason by one of :data:`REASON_NOUNS` ("What reason …?", "For what purpose …?")
 _ASKS_REASON = re.compile(r"(?:for\s+)?what\s+(?:(?:is|was|were|are)\s+(?:the\s+)?)?(?:" + "|".join(sorted(REASON_NOUNS)) + r")\b")
 
-#: the auxiliary (or its negative) that opens a yes-no question
-_YES_NO_AUX = r"(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)(?:n['’]t)?\b"
-_YES_NO = re.compile(r"^" + _YES_NO_AUX, re.I)
+#: an auxiliary or its negative, as a regex: what opens a yes-no question, or the clause after a frame
+_AUXILIARY = r"(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|should|shall|may|might|must)(?:n['’]t)?\b"
+_YES_NO = re.compile(r"^" + _AUXILIARY, re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,7 +105,7 @@ def classify(question: str) -> QuestionType:
     """The :class:`QuestionType` of ``question`` (from its wh-word and, for which/what, its head noun)."""
     text = " ".join(question.strip().split())
     main = _LEADING_WHEN.match(text) or _LEADING_PHRASE.match(text)
-    if main and re.match(_YES_NO_AUX, main.group("main"), re.I):  # "When he woke, was it dark?": the main clause asks
+    if main and re.match(_AUXILIARY, main.group("main"), re.I):  # "When he woke, was it dark?": the main clause asks
         text = main.group("main")
     # "In the scene where …, who …?", "Where, at the party, does …?": the wh-clause asks, in the readers' form
     # ("With what should he be boiled?" asks what, though a "who" follows)
@@ -155,9 +155,8 @@ def classify(question: str) -> QuestionType:
 
 #: a question that opens with a when-clause ("When Scrooge calls at his nephew's house, where does the girl
 #: say …?", not "When does …?"): its main clause after the comma, opened by a wh-word or an auxiliary, says what is asked
-_AUX_OPENING = r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b"
-_LEADING_WHEN = re.compile(r"^when\s+(?!(?:is|was|are|were|do|does|did|will|would|shall|should|can|could|has|have|had|may|might)\b)"
-                           r"[^,?]+,\s+(?P<main>(?:" + _any_of(_WH_WORDS - {"when"}) + r"\b|" + _AUX_OPENING + r").*)$", re.I)
+_LEADING_WHEN = re.compile(r"^when\s+(?!" + _AUXILIARY + r")"
+                           r"[^,?]+,\s+(?P<main>(?:" + _any_of(_WH_WORDS - {"when"}) + r"\b|" + _AUXILIARY + r").*)$", re.I)
 
 #: the prepositions that may stand before a wh-word ("Into what …?", "With whom …?", "On which day …?"): not a
 #: comparison's ("as", "like", "than"), an exception's ("besides", "except"), nor "aboard", "along", "throughout", "underneath"
@@ -167,27 +166,27 @@ _WH_PREPOSITIONS = _PREPOSITIONS - frozenset("aboard along as besides except lik
 _WH_PHRASE = r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?" + _any_of(_WH_WORDS) + r"\b"
 
 #: a question tag after a statement ("…, did she?", "…, wasn't it?"): it asks whether the statement before it holds
-_TAG = _YES_NO_AUX + r"\s+(?:not\s+)?(?:he|she|it|they|you|we|i|there|that|this)\s*[?.!]*$"
+_TAG = _AUXILIARY + r"\s+(?:not\s+)?(?:he|she|it|they|you|we|i|there|that|this)\s*[?.!]*$"
 
 #: a yes-no question that opens with phrases or clauses of its own, each ended by a comma, none opened by a
 #: wh-phrase ("After the Ghost left, was the door …?", "Peering into the well, could she …?", "Ann, Ben, did they
 #: …?"; not "In which city, …?"), the question not itself opened by its auxiliary: its main clause after the last
 #: of them, opened by an auxiliary and no question tag, asks
-_LEADING_PHRASE = re.compile(r"^(?!" + _YES_NO_AUX + r")(?:(?!(?:(?:" + _any_of(_WH_PREPOSITIONS) + r"|according\s+to)\s+)*"
-                             + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+)+?(?P<main>(?!" + _TAG + r")" + _YES_NO_AUX + r".*)$", re.I)
+_LEADING_PHRASE = re.compile(r"^(?!" + _AUXILIARY + r")(?:(?!(?:(?:" + _any_of(_WH_PREPOSITIONS) + r"|according\s+to)\s+)*"
+                             + _any_of(_WH_WORDS) + r"\b)[^,?]+,\s+)+?(?P<main>(?!" + _TAG + r")" + _AUXILIARY + r".*)$", re.I)
 
 #: a question opening with a subordinate clause that a when/where opens ("When the bell rings, who …?")
-_SUBORDINATE = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUX_OPENING + r")[^?]*?,", re.I)
+_SUBORDINATE = re.compile(r"^(?:when|where|whenever|wherever)\s+(?!" + _AUXILIARY + r")[^?]*?,", re.I)
 
 #: a wh-phrase, then a phrase set off by commas ("Where, at the party, does …?", "In which city, after the war, did …?")
 _PARENTHESIS = re.compile(r"^(?P<wh>" + _WH_PHRASE + r"(?:\s+[\w'’-]+){0,3}?),\s+(?P<frame>[^,?]+),\s+"
-                          r"(?P<rest>" + _AUX_OPENING + r".*)$", re.I)
+                          r"(?P<rest>" + _AUXILIARY + r".*)$", re.I)
 
 #: an opening that names what the answer is not ("Besides the deserts, where …?"): the whole question asks
 _EXCLUDING = r"(?:besides|apart\s+from|aside\s+from|other\s+than|except|excepting|in\s+addition\s+to)\b"
 
 #: a question that opens with neither an auxiliary nor an exclusion, the frame of which may end at a ", wh-phrase"
-_MAY_BE_FRAMED = re.compile(r"^(?!" + _AUX_OPENING + r"|" + _EXCLUDING + r")", re.I)
+_MAY_BE_FRAMED = re.compile(r"^(?!" + _AUXILIARY + r"|" + _EXCLUDING + r")", re.I)
 
 #: a comma (or the end of a statement before it: "Tom hides a key; where does he put it?") before a wh-phrase:
 #: where a wh-clause may start after its frame
@@ -197,7 +196,7 @@ _WH_SPLIT = re.compile(r"[,;:.]\s+(?=" + _WH_PHRASE + r")", re.I)
 _RELATIVE_OPENING = re.compile(r"(?:" + _any_of(_WH_PREPOSITIONS) + r"\s+)?(?:who|whom|whose|which|where|when)\b", re.I)
 
 #: what may follow a comma inside a wh-clause: a conjunction, another wh-phrase or an auxiliary ("…, and why?")
-_GOES_ON_ASKING = re.compile(r"(?:and|or|but|nor|" + _any_of(_WH_WORDS) + r")\b|" + _AUX_OPENING, re.I)
+_GOES_ON_ASKING = re.compile(r"(?:and|or|but|nor|" + _any_of(_WH_WORDS) + r")\b|" + _AUXILIARY, re.I)
 
 
 def _clause_start(text: str) -> int | None:
@@ -329,7 +328,7 @@ def _inverted(wh: str, words: Sequence[str], tail: str = "") -> str | None:
 
 #: a statement whose last words are a wh-word, perhaps after a preposition ("The cook came in with whom?", "…, the
 #: team is being pulled into what?"): the phrases before it that end in commas are its frame
-_IN_SITU = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)*?)(?P<statement>(?!" + _any_of(_WH_WORDS) + r"\b|" + _AUX_OPENING + r")[^,?]+?)"
+_IN_SITU = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)*?)(?P<statement>(?!" + _any_of(_WH_WORDS) + r"\b|" + _AUXILIARY + r")[^,?]+?)"
                       r"(?:\s+(?P<p>" + _any_of(_WH_PREPOSITIONS) + r"))?\s+(?P<wh>what|whom|who|where|when)\s*(?P<end>[?.!]*)$", re.I)
 
 
@@ -446,7 +445,7 @@ _PARTITIVE = re.compile(r"^which\s+of\s+(?:the|his|her|their|its|our|your|these|
 #: "Into what does the wizard turn the frog?", "To whom did she give it?": a preposition before a bare what/which
 #: or whom, then the auxiliary
 #: (what the clause adds after a comma, "…, and why?", stays after the preposition)
-_PIED_PIPED = re.compile(r"^(?P<p>" + _any_of(_WH_PREPOSITIONS) + r")\s+(?P<wh>what|which|whom)\s+(?P<rest>" + _AUX_OPENING
+_PIED_PIPED = re.compile(r"^(?P<p>" + _any_of(_WH_PREPOSITIONS) + r")\s+(?P<wh>what|which|whom)\s+(?P<rest>" + _AUXILIARY
                          + r"[^?,]*?)\s*(?P<tail>,[^?]*?)?\s*(?P<end>[?.!]*)$", re.I)
 
 
@@ -510,7 +509,7 @@ _STRANDABLE = frozenset("about after against at behind beside by for from in ins
                         "to toward towards under upon with".split())
 
 #: "Who/Whom/What AUX … PREP?", perhaps with a clause of time after the preposition ("… talking to when the bell rang?")
-_STRANDED = re.compile(r"^\W*(?P<wh>whom?|what)\s+(?:did|does|do|was|were|is|are|had|has|have|will|would|could|can)\s+"
+_STRANDED = re.compile(r"^\W*(?P<wh>whom?|what)\s+" + _AUXILIARY + r"\s+"
                        r"(?P<rest>\S.*?)\s+(?P<p>" + _any_of(_STRANDABLE) + r")"
                        r"(?:,?\s+(?:when|while|as|after|before|until|since)\s+[^?]*)?\s*[?.!]*$", re.I)
 

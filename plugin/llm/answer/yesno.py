@@ -37,7 +37,7 @@ from types import MappingProxyType
 
 from ..text import content_tokens
 from .antecedents import THIRD_PERSON as _THIRD_PERSON
-from .antecedents import capitalised_as_first, person_sentence, sentences_before
+from .antecedents import is_name_word, person_sentence, sentences_before
 from .lexicon import ACT_SENSES, SENSES, _ancestors, _depth, _senses, _synsets, is_a, lemmas, manner_adverb, says_act
 from .question import _LEADING_PHRASE, _TITLES, _Question
 from .sentence import _IN_THE_END
@@ -96,12 +96,22 @@ def _main(question: str) -> str:
     >>> _main("Should Ann, had she known, have stayed?"), _main("Ann left early, did she?")
     ('Should Ann, had she known, have stayed?', 'Ann left early, did she?')
     """
+    return _opening(question)[1]
+
+
+def _opening(question: str) -> tuple[str, str]:
+    """A yes-no question split into the phrases that open it (:data:`.question._LEADING_PHRASE`) and its main clause.
+
+    >>> _opening("At dusk, by the gate, was it Ann who sang?"), _opening("Was it Ann?")
+    (('At dusk, by the gate, ', 'was it Ann who sang?'), ('', 'Was it Ann?'))
+    """
     m = _LEADING_PHRASE.match(" ".join(question.split()))
-    return m.group("main") if m else question
+    return (m.string[: m.start("main")], m.group("main")) if m else ("", question)
 
 
-#: "Was it Ann who opened the door?", "Is it the clerk that keeps the key?": a cleft question, the one who did an act
-_CLEFT = re.compile(r"^(?P<lead>(?:[^,?]+,\s+)?)(?P<aux>is|was|are|were)\s+it\s+(?P<who>(?-i:[A-Z])[^\s?,]*(?:\s+[^\s?,]+){0,5}?"
+#: "Was it Ann who opened the door?", "Is it the clerk that keeps the key?": a cleft question (its main clause), the
+#: one who did an act
+_CLEFT = re.compile(r"^(?P<aux>is|was|are|were)\s+it\s+(?P<who>(?-i:[A-Z])[^\s?,]*(?:\s+[^\s?,]+){0,5}?"
                     r"|(?:the|a|an|his|her|their)(?:\s+[^\s?,]+){1,6}?)\s+(?:who|that)\s+(?P<rest>[^?]+?)\s*\?*\s*$", re.I)
 
 #: the words that open a subject of a cleft's own clause ("… that the clerk kept", "… that he kept")
@@ -125,7 +135,8 @@ def declefted(question: str) -> str:
     >>> declefted("Was it Lowmoor that Ann visited?"), declefted("Was it the bell that the boy rang?")
     ('Was it Lowmoor that Ann visited?', 'Was it the bell that the boy rang?')
     """
-    m = _CLEFT.match(question)
+    lead, main = _opening(question)
+    m = _CLEFT.match(main)
     if m is None:
         return question
     words = m.group("rest").split()
@@ -144,7 +155,7 @@ def declefted(question: str) -> str:
         head = "did" if past else ("does" if aux.lower() == "is" else "do")
         parts = [m.group("who"), lemmas(verb.lower(), "v")[0], *after, *before]
     head = head.capitalize() if aux[0].isupper() else head
-    return f"{m.group('lead')}{head} {' '.join(parts)}?"
+    return f"{lead}{head} {' '.join(parts)}?"
 
 
 @functools.lru_cache(maxsize=256)
@@ -1136,8 +1147,7 @@ def _other_doer(text: str, question: str) -> bool:
         w = words[k].group(0)
         if _CLAUSE_BREAK.search(text[words[k].end():words[k + 1].start()]) or w.lower() in _NO_NAMED_DOER:
             return False  # the verb's own clause ends here, or its subject is no name ("Outside, the guard opened")
-        name = w[0].isupper() and content_tokens(w) and w.lower().rstrip(".") not in _TITLES | _THIRD_PERSON
-        if name and not (k == 0 and capitalised_as_first(w)):
+        if is_name_word(w, k == 0):
             return True
     return False
 
